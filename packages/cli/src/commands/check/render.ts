@@ -1,0 +1,50 @@
+import type { IssueLevel, ParseIssue } from '@svc/engine'
+import type { Colors } from '../../output.js'
+import type { CheckResult } from './index.js'
+
+const PROTOCOL_NAMES = { oas: 'OpenAPI', gql: 'GraphQL' } as const
+const LEVELS: readonly { level: IssueLevel; title: string }[] = [
+  { level: 'error', title: 'Errors' },
+  { level: 'warning', title: 'Warnings' },
+  { level: 'debug', title: 'Debug' },
+]
+
+/** The text report of `svc check`: a header, counts, then issues grouped by level. */
+export function renderCheck(result: CheckResult, options: { debug: boolean; color: Colors; displayPath: string }): string[] {
+  const { color } = options
+  const { source, summary } = result
+  const kind = source.protocol === 'gql' ? 'GraphQL SDL' : source.version === '2.0' ? 'Swagger 2.0' : `OpenAPI ${source.version}`
+  const format = source.format === 'graphql' ? '' : ` (${source.format.toUpperCase()})`
+  const lines = [`${color.bold(options.displayPath)}: ${kind}${format}`]
+  const shownDebug = options.debug ? summary.debug : 0
+  if (summary.error + summary.warning + shownDebug === 0) {
+    const hidden = summary.debug > 0 ? color.dim(` (${plural(summary.debug, 'debug issue')} hidden; --debug shows them)`) : ''
+    lines.push(`${color.green('✓')} no issues${hidden}`)
+    return lines
+  }
+  const counts = [
+    color.red(plural(summary.error, 'error')),
+    color.yellow(plural(summary.warning, 'warning')),
+    `${plural(summary.debug, 'debug issue')}${summary.debug > 0 && !options.debug ? ' (hidden; --debug shows them)' : ''}`,
+  ]
+  lines.push(counts.join(', '))
+  for (const { level, title } of LEVELS) {
+    if (level === 'debug' && !options.debug) continue
+    const issues = result.parseIssues.filter((issue) => issue.level === level)
+    if (issues.length === 0) continue
+    lines.push('', color.bold(title))
+    for (const issue of issues) lines.push(...renderIssue(issue, color))
+  }
+  return lines
+}
+
+function renderIssue(issue: ParseIssue, color: Colors): string[] {
+  const paint = issue.level === 'error' ? color.red : issue.level === 'warning' ? color.yellow : color.dim
+  const file = issue.file !== undefined ? `${issue.file}:` : ''
+  const where = issue.line !== undefined ? ` ${color.dim(`(${file}${issue.line}:${issue.column})`)}` : ''
+  return [`  ${paint(issue.type)} ${color.cyan(issue.location || '(document)')}${where}`, `    ${issue.message}`]
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}

@@ -1,0 +1,48 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { toV3Json as convert } from '@svc/engine'
+import { RecipeError } from '../../errors.js'
+import { MissingFileError, readSource } from '../../input/read-source.js'
+
+export type ToV3JsonOptions = {
+  readonly input?: string | undefined
+  /** Write the document here instead of stdout. */
+  readonly output?: string | undefined
+  readonly cwd?: string
+  readonly stdin?: NodeJS.ReadableStream
+}
+
+export type ToV3JsonResult = {
+  readonly schema: Record<string, unknown>
+  readonly sourceVersion: string
+  /** Absolute path written, when `output` was given. */
+  readonly wrote?: string
+}
+
+const RECIPE = {
+  usage: 'svc to-v3-json <file|url|-> [-o out.json]',
+  example: 'svc to-v3-json ./swagger.yaml -o openapi.json',
+  discover: "git ls-files '*.yaml' '*.yml' '*.json'",
+}
+
+/** Converts any OpenAPI document to OpenAPI 3 JSON (2.0 converted; 3.0 and 3.1 normalised to JSON). */
+export async function toV3Json(options: ToV3JsonOptions): Promise<ToV3JsonResult> {
+  if (options.input === undefined || options.input === '') {
+    throw new RecipeError({ problem: 'svc to-v3-json needs an OpenAPI document: a file path, a URL, or - for standard input.', ...RECIPE })
+  }
+  let loaded
+  try {
+    loaded = await readSource(options.input, options)
+  } catch (error) {
+    if (error instanceof MissingFileError) throw new RecipeError({ problem: `No such file: ${error.path}`, ...RECIPE })
+    throw error
+  }
+  const result = await convert(
+    { text: loaded.text, origin: loaded.origin },
+    loaded.isFile ? { readFile: (path: string) => readFileSync(path, 'utf8') } : {},
+  )
+  if (options.output === undefined) return result
+  const wrote = resolve(options.cwd ?? process.cwd(), options.output)
+  writeFileSync(wrote, JSON.stringify(result.schema, null, 2) + '\n')
+  return { ...result, wrote }
+}

@@ -1,0 +1,45 @@
+/** The exit codes of every svc command (SPEC §7.8, §4.9), in one place. */
+export const EXIT = Object.freeze({
+  /** Success, including documented no-ops. */
+  ok: 0,
+  /** Fatal failure: an error-level parse issue, an unreadable document, any unrecoverable error. */
+  failure: 1,
+  /** A required input is missing or invalid; a recipe error is on stderr. */
+  usage: 2,
+})
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** Ends the command with `code` after it has printed what the user needs. */
+export class ExitError extends Error {
+  override readonly name = 'ExitError'
+  constructor(readonly code: ExitCode) {
+    super(`exit ${code}`)
+  }
+}
+
+/** What a user needs to fix a missing or invalid input: printed on stderr, exit code 2. */
+export type Recipe = {
+  /** One sentence: what is missing or wrong. */
+  readonly problem: string
+  readonly usage: string
+  readonly example: string
+  /** The follow-up command that lists candidate values. */
+  readonly discover: string
+}
+
+export class RecipeError extends Error {
+  override readonly name = 'RecipeError'
+  constructor(readonly recipe: Recipe) {
+    super(recipe.problem)
+  }
+}
+
+export function formatRecipe(recipe: Recipe): string {
+  return [
+    `error: ${recipe.problem}`,
+    `Usage: ${recipe.usage}`,
+    `Example: ${recipe.example}`,
+    `Discover: ${recipe.discover}`,
+  ].join('\n')
+}

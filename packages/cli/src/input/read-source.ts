@@ -1,0 +1,94 @@
+import { readFileSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { DEFAULT_LIMITS, DocumentError } from '@svc/engine'
+
+/** An API description as the CLI obtained it. */
+export type LoadedSource = {
+  readonly text: string
+  /** Absolute file path, URL, or `<stdin>`. */
+  readonly origin: string
+  /** Set when the source is a local file, so relative `$ref`s can be followed. */
+  readonly isFile: boolean
+}
+
+/** Raised when a named file does not exist: an invalid argument rather than an unreadable document. */
+export class MissingFileError extends Error {
+  override readonly name = 'MissingFileError'
+  constructor(readonly path: string) {
+    super(`No such file: ${path}`)
+  }
+}
+
+const URL_TIMEOUT_MS = 30_000
+
+/** Reads a file path, an http(s) URL, or `-` (standard input), refusing anything over the size limit. */
+export async function readSource(
+  input: string,
+  options: { cwd?: string; stdin?: NodeJS.ReadableStream; maxBytes?: number } = {},
+): Promise<LoadedSource> {
+  const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxBytes
+  if (input === '-') {
+    return { text: await readStream(options.stdin ?? process.stdin, maxBytes), origin: '<stdin>', isFile: false }
+  }
+  if (/^https?:\/\//i.test(input)) return { text: await fetchText(input, maxBytes), origin: input, isFile: false }
+
+  const path = resolve(options.cwd ?? process.cwd(), input)
+  let size: number
+  try {
+    const stat = statSync(path)
+    if (stat.isDirectory()) throw new DocumentError('unreadable', `${input} is a directory, not a document.`)
+    size = stat.size
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(input)
+    throw error
+  }
+  if (size > maxBytes) throw tooLarge(size, maxBytes)
+  return { text: readFileSync(path, 'utf8'), origin: path, isFile: true }
+}
+
+function tooLarge(size: number, maxBytes: number): DocumentError {
+  return new DocumentError(
+    'too_large',
+    `The document is ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)} (raise it with --max-bytes).`,
+  )
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
+
+async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
+    total += buffer.length
+    if (total > maxBytes) throw tooLarge(total, maxBytes)
+    chunks.push(buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+async function fetchText(url: string, maxBytes: number): Promise<string> {
+  let response: Response
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(URL_TIMEOUT_MS), redirect: 'follow' })
+  } catch (error) {
+    throw new DocumentError('unreadable', `Could not fetch ${url}: ${describeFetchError(error)}.`)
+  }
+  if (!response.ok) {
+    throw new DocumentError('unreadable', `Could not fetch ${url}: HTTP ${response.status}.`)
+  }
+  const declared = Number(response.headers.get('content-length') ?? 0)
+  if (declared > maxBytes) throw tooLarge(declared, maxBytes)
+  if (!response.body) return ''
+  return readStream(response.body as unknown as NodeJS.ReadableStream, maxBytes)
+}
+
+function describeFetchError(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${URL_TIMEOUT_MS / 1000} s`
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? String(error)
+}

@@ -1,0 +1,60 @@
+import { CommanderError } from 'commander'
+import { DocumentError } from '@svc/engine'
+import { EXIT, ExitError, formatRecipe, RecipeError, type ExitCode } from './errors.js'
+import { createProgram, type ProgramIO } from './program.js'
+
+/** Runs `svc` with `argv` (without `node` and the script) and resolves to its exit code. */
+export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<ExitCode> {
+  const stderr = io.stderr ?? process.stderr
+  const stdout = io.stdout ?? process.stdout
+  let code: ExitCode = EXIT.ok
+  const program = createProgram(io, (exit) => (code = exit))
+  program.exitOverride()
+  program.configureOutput({
+    writeOut: (text) => void stdout.write(text),
+    writeErr: (text) => void stderr.write(text),
+  })
+  for (const command of program.commands) {
+    command.exitOverride()
+    command.configureOutput({ writeOut: (text) => void stdout.write(text), writeErr: (text) => void stderr.write(text) })
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return code
+  } catch (error) {
+    return report(error, stderr, argv)
+  }
+}
+
+function report(error: unknown, stderr: NodeJS.WritableStream, argv: readonly string[]): ExitCode {
+  if (error instanceof ExitError) return error.code
+  if (error instanceof RecipeError) {
+    stderr.write(formatRecipe(error.recipe) + '\n')
+    return EXIT.usage
+  }
+  if (error instanceof CommanderError) {
+    // Help and version are successes; every other commander error is a usage error, already printed.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok
+    const command = argv.find((arg) => !arg.startsWith('-'))
+    stderr.write(`Run 'svc ${command ? `${command} ` : ''}--help' for usage.\n`)
+    return EXIT.usage
+  }
+  if (error instanceof DocumentError) {
+    const where = error.file ? `${error.file}${error.line !== undefined ? `:${error.line}:${error.column}` : ''}: ` : ''
+    stderr.write(`error: ${where}${error.message}\n`)
+    return EXIT.failure
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
+  stderr.write(`internal error: ${detail}\nThis is a bug in svc; please report it with the command you ran.\n`)
+  return EXIT.failure
+}
+
+/** The `svc` bin: the only place that sets the process exit code. */
+export async function main(argv: readonly string[]): Promise<void> {
+  // A reader that stops early (`svc check … | head`) is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw error
+  })
+  process.exitCode = await run(argv)
+}

@@ -1,0 +1,103 @@
+import {
+  Kind,
+  type ASTNode,
+  type DefinitionNode,
+  type DirectiveDefinitionNode,
+  type DocumentNode,
+  type SchemaDefinitionNode,
+  type SchemaExtensionNode,
+  type TypeDefinitionNode,
+  type TypeExtensionNode,
+} from 'graphql'
+
+/** The SDL's definitions by name, with extensions folded in, read straight from the AST. */
+export type SdlIndex = {
+  readonly types: ReadonlyMap<string, TypeDefinitionNode>
+  readonly extensions: ReadonlyMap<string, readonly TypeExtensionNode[]>
+  readonly directives: ReadonlyMap<string, DirectiveDefinitionNode>
+  readonly schema: readonly (SchemaDefinitionNode | SchemaExtensionNode)[]
+  /** Executable definitions (queries, fragments) that have no place in a schema. */
+  readonly executable: readonly DefinitionNode[]
+  /** Finds the top-level definition that holds a source offset. */
+  enclosing(offset: number): DefinitionNode | undefined
+}
+
+const TYPE_DEFINITIONS: ReadonlySet<string> = new Set([
+  Kind.OBJECT_TYPE_DEFINITION,
+  Kind.INTERFACE_TYPE_DEFINITION,
+  Kind.UNION_TYPE_DEFINITION,
+  Kind.ENUM_TYPE_DEFINITION,
+  Kind.INPUT_OBJECT_TYPE_DEFINITION,
+  Kind.SCALAR_TYPE_DEFINITION,
+])
+
+const TYPE_EXTENSIONS: ReadonlySet<string> = new Set([
+  Kind.OBJECT_TYPE_EXTENSION,
+  Kind.INTERFACE_TYPE_EXTENSION,
+  Kind.UNION_TYPE_EXTENSION,
+  Kind.ENUM_TYPE_EXTENSION,
+  Kind.INPUT_OBJECT_TYPE_EXTENSION,
+  Kind.SCALAR_TYPE_EXTENSION,
+])
+
+export function indexSdl(ast: DocumentNode): SdlIndex {
+  const types = new Map<string, TypeDefinitionNode>()
+  const extensions = new Map<string, TypeExtensionNode[]>()
+  const directives = new Map<string, DirectiveDefinitionNode>()
+  const schema: (SchemaDefinitionNode | SchemaExtensionNode)[] = []
+  const executable: DefinitionNode[] = []
+  for (const definition of ast.definitions) {
+    if (TYPE_DEFINITIONS.has(definition.kind)) {
+      const node = definition as TypeDefinitionNode
+      if (!types.has(node.name.value)) types.set(node.name.value, node)
+    } else if (TYPE_EXTENSIONS.has(definition.kind)) {
+      const node = definition as TypeExtensionNode
+      const list = extensions.get(node.name.value)
+      if (list) list.push(node)
+      else extensions.set(node.name.value, [node])
+    } else if (definition.kind === Kind.DIRECTIVE_DEFINITION) {
+      if (!directives.has(definition.name.value)) directives.set(definition.name.value, definition)
+    } else if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) {
+      schema.push(definition)
+    } else {
+      executable.push(definition)
+    }
+  }
+  const starts = ast.definitions.map((definition) => definition.loc?.start ?? 0)
+  return {
+    types,
+    extensions,
+    directives,
+    schema,
+    executable,
+    enclosing(offset) {
+      let low = 0
+      let high = starts.length - 1
+      let found = -1
+      while (low <= high) {
+        const mid = (low + high) >> 1
+        if (starts[mid]! <= offset) {
+          found = mid
+          low = mid + 1
+        } else high = mid - 1
+      }
+      return found === -1 ? undefined : ast.definitions[found]
+    },
+  }
+}
+
+/** The name a definition is reported under: the type name, `@directive`, or `schema`. */
+export function definitionName(definition: DefinitionNode): string {
+  if (definition.kind === Kind.DIRECTIVE_DEFINITION) return `@${definition.name.value}`
+  if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) return 'schema'
+  if ('name' in definition && definition.name) return definition.name.value
+  return definition.kind
+}
+
+/** All fields of a type, its extensions' included (the first definition of a name wins). */
+export function fieldsOf<N extends ASTNode>(
+  definition: { readonly fields?: readonly N[] | undefined },
+  extensions: readonly { readonly fields?: readonly N[] | undefined }[] | undefined,
+): N[] {
+  return [...(definition.fields ?? []), ...(extensions ?? []).flatMap((extension) => extension.fields ?? [])]
+}

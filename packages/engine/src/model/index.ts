@@ -1,0 +1,5 @@
+export type * from './schema.js'
+export type * from './operation.js'
+export type * from './security-scheme.js'
+export type * from './api-model.js'
+export { HTTP_METHODS } from './operation.js'

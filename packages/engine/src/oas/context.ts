@@ -1,0 +1,164 @@
+import { isStackOverflow } from '../input/document-error.js'
+import { formatLocation, OAS_ISSUES, type IssueKind, type IssueLog } from '../issues/index.js'
+import type { ComponentBucket } from '../model/operation.js'
+import type { Schema } from '../model/schema.js'
+import { AllOfCycleFailure, DependencyFailure, ParseFailure } from './failures.js'
+import { knownKeys, type Dialect, type ObjectKind } from './keys.js'
+
+/** A `$ref` met while parsing a unit, checked once every unit is parsed. */
+export type RefUse = {
+  readonly ref: string
+  readonly bucket: ComponentBucket
+  /** Where the `$ref` is written. */
+  readonly path: readonly string[]
+}
+
+/** What became of one isolation unit (a component, a path × method, a response entry). */
+export type Outcome<T> =
+  | { readonly ok: true; readonly value: T; readonly refs: readonly RefUse[] }
+  | {
+      readonly ok: false
+      readonly reason: string
+      /** Failed because of an unusable dependency: its consumers are not pruned in turn (one hop). */
+      readonly pruned: boolean
+      readonly cycle?: readonly string[]
+    }
+
+export type RawObject = Record<string, unknown>
+
+export function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
+  return `${typeof value} ${String(value)}`
+}
+
+/**
+ * The state of one OpenAPI parse: the raw document, the dialect, the issue log, and the trail of
+ * path segments that becomes every issue's location. Units run through {@link runUnit}, which
+ * isolates their failures and records the refs they use.
+ */
+export class OasContext {
+  readonly dialect: Dialect
+  readonly document: RawObject
+  readonly issues: IssueLog
+  /** Path segments from the document root to the node being parsed. */
+  trail: string[] = []
+  #refs: RefUse[] = []
+  /** Schema components whose unit is running, innermost last (for allOf cycles). */
+  readonly activeSchemas: string[] = []
+  /** Every schema component parsed so far, parsed once, on first need. */
+  readonly schemaOutcomes = new Map<string, Outcome<Schema>>()
+  /** Non-component `$ref` pointers being inlined (for recursion through them). */
+  readonly inlining = new Set<string>()
+
+  constructor(document: RawObject, dialect: Dialect, issues: IssueLog) {
+    this.document = document
+    this.dialect = dialect
+    this.issues = issues
+  }
+
+  push(segment: string): void {
+    this.trail.push(segment)
+  }
+
+  pop(): void {
+    this.trail.pop()
+  }
+
+  /** Logs an issue at the current trail, optionally descended by `segments`. */
+  report(kind: IssueKind, message: string, ...segments: string[]): void {
+    this.issues.add(kind, segments.length === 0 ? this.trail : [...this.trail, ...segments], message)
+  }
+
+  /** The current location as written in messages. */
+  get location(): string {
+    return formatLocation(this.trail)
+  }
+
+  /** Records a `$ref` the current unit depends on. */
+  useRef(ref: string, bucket: ComponentBucket, path: readonly string[] = this.trail): void {
+    this.#refs.push({ ref, bucket, path: [...path] })
+  }
+
+  /** Records refs a merged component carries into the current unit. */
+  inheritRefs(refs: readonly RefUse[]): void {
+    for (const use of refs) this.#refs.push(use)
+  }
+
+  /**
+   * Reports every key of `value` that the object kind does not define (`x-` extensions aside) as
+   * UNEXPECTED_PROPERTY at `<trail>:<key>`, and returns the extensions found.
+   */
+  checkKeys(value: RawObject, kind: ObjectKind): Record<string, unknown> | undefined {
+    const known = knownKeys(this.dialect, kind)
+    let extensions: Record<string, unknown> | undefined
+    for (const key in value) {
+      if (known.has(key)) continue
+      if (key.startsWith('x-')) {
+        ;(extensions ??= {})[key] = value[key]
+        continue
+      }
+      this.unexpected(key)
+    }
+    return extensions
+  }
+
+  unexpected(key: string): void {
+    this.report(OAS_ISSUES.unexpectedProperty, `Unexpected property '${key}' at ${this.location}.`, key)
+  }
+
+  /**
+   * Parses one isolation unit at `path`. A failure is logged as `failKind` (or as
+   * INVALID_DEPENDENCY_REF when an allOf merge needed an unusable component) and never escapes.
+   */
+  runUnit<T>(path: readonly string[], failKind: IssueKind, parse: () => T): Outcome<T> {
+    const savedTrail = this.trail
+    const savedRefs = this.#refs
+    this.trail = [...path]
+    this.#refs = []
+    try {
+      const value = parse()
+      return { ok: true, value, refs: this.#refs }
+    } catch (error) {
+      return this.#fail(path, failKind, error)
+    } finally {
+      this.trail = savedTrail
+      this.#refs = savedRefs
+    }
+  }
+
+  #fail(path: readonly string[], failKind: IssueKind, error: unknown): Outcome<never> {
+    if (error instanceof DependencyFailure) {
+      this.issues.add(
+        OAS_ISSUES.invalidDependencyRef,
+        error.at,
+        `${error.reason}; dropped ${formatLocation(path)}.`,
+        error.reason,
+      )
+      return { ok: false, reason: error.reason, pruned: true }
+    }
+    const reason = failureReason(error)
+    const at = error instanceof ParseFailure && error.at ? error.at : undefined
+    const where = at && at.length > path.length ? ` (at ${formatLocation(at)})` : ''
+    this.issues.add(failKind, path, `${reason}${where}.`, reason)
+    const cycle = error instanceof AllOfCycleFailure ? error.cycle : undefined
+    return cycle ? { ok: false, reason, pruned: false, cycle } : { ok: false, reason, pruned: false }
+  }
+
+  /** Throws a failure for the current unit, remembering where inside it things went wrong. */
+  fail(message: string): never {
+    throw new ParseFailure(message, [...this.trail])
+  }
+}
+
+function failureReason(error: unknown): string {
+  if (isStackOverflow(error)) return 'Nested too deeply to parse'
+  if (error instanceof Error) return error.message.replace(/\.$/, '')
+  return String(error)
+}

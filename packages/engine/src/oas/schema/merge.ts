@@ -1,0 +1,182 @@
+import type {
+  ArraySchema,
+  BooleanSchema,
+  IntegerSchema,
+  NumberSchema,
+  ObjectSchema,
+  Schema,
+  StringSchema,
+  UnionSchema,
+} from '../../model/schema.js'
+import { ParseFailure } from '../failures.js'
+import type { Mutable } from './annotations.js'
+
+/** Turns a lazy ref into the schema it names, for merging. */
+export type MergeResolver = (schema: Schema) => Schema
+
+const MAX_CROSS_PRODUCT = 256
+
+function conflict(message: string): never {
+  throw new ParseFailure(`Cannot merge schemas: ${message}`)
+}
+
+/**
+ * Merges two `allOf` members into one schema, as a value must satisfy both. Properties and
+ * `required` are united, numeric and length bounds tightened, enums intersected; a union is
+ * distributed over the other side. Incompatible members throw (INVALID_SCHEMA at the unit).
+ */
+export function mergeSchemas(a: Schema, b: Schema, resolve: MergeResolver, depth = 0): Schema {
+  if (depth > 64) conflict('allOf nests too deeply to merge')
+  const left = resolve(a)
+  const right = resolve(b)
+  if (left.kind === 'unknown') return withAnnotations(right, left, right)
+  if (right.kind === 'unknown') return withAnnotations(left, left, right)
+  if (left.kind === 'union') return distribute(left, right, resolve, depth, false)
+  if (right.kind === 'union') return distribute(right, left, resolve, depth, true)
+
+  const merged = mergeSameKind(left, right, resolve, depth)
+  return withAnnotations(merged, left, right)
+}
+
+function mergeSameKind(left: Schema, right: Schema, resolve: MergeResolver, depth: number): Schema {
+  if (left.kind === 'object' && right.kind === 'object') return mergeObjects(left, right, resolve, depth)
+  if (left.kind === 'array' && right.kind === 'array') {
+    const node: Mutable<ArraySchema> = { ...left, ...right, items: mergeSchemas(left.items, right.items, resolve, depth + 1) }
+    tighten(node, left, right, 'minItems', 'maxItems')
+    if (left.uniqueItems || right.uniqueItems) node.uniqueItems = true
+    return node
+  }
+  if (left.kind === 'string' && right.kind === 'string') {
+    const node: Mutable<StringSchema> = { ...left, ...right }
+    same(node, left, right, 'format', 'formats')
+    same(node, left, right, 'pattern', 'patterns')
+    tighten(node, left, right, 'minLength', 'maxLength')
+    intersectEnums(node, left.enum, right.enum)
+    return node
+  }
+  if (isNumeric(left) && isNumeric(right)) {
+    const kind = left.kind === 'integer' || right.kind === 'integer' ? 'integer' : 'number'
+    const node = { ...left, ...right, kind } as Mutable<IntegerSchema | NumberSchema>
+    if (left.format !== undefined && right.format !== undefined && left.format !== right.format) {
+      if (left.kind === right.kind) conflict(`conflicting formats '${left.format}' and '${right.format}'`)
+      node.format = left.kind === 'integer' ? left.format : right.format
+    }
+    tighten(node, left, right, 'minimum', 'maximum')
+    tighten(node, left, right, 'exclusiveMinimum', 'exclusiveMaximum')
+    const low = Math.max(node.minimum ?? -Infinity, node.exclusiveMinimum ?? -Infinity)
+    const high = Math.min(node.maximum ?? Infinity, node.exclusiveMaximum ?? Infinity)
+    if (low > high) conflict(`incompatible number ranges: nothing is above ${low} and below ${high}`)
+    intersectEnums(node, left.enum, right.enum)
+    return node
+  }
+  if (left.kind === 'boolean' && right.kind === 'boolean') {
+    const node: Mutable<BooleanSchema> = { ...left, ...right }
+    intersectEnums(node, left.enum, right.enum)
+    return node
+  }
+  if (left.kind === 'void' && right.kind === 'void') return { ...left, ...right }
+  return conflict(`conflicting types '${left.kind}' and '${right.kind}'`)
+}
+
+function mergeObjects(left: ObjectSchema, right: ObjectSchema, resolve: MergeResolver, depth: number): ObjectSchema {
+  const properties: [string, Schema][] = Object.entries(left.properties)
+  const index = new Map(properties.map(([key], i) => [key, i]))
+  for (const [key, schema] of Object.entries(right.properties)) {
+    const at = index.get(key)
+    if (at === undefined) {
+      index.set(key, properties.length)
+      properties.push([key, schema])
+    } else {
+      properties[at] = [key, mergeSchemas(properties[at]![1], schema, resolve, depth + 1)]
+    }
+  }
+  const node: Mutable<ObjectSchema> = {
+    ...left,
+    ...right,
+    properties: Object.freeze(Object.fromEntries(properties)),
+    required: Object.freeze([...new Set([...left.required, ...right.required])]),
+  }
+  const extraLeft = left.additionalProperties
+  const extraRight = right.additionalProperties
+  if (extraLeft === false || extraRight === false) node.additionalProperties = false
+  else if (typeof extraLeft === 'object' && typeof extraRight === 'object') {
+    node.additionalProperties = mergeSchemas(extraLeft, extraRight, resolve, depth + 1)
+  } else if (typeof extraLeft === 'object') node.additionalProperties = extraLeft
+  else if (extraRight !== undefined) node.additionalProperties = extraRight
+  tighten(node, left, right, 'minProperties', 'maxProperties')
+  const discriminator = left.discriminator ?? right.discriminator
+  if (discriminator) node.discriminator = discriminator
+  return node
+}
+
+/** allOf over a union: every member of the union merged with the other side; failing members drop out. */
+function distribute(union: UnionSchema, other: Schema, resolve: MergeResolver, depth: number, unionFirst: boolean): Schema {
+  if (union.members.length * (other.kind === 'union' ? other.members.length : 1) > MAX_CROSS_PRODUCT) {
+    conflict(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
+  }
+  const members: Schema[] = []
+  let lastError: unknown
+  for (const member of union.members) {
+    try {
+      members.push(unionFirst ? mergeSchemas(other, member, resolve, depth + 1) : mergeSchemas(member, other, resolve, depth + 1))
+    } catch (error) {
+      lastError = error
+    }
+  }
+  if (members.length === 0) throw lastError
+  if (members.length === 1) return members[0]!
+  const node: Mutable<UnionSchema> = { ...union, members: Object.freeze(members), nullable: union.nullable && other.nullable }
+  return Object.freeze(node)
+}
+
+/** Merged annotations: both members must accept null; readOnly and writeOnly cannot both hold. */
+function withAnnotations(node: Schema, left: Schema, right: Schema): Schema {
+  const copy = { ...node } as Mutable<Schema>
+  copy.nullable = left.nullable && right.nullable
+  if ((left.readOnly || right.readOnly) && (left.writeOnly || right.writeOnly)) {
+    conflict('property cannot be both readOnly and writeOnly')
+  }
+  if (left.readOnly || right.readOnly) copy.readOnly = true
+  if (left.writeOnly || right.writeOnly) copy.writeOnly = true
+  if (left.deprecated || right.deprecated) copy.deprecated = true
+  return Object.freeze(copy)
+}
+
+type Bounded = { minimum?: number; maximum?: number } & Record<string, unknown>
+
+function tighten<T extends object>(node: T, left: T, right: T, low: keyof T, high: keyof T): void {
+  const l = left as Bounded
+  const r = right as Bounded
+  const n = node as Bounded
+  const lowKey = low as string
+  const highKey = high as string
+  const lows = [l[lowKey], r[lowKey]].filter((v): v is number => typeof v === 'number')
+  const highs = [l[highKey], r[highKey]].filter((v): v is number => typeof v === 'number')
+  if (lows.length > 0) n[lowKey] = Math.max(...lows)
+  if (highs.length > 0) n[highKey] = Math.min(...highs)
+  if (lows.length > 0 && highs.length > 0 && (n[lowKey] as number) > (n[highKey] as number)) {
+    conflict(`${lowKey} ${String(n[lowKey])} is above ${highKey} ${String(n[highKey])}`)
+  }
+}
+
+function same<T extends object>(node: T, left: T, right: T, key: keyof T, plural: string): void {
+  const a = left[key]
+  const b = right[key]
+  if (a !== undefined && b !== undefined && a !== b) conflict(`conflicting ${plural} '${String(a)}' and '${String(b)}'`)
+  if (a !== undefined) node[key] = a
+}
+
+function intersectEnums<V>(
+  node: { enum?: readonly V[] },
+  a: readonly V[] | undefined,
+  b: readonly V[] | undefined,
+): void {
+  if (!a || !b) return
+  const both = a.filter((value) => b.includes(value))
+  if (both.length === 0) conflict(`enum values have no intersection: [${a.join(', ')}] and [${b.join(', ')}]`)
+  node.enum = Object.freeze(both)
+}
+
+function isNumeric(schema: Schema): schema is IntegerSchema | NumberSchema {
+  return schema.kind === 'integer' || schema.kind === 'number'
+}

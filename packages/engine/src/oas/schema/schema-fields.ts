@@ -1,0 +1,130 @@
+import type { OasContext, RawObject } from '../context.js'
+import { knownKeys } from '../keys.js'
+
+/**
+ * The keywords of one raw schema, read in a single pass over its keys. Raw objects from
+ * `JSON.parse` come in thousands of shapes, so every named property read on them is slow; one
+ * `for…in` into this fixed-shape record keeps the rest of the parser's reads fast.
+ */
+export class SchemaFields {
+  type: unknown = undefined
+  properties: unknown = undefined
+  required: unknown = undefined
+  additionalProperties: unknown = undefined
+  minProperties: unknown = undefined
+  maxProperties: unknown = undefined
+  items: unknown = undefined
+  minItems: unknown = undefined
+  maxItems: unknown = undefined
+  uniqueItems: unknown = undefined
+  format: unknown = undefined
+  pattern: unknown = undefined
+  minLength: unknown = undefined
+  maxLength: unknown = undefined
+  minimum: unknown = undefined
+  maximum: unknown = undefined
+  exclusiveMinimum: unknown = undefined
+  exclusiveMaximum: unknown = undefined
+  multipleOf: unknown = undefined
+  enum: unknown = undefined
+  allOf: unknown = undefined
+  oneOf: unknown = undefined
+  anyOf: unknown = undefined
+  discriminator: unknown = undefined
+  nullable: unknown = undefined
+  title: unknown = undefined
+  description: unknown = undefined
+  default: unknown = undefined
+  example: unknown = undefined
+  examples: unknown = undefined
+  deprecated: unknown = undefined
+  readOnly: unknown = undefined
+  writeOnly: unknown = undefined
+  extensions: Record<string, unknown> | undefined = undefined
+  /** Keywords that constrain values (as opposed to annotations), other than composition. */
+  constraints = 0
+
+  /** A copy without the given keywords (for an `allOf` wrapper's own keywords, say). */
+  without(...keys: (keyof SchemaFields)[]): SchemaFields {
+    const copy = Object.assign(new SchemaFields(), this)
+    for (const key of keys) (copy as unknown as Record<string, unknown>)[key] = undefined
+    copy.constraints = copy.countConstraints()
+    return copy
+  }
+
+  countConstraints(): number {
+    let count = 0
+    for (const key of CONSTRAINTS) if (this[key] !== undefined) count++
+    return count
+  }
+}
+
+const CONSTRAINTS = [
+  'type', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties', 'items',
+  'minItems', 'maxItems', 'uniqueItems', 'format', 'pattern', 'minLength', 'maxLength', 'minimum',
+  'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'enum',
+] as const satisfies readonly (keyof SchemaFields)[]
+
+/**
+ * Reads a raw schema's keywords, reporting unexpected ones (UNEXPECTED_PROPERTY) and collecting
+ * `x-` extensions. In 3.1, `const` becomes a one-value enum, and `nullable` (not a 3.1 keyword)
+ * is reported and dropped.
+ */
+export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields {
+  const fields = new SchemaFields()
+  const known = knownKeys(ctx.dialect, 'schema')
+  let constraints = 0
+  let constValue: unknown
+  for (const key in raw) {
+    const value = raw[key]
+    // Cases run top to bottom until one matches: the most frequent keywords come first.
+    switch (key) {
+      case 'type': fields.type = value; constraints++; break
+      case 'format': fields.format = value; constraints++; break
+      case 'description': fields.description = value; break
+      case 'nullable':
+        if (ctx.dialect === '3.0') fields.nullable = value
+        else ctx.unexpected(key)
+        break
+      case 'properties': fields.properties = value; constraints++; break
+      case 'enum': fields.enum = value; constraints++; break
+      case 'required': fields.required = value; constraints++; break
+      case 'example': fields.example = value; break
+      case 'title': fields.title = value; break
+      case 'items': fields.items = value; constraints++; break
+      case 'default': fields.default = value; break
+      case 'allOf': fields.allOf = value; break
+      case 'oneOf': fields.oneOf = value; break
+      case 'anyOf': fields.anyOf = value; break
+      case 'additionalProperties': fields.additionalProperties = value; constraints++; break
+      case 'readOnly': fields.readOnly = value; break
+      case 'deprecated': fields.deprecated = value; break
+      case 'minimum': fields.minimum = value; constraints++; break
+      case 'maximum': fields.maximum = value; constraints++; break
+      case 'maxLength': fields.maxLength = value; constraints++; break
+      case 'minLength': fields.minLength = value; constraints++; break
+      case 'pattern': fields.pattern = value; constraints++; break
+      case 'minItems': fields.minItems = value; constraints++; break
+      case 'maxItems': fields.maxItems = value; constraints++; break
+      case 'uniqueItems': fields.uniqueItems = value; constraints++; break
+      case 'writeOnly': fields.writeOnly = value; break
+      case 'discriminator': fields.discriminator = value; break
+      case 'minProperties': fields.minProperties = value; constraints++; break
+      case 'maxProperties': fields.maxProperties = value; constraints++; break
+      case 'exclusiveMinimum': fields.exclusiveMinimum = value; constraints++; break
+      case 'exclusiveMaximum': fields.exclusiveMaximum = value; constraints++; break
+      case 'multipleOf': fields.multipleOf = value; constraints++; break
+      default:
+        if (key.startsWith('x-')) (fields.extensions ??= {})[key] = value
+        else if (!known.has(key)) ctx.unexpected(key)
+        else if (key === 'examples') fields.examples = value
+        else if (key === 'const') constValue = value
+    }
+  }
+  if (constValue !== undefined && fields.enum === undefined) {
+    fields.enum = [constValue]
+    constraints++
+  }
+  fields.constraints = constraints
+  return fields
+}
