@@ -1,4 +1,4 @@
-import { getLocation, Kind, type ASTNode, type DirectiveNode, type Source, type TypeNode } from 'graphql'
+import { Kind, type ASTNode, type DirectiveNode, type TypeNode } from 'graphql'
 import { GQL_ISSUES, type IssueKind, type IssueLog } from '../issues/index.js'
 import type { Schema } from '../model/schema.js'
 import { componentRef } from '../refs/pointer.js'
@@ -31,14 +31,11 @@ export class GqlContext {
 
   constructor(
     readonly index: SdlIndex,
-    readonly source: Source,
     readonly issues: IssueLog,
   ) {}
 
   report(kind: IssueKind, path: readonly string[], message: string, node?: ASTNode, cause?: string): void {
-    const offset = node?.loc?.start
-    const position = offset === undefined ? undefined : getLocation(this.source, offset)
-    this.issues.add(kind, path, message, cause, position && { line: position.line, column: position.column })
+    this.issues.add(kind, path, message, cause, positionOf(node))
   }
 
   /** DROPPED_DIRECTIVE for every applied directive other than the specified ones. */
@@ -70,6 +67,16 @@ export class GqlContext {
     return this.namedSchema(inner.name.value, nullable, path, inner, position)
   }
 
+  /**
+   * Checks the type of an argument that is dropped (of a non-root field): a missing or dropped
+   * type still prunes the field, and a type that cannot be an input is still reported.
+   */
+  checkDroppedArgument(type: TypeNode, path: readonly string[]): void {
+    let named = type
+    while (named.kind !== Kind.NAMED_TYPE) named = named.type
+    this.namedSchema(named.name.value, true, path, named, 'input')
+  }
+
   private namedSchema(name: string, nullable: boolean, path: readonly string[], node: ASTNode, position: Position): Schema {
     const builtIn = BUILT_IN[name]
     if (builtIn) return Object.freeze({ ...builtIn(), nullable })
@@ -95,6 +102,12 @@ export class GqlContext {
     }
     return Object.freeze({ kind: 'ref', $ref: componentRef('schemas', name), refName: name, nullable })
   }
+}
+
+/** The 1-based line and column where a node starts, read from its first token. */
+export function positionOf(node: ASTNode | undefined): { line: number; column: number } | undefined {
+  const token = node?.loc?.startToken
+  return token && { line: token.line, column: token.column }
 }
 
 function printType(type: TypeNode): string {

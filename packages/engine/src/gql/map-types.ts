@@ -78,6 +78,11 @@ function objectSchema(
     if (field.kind === Kind.FIELD_DEFINITION && field.arguments && field.arguments.length > 0) {
       const names = field.arguments.map((argument) => argument.name.value).join(', ')
       ctx.report(GQL_ISSUES.skippedFieldArguments, path, `Arguments of field '${name}.${fieldName}' are not modelled and were dropped: ${names}.`, field)
+      for (const argument of field.arguments) {
+        const argumentPath = [...path, 'args', argument.name.value]
+        ctx.reportDirectives(argument.directives, argumentPath)
+        ctx.checkDroppedArgument(argument.type, argumentPath)
+      }
     }
     let schema = ctx.typeSchema(field.type, path, position)
     const annotations: Mutable<Partial<Schema>> = {}

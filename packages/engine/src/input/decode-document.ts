@@ -80,7 +80,7 @@ function decodeYaml(text: string, limits: InputLimits, file?: string): DecodedDo
   const lineCounter = new LineCounter()
   let doc: Document.Parsed
   try {
-    doc = parseDocument(text, { lineCounter, version: '1.2', schema: 'core', prettyErrors: false })
+    doc = parseDocument(text, { lineCounter, version: '1.2', schema: 'core', prettyErrors: true })
   } catch (error) {
     if (isStackOverflow(error)) throw tooDeep(file, error)
     throw new DocumentError('invalid_syntax', `Invalid YAML: ${String(error)}`, withFile(file))

@@ -116,6 +116,8 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
       hoisted.set(key, name)
       const hoistAt = [...options.schemasAt, name]
       origins.push({ at: hoistAt, file, pointer, document: source })
+      // Claim the slot before importing, so schemas keep the order in which they were first met.
+      schemas[name] = {}
       schemas[name] = importValue(target, file, hoistAt, true)
     }
     return { $ref: `#/${options.schemasAt.map(encodePointerSegment).join('/')}/${encodePointerSegment(name)}` }
@@ -151,12 +153,18 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
 
   // Walk the root document iteratively: it can be large, and only refs need rewriting.
   const pending: { holder: Record<string, unknown> | unknown[]; key: string; at: string[]; inSchema: boolean }[] = []
+  // Children go on the stack last-first, so refs are followed in document order.
   const push = (holder: Record<string, unknown> | unknown[], at: string[], inSchema: boolean) => {
     if (Array.isArray(holder)) {
-      holder.forEach((_, index) => pending.push({ holder, key: String(index), at: [...at, String(index)], inSchema: inSchema && SCHEMA_LISTS.has(at.at(-1) ?? '') }))
+      const listInSchema = inSchema && SCHEMA_LISTS.has(at.at(-1) ?? '')
+      for (let index = holder.length - 1; index >= 0; index--) {
+        pending.push({ holder, key: String(index), at: [...at, String(index)], inSchema: listInSchema })
+      }
     } else {
       const parentKey = at.at(-1) ?? ''
-      for (const key of Object.keys(holder)) {
+      const keys = Object.keys(holder)
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!
         pending.push({ holder, key, at: [...at, key], inSchema: SCHEMA_KEYS.has(key) || SCHEMA_PARENTS.has(parentKey) || (inSchema && SCHEMA_LISTS.has(key)) })
       }
     }

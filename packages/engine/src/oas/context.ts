@@ -31,6 +31,7 @@ export function isObject(value: unknown): value is RawObject {
 }
 
 export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing'
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object') return 'an object'

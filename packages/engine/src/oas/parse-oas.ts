@@ -187,7 +187,8 @@ function rootField<T>(ctx: OasContext, key: string, parse: () => T): T | undefin
   } catch (error) {
     if (!(error instanceof ParseFailure)) throw error
     ctx.trail = saved
-    ctx.issues.add(OAS_ISSUES.unexpectedProperty, error.at ?? [key], `Unexpected property '${key}' at the document root: ${error.message}; ignored.`)
+    const at = error.at?.[0] === key ? error.at : [key]
+    ctx.issues.add(OAS_ISSUES.unexpectedProperty, at, `Unexpected property '${key}' at the document root: ${error.message}; ignored.`)
     return undefined
   }
 }
