@@ -103,7 +103,9 @@ export type OpenApiDocument = {
 /** Decodes, recognises, bundles relative refs and converts 2.0: everything before the parser. */
 export async function loadOpenApi(source: ApiSource, options: ParseApiOptions, limits: InputLimits): Promise<OpenApiDocument> {
   const file = source.origin
-  const decoded = await decode(source.text, limits, file)
+  // Only a file's relative refs are followed; scanning 13 MB for them costs when they cannot be.
+  const followsRefs = Boolean(options.readFile && file && isAbsolute(file)) && mayHaveExternalRefs(source.text)
+  const decoded = await decode(source.text, limits, file, followsRefs)
   const root = decoded.value
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new DocumentError('unknown_protocol', 'The document is neither an OpenAPI description (no `openapi` or `swagger` key) nor GraphQL SDL.', file ? { file } : {})
@@ -112,7 +114,7 @@ export async function loadOpenApi(source: ApiSource, options: ParseApiOptions, l
   const version = versionOf(document, file)
   let origins: readonly ContentOrigin[] = []
   let refFailures: ReadonlyMap<string, string> = new Map()
-  if (options.readFile && file && isAbsolute(file) && mayHaveExternalRefs(source.text)) {
+  if (followsRefs && options.readFile && file) {
     const bundled = bundleExternalRefs(document, decoded, {
       file,
       readFile: options.readFile,
@@ -129,9 +131,10 @@ export async function loadOpenApi(source: ApiSource, options: ParseApiOptions, l
   return { document, openapi: version, version, decoded, converted: false, origins, refFailures }
 }
 
-async function decode(text: string, limits: InputLimits, file: string | undefined): Promise<DecodedDocument> {
+async function decode(text: string, limits: InputLimits, file: string | undefined, followsRefs: boolean): Promise<DecodedDocument> {
   const json = looksLikeJson(text)
-  if (!json || mayHaveExternalRefs(text)) await loadYaml()
+  // Referenced files may be YAML even when the root is JSON.
+  if (!json || followsRefs) await loadYaml()
   try {
     return decodeDocument(text, limits, file)
   } catch (error) {

@@ -2,6 +2,7 @@ import { isStackOverflow } from '../input/document-error.js'
 import { formatLocation, OAS_ISSUES, type IssueKind, type IssueLog } from '../issues/index.js'
 import type { ComponentBucket } from '../model/operation.js'
 import type { Schema } from '../model/schema.js'
+import type { SchemaFields } from './schema/schema-fields.js'
 import { AllOfCycleFailure, DependencyFailure, ParseFailure } from './failures.js'
 import { knownKeys, type Dialect, type ObjectKind } from './keys.js'
 
@@ -57,6 +58,13 @@ export class OasContext {
   readonly schemaOutcomes = new Map<string, Outcome<Schema>>()
   /** Non-component `$ref` pointers being inlined (for recursion through them). */
   readonly inlining = new Set<string>()
+  /**
+   * Keyword records for the schemas being parsed, one per nesting level and reused: a large
+   * document has tens of thousands of schemas, and a fresh record for each is most of the garbage.
+   */
+  readonly fieldsPool: SchemaFields[] = []
+  /** How many of {@link fieldsPool} are in use. */
+  fieldsDepth = 0
 
   constructor(document: RawObject, dialect: Dialect, issues: IssueLog) {
     this.document = document
@@ -118,19 +126,27 @@ export class OasContext {
    * Parses one isolation unit at `path`. A failure is logged as `failKind` (or as
    * INVALID_DEPENDENCY_REF when an allOf merge needed an unusable component) and never escapes.
    */
-  runUnit<T>(path: readonly string[], failKind: IssueKind, parse: () => T): Outcome<T> {
+  runUnit<T>(path: string[], failKind: IssueKind, parse: () => T): Outcome<T> {
     const savedTrail = this.trail
     const savedRefs = this.#refs
-    this.trail = [...path]
+    const savedDepth = this.fieldsDepth
+    const length = path.length
+    // The unit's trail grows and shrinks on `path` itself; it is cut back to its length at the end.
+    this.trail = path
     this.#refs = []
+    // A unit can start inside another's schema (an allOf needing a component): keep clear of its records.
+    this.fieldsDepth = savedDepth + 1
     try {
       const value = parse()
       return { ok: true, value, refs: this.#refs }
     } catch (error) {
+      path.length = length
       return this.#fail(path, failKind, error)
     } finally {
+      path.length = length
       this.trail = savedTrail
       this.#refs = savedRefs
+      this.fieldsDepth = savedDepth
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Encoding, MediaType, RequestBody, Response } from '../model/operation.js'
+import { setOwn } from '../model/own.js'
 import type { Schema } from '../model/schema.js'
 import { describeValue, isObject, type OasContext } from './context.js'
 import { parseHeaders, readExamples } from './parameter.js'
@@ -12,15 +13,15 @@ const ANY: Schema = Object.freeze({ kind: 'unknown', nullable: true })
 export function parseContent(ctx: OasContext, value: unknown): Record<string, MediaType> {
   if (value === undefined) return {}
   if (!isObject(value)) return ctx.fail(`"content" must be an object, got ${describeValue(value)}`)
-  const entries: [string, MediaType][] = []
+  const content: Record<string, MediaType> = {}
   ctx.push('content')
   for (const mediaType in value) {
     ctx.push(mediaType)
-    entries.push([mediaType, parseMediaType(ctx, value[mediaType])])
+    setOwn(content, mediaType, parseMediaType(ctx, value[mediaType]))
     ctx.pop()
   }
   ctx.pop()
-  return Object.freeze(Object.fromEntries(entries))
+  return Object.freeze(content)
 }
 
 function parseMediaType(ctx: OasContext, value: unknown): MediaType {
@@ -41,7 +42,7 @@ function parseMediaType(ctx: OasContext, value: unknown): MediaType {
 
 function parseEncodings(ctx: OasContext, value: unknown): Record<string, Encoding> {
   if (!isObject(value)) return ctx.fail(`"encoding" must be an object, got ${describeValue(value)}`)
-  const entries: [string, Encoding][] = []
+  const encodings: Record<string, Encoding> = {}
   ctx.push('encoding')
   for (const property in value) {
     const raw = value[property]
@@ -54,11 +55,11 @@ function parseEncodings(ctx: OasContext, value: unknown): Record<string, Encodin
     if (typeof raw.explode === 'boolean') encoding.explode = raw.explode
     if (typeof raw.allowReserved === 'boolean') encoding.allowReserved = raw.allowReserved
     if (raw.headers !== undefined) encoding.headers = Object.freeze(parseHeaders(ctx, raw.headers))
-    entries.push([property, Object.freeze(encoding)])
+    setOwn(encodings, property, Object.freeze(encoding))
     ctx.pop()
   }
   ctx.pop()
-  return Object.freeze(Object.fromEntries(entries))
+  return Object.freeze(encodings)
 }
 
 /** A request body object (inline, or under `components.requestBodies`). */

@@ -11,6 +11,7 @@ import {
   type Server,
   type WebhookOperation,
 } from '../model/operation.js'
+import { setOwn } from '../model/own.js'
 import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
 import { parseMaybeRef } from './component-ref.js'
 import { describeValue, isObject, type OasContext, type Outcome, type RawObject } from './context.js'
@@ -213,7 +214,9 @@ export function toOperation(
   parsed: ParsedOperation,
   responses: readonly (readonly [string, ResponseEntry])[],
 ): HttpOperation | WebhookOperation {
-  const base = { ...parsed.fields, responses: Object.freeze(Object.fromEntries(responses)) }
+  const byStatus: Record<string, ResponseEntry> = {}
+  for (let i = 0; i < responses.length; i++) setOwn(byStatus, responses[i]![0], responses[i]![1])
+  const base = { ...parsed.fields, responses: Object.freeze(byStatus) }
   return Object.freeze(
     unit.kind === 'http' ? { kind: 'http', path: unit.key, ...base } : { kind: 'webhook', name: unit.key, ...base },
   )

@@ -1,5 +1,6 @@
 import { OAS_ISSUES } from '../issues/index.js'
 import type { ComponentRef, Header, MediaType, Parameter, ParameterLocation } from '../model/operation.js'
+import { setOwn } from '../model/own.js'
 import type { Schema } from '../model/schema.js'
 import { parseMaybeRef } from './component-ref.js'
 import { describeValue, isObject, type OasContext, type RawObject } from './context.js'
@@ -39,15 +40,15 @@ export function parseHeader(ctx: OasContext, value: unknown): Header {
 export function parseHeaders(ctx: OasContext, value: unknown): Record<string, Header | ComponentRef<'headers'>> {
   if (value === undefined) return {}
   if (!isObject(value)) return ctx.fail(`"headers" must be an object, got ${describeValue(value)}`)
-  const headers: [string, Header | ComponentRef<'headers'>][] = []
+  const headers: Record<string, Header | ComponentRef<'headers'>> = {}
   ctx.push('headers')
   for (const name in value) {
     ctx.push(name)
-    headers.push([name, parseMaybeRef(ctx, value[name], 'headers', (raw) => parseHeader(ctx, raw))])
+    setOwn(headers, name, parseMaybeRef(ctx, value[name], 'headers', (raw) => parseHeader(ctx, raw)))
     ctx.pop()
   }
   ctx.pop()
-  return Object.fromEntries(headers)
+  return headers
 }
 
 function expectObject(ctx: OasContext, value: unknown, what: string): RawObject {

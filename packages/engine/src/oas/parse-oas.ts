@@ -2,6 +2,7 @@ import { OAS_ISSUES, type IssueKind, type IssueLog } from '../issues/index.js'
 import type { ApiInfo, Components, OasModel, Tag } from '../model/api-model.js'
 import type { ComponentBucket, HttpOperation, SecurityRequirement, Server, WebhookOperation } from '../model/operation.js'
 import type { SecurityScheme } from '../model/security-scheme.js'
+import { setOwn } from '../model/own.js'
 import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
 import { parseMaybeRef } from './component-ref.js'
 import { describeValue, isObject, OasContext, type Outcome, type RawObject } from './context.js'
@@ -45,20 +46,21 @@ export function parseOas(
   const operations = parsePathItems(ctx, 'paths', document.paths)
   const webhooks = dialect === '3.1' ? parsePathItems(ctx, 'webhooks', document.webhooks) : []
 
-  const components: Record<ComponentBucket, [string, unknown][]> = {
-    schemas: [],
-    parameters: [],
-    responses: [],
-    requestBodies: [],
-    headers: [],
-    securitySchemes: [],
+  const components: Record<ComponentBucket, Record<string, unknown>> = {
+    schemas: {},
+    parameters: {},
+    responses: {},
+    requestBodies: {},
+    headers: {},
+    securitySchemes: {},
   }
   for (const bucket of Object.keys(components) as ComponentBucket[]) {
     for (const [name, outcome] of outcomes[bucket]) {
       if (!outcome.ok) continue
       if (pruneIfUnusable(['components', bucket, name], outcome.refs, check, issues)) continue
-      components[bucket].push([name, outcome.value])
+      setOwn(components[bucket], name, outcome.value)
     }
+    Object.freeze(components[bucket])
   }
 
   const model: OasModel = {
@@ -68,11 +70,7 @@ export function parseOas(
     servers,
     operations: assemble(operations, check, issues) as HttpOperation[],
     webhooks: assemble(webhooks, check, issues) as WebhookOperation[],
-    components: Object.freeze(
-      Object.fromEntries(
-        Object.entries(components).map(([bucket, entries]) => [bucket, Object.freeze(Object.fromEntries(entries))]),
-      ),
-    ) as unknown as Components,
+    components: Object.freeze(components) as unknown as Components,
     tags,
     ...(security ? { security } : {}),
   }
@@ -89,7 +87,9 @@ function assemble(
     if (!unit.outcome.ok) continue
     if (pruneIfUnusable(unit.path, unit.outcome.refs, check, issues)) continue
     const responses: [string, NonNullable<typeof unit.outcome.value.responses[number][1]> extends Outcome<infer R> ? R : never][] = []
-    for (const [status, outcome] of unit.outcome.value.responses) {
+    const entries = unit.outcome.value.responses
+    for (let i = 0; i < entries.length; i++) {
+      const [status, outcome] = entries[i]!
       if (!outcome.ok) continue
       if (pruneIfUnusable([...unit.path, 'responses', status], outcome.refs, check, issues)) continue
       responses.push([status, outcome.value])

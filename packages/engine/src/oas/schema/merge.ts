@@ -8,6 +8,7 @@ import type {
   StringSchema,
   UnionSchema,
 } from '../../model/schema.js'
+import { setOwn } from '../../model/own.js'
 import { ParseFailure } from '../failures.js'
 import type { Mutable } from './annotations.js'
 
@@ -79,21 +80,16 @@ function mergeSameKind(left: Schema, right: Schema, resolve: MergeResolver, dept
 }
 
 function mergeObjects(left: ObjectSchema, right: ObjectSchema, resolve: MergeResolver, depth: number): ObjectSchema {
-  const properties: [string, Schema][] = Object.entries(left.properties)
-  const index = new Map(properties.map(([key], i) => [key, i]))
-  for (const [key, schema] of Object.entries(right.properties)) {
-    const at = index.get(key)
-    if (at === undefined) {
-      index.set(key, properties.length)
-      properties.push([key, schema])
-    } else {
-      properties[at] = [key, mergeSchemas(properties[at]![1], schema, resolve, depth + 1)]
-    }
+  const properties: Record<string, Schema> = {}
+  for (const key in left.properties) setOwn(properties, key, left.properties[key]!)
+  for (const key in right.properties) {
+    const schema = right.properties[key]!
+    setOwn(properties, key, Object.hasOwn(properties, key) ? mergeSchemas(properties[key]!, schema, resolve, depth + 1) : schema)
   }
   const node: Mutable<ObjectSchema> = {
     ...left,
     ...right,
-    properties: Object.freeze(Object.fromEntries(properties)),
+    properties: Object.freeze(properties),
     required: Object.freeze([...new Set([...left.required, ...right.required])]),
   }
   const extraLeft = left.additionalProperties

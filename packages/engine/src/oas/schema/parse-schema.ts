@@ -43,6 +43,16 @@ export function parseSchema(ctx: OasContext, value: unknown, depth = 0): Schema 
 /** Everything after the keywords are read: composition first, then the (declared or inferred) type. */
 export function parseFields(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   if (depth > MAX_SCHEMA_DEPTH) ctx.fail(`Schema nesting exceeds ${MAX_SCHEMA_DEPTH} levels`)
+  // While this schema is parsed its keyword record stays put; nested schemas use the next ones.
+  ctx.fieldsDepth++
+  try {
+    return parseFieldsIn(ctx, f, depth)
+  } finally {
+    ctx.fieldsDepth--
+  }
+}
+
+function parseFieldsIn(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   if (f.allOf !== undefined) return parseAllOf(ctx, f, depth)
   if (f.oneOf !== undefined || f.anyOf !== undefined) return parseUnion(ctx, f, depth)
   const type = f.type

@@ -52,6 +52,19 @@ export class SchemaFields {
     return copy
   }
 
+  /** Clears a pooled record for the next schema at its nesting level. */
+  reset(): this {
+    this.type = this.properties = this.required = this.additionalProperties = undefined
+    this.minProperties = this.maxProperties = this.items = this.minItems = this.maxItems = undefined
+    this.uniqueItems = this.format = this.pattern = this.minLength = this.maxLength = undefined
+    this.minimum = this.maximum = this.exclusiveMinimum = this.exclusiveMaximum = undefined
+    this.multipleOf = this.enum = this.allOf = this.oneOf = this.anyOf = this.discriminator = undefined
+    this.nullable = this.title = this.description = this.default = this.example = undefined
+    this.examples = this.deprecated = this.readOnly = this.writeOnly = this.extensions = undefined
+    this.constraints = 0
+    return this
+  }
+
   countConstraints(): number {
     let count = 0
     for (const key of CONSTRAINTS) if (this[key] !== undefined) count++
@@ -68,10 +81,11 @@ const CONSTRAINTS = [
 /**
  * Reads a raw schema's keywords, reporting unexpected ones (UNEXPECTED_PROPERTY) and collecting
  * `x-` extensions. In 3.1, `const` becomes a one-value enum, and `nullable` (not a 3.1 keyword)
- * is reported and dropped.
+ * is reported and dropped. The record is the pooled one for the current nesting level: it stays
+ * valid while `parseFields` parses this schema, and is reused by the next schema at this level.
  */
 export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields {
-  const fields = new SchemaFields()
+  const fields = (ctx.fieldsPool[ctx.fieldsDepth] ??= new SchemaFields()).reset()
   const known = knownKeys(ctx.dialect, 'schema')
   let constraints = 0
   let constValue: unknown
