@@ -30,33 +30,48 @@ function expected(kind: Schema['kind']): string {
 }
 
 /**
- * Whether `value` conforms to `schema`: its type, recursively through inline properties and
- * items, and enum membership. Refs are not followed (they are lazy), so they accept anything.
+ * Where `value` first fails to conform to `schema` (its type, recursively through inline
+ * properties and items, and enum membership), or undefined when it conforms. Refs are lazy and
+ * accept anything. The answer reads `at [0].w: expected "integer", got the string "1367712000"`.
  */
-export function conforms(schema: Schema, value: unknown, depth = 0): boolean {
-  if (value === null) return schema.nullable || schema.kind === 'unknown' || schema.kind === 'ref' || schema.kind === 'union'
-  if (!conformsShallow(schema.kind, value)) return false
-  if (depth > 32) return true
+export function mismatch(schema: Schema, value: unknown, at = '', depth = 0): string | undefined {
+  const where = at === '' ? '' : `at ${at}: `
+  if (value === null) {
+    const accepts = schema.nullable || schema.kind === 'unknown' || schema.kind === 'ref' || schema.kind === 'union'
+    return accepts ? undefined : `${where}expected ${describeSchema(schema)}, got null`
+  }
+  if (!conformsShallow(schema.kind, value)) return `${where}expected ${describeSchema(schema)}, got ${describeValue(value)}`
+  if (depth > 32) return undefined
   switch (schema.kind) {
     case 'string':
     case 'integer':
     case 'number':
     case 'boolean':
-      return schema.enum === undefined || (schema.enum as readonly unknown[]).includes(value)
-    case 'array':
-      return (value as unknown[]).every((item) => conforms(schema.items, item, depth + 1))
+      if (schema.enum === undefined || (schema.enum as readonly unknown[]).includes(value)) return undefined
+      return `${where}expected ${describeSchema(schema)}, got ${describeValue(value)}`
+    case 'array': {
+      const items = value as unknown[]
+      for (let i = 0; i < items.length; i++) {
+        const found = mismatch(schema.items, items[i], `${at}[${i}]`, depth + 1)
+        if (found) return found
+      }
+      return undefined
+    }
     case 'object': {
       const record = value as Record<string, unknown>
       for (const key in record) {
         const property = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined
-        if (property && !conforms(property, record[key], depth + 1)) return false
+        const found = property && mismatch(property, record[key], at === '' ? key : `${at}.${key}`, depth + 1)
+        if (found) return found
       }
-      return true
+      return undefined
     }
     case 'union':
-      return schema.members.some((member) => conforms(member, value, depth + 1))
+      return schema.members.some((member) => mismatch(member, value, at, depth + 1) === undefined)
+        ? undefined
+        : `${where}matches none of the ${schema.members.length} alternatives`
     default:
-      return true
+      return undefined
   }
 }
 
@@ -115,12 +130,9 @@ export function readDefault(ctx: OasContext, value: unknown, schema: Schema): un
 /** Drops an `example` that does not conform to the schema (INVALID_EXAMPLE). */
 export function checkExample(ctx: OasContext, value: unknown, schema: Schema, segment: string): unknown {
   if (value === undefined) return undefined
-  if (conforms(schema, value)) return value
-  ctx.report(
-    OAS_ISSUES.invalidExample,
-    `Removed invalid example. Expected ${describeSchema(schema)}, got: ${describeValue(value)}.`,
-    segment,
-  )
+  const problem = mismatch(schema, value)
+  if (problem === undefined) return value
+  ctx.report(OAS_ISSUES.invalidExample, `Removed invalid example: ${problem}.`, segment)
   return undefined
 }
 
@@ -132,7 +144,7 @@ function describeSchema(schema: Schema): string {
   if ((schema.kind === 'string' || schema.kind === 'integer' || schema.kind === 'number') && schema.enum) {
     return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`
   }
-  return `"${expected(schema.kind)}"${schema.kind === 'object' || schema.kind === 'array' ? ' matching its schema' : ''}`
+  return `"${expected(schema.kind)}"`
 }
 
 const INTEGER_FORMATS = new Set(['int32', 'int64'])
