@@ -264,7 +264,7 @@ describe('EXAMPLE_AND_EXAMPLES_DEFINED (warning): the singular example wins', ()
 describe('OpenAPI 3.1 schemas', () => {
   it('reads type arrays: null makes nullable, several types make a union', async () => {
     const { parseIssues, model } = await schemas(
-      { Tag: { type: ['string', 'null'] }, Id: { type: ['string', 'integer'] }, Null: { type: ['null'] } },
+      { Tag: { type: ['string', 'null'] }, Id: { type: ['string', 'integer'] }, Null: { type: ['null'] }, AlsoNull: { type: 'null' } },
       '3.1.0',
     )
     expect(parseIssues).toEqual([])
@@ -279,6 +279,7 @@ describe('OpenAPI 3.1 schemas', () => {
       ],
     })
     expect(model.components.schemas.Null).toEqual({ kind: 'unknown', nullable: true })
+    expect(model.components.schemas.AlsoNull).toEqual({ kind: 'unknown', nullable: true })
   })
 
   it('reads const as a one-value enum, examples[0] as the example, numeric exclusive bounds', async () => {

@@ -57,6 +57,7 @@ function parseFieldsIn(ctx: OasContext, f: SchemaFields, depth: number): Schema 
   if (f.oneOf !== undefined || f.anyOf !== undefined) return parseUnion(ctx, f, depth)
   const type = f.type
   if (Array.isArray(type)) return parseTypeArray(ctx, f, type, depth)
+  if (type === 'null' && ctx.dialect === '3.1') return parseTypeArray(ctx, f, [type], depth)
   if (type === undefined) {
     const inferred = inferType(ctx, f)
     return inferred ? parseTyped(ctx, f, inferred, depth) : parseUnknown(ctx, f)
