@@ -110,10 +110,8 @@ function interfaceUnion(ctx: GqlContext, name: string): [string, Schema][] {
   const unionName = `${name}Union`
   if (ctx.index.types.has(unionName)) return []
   const members: Schema[] = []
-  for (const [typeName, definition] of ctx.index.types) {
-    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION) continue
-    const interfaces = [...(definition.interfaces ?? []), ...(ctx.index.extensions.get(typeName) ?? []).flatMap((e) => ('interfaces' in e ? (e.interfaces ?? []) : []))]
-    if (!interfaces.some((i) => i.name.value === name)) continue
+  for (const typeName of ctx.index.implementations.get(name) ?? []) {
+    const definition = ctx.index.types.get(typeName)!
     ctx.uses.push({ name: typeName, path: [unionName, 'members', String(members.length)], node: definition })
     members.push(Object.freeze({ kind: 'ref', $ref: componentRef('schemas', typeName), refName: typeName, nullable: false }))
   }

@@ -1,4 +1,4 @@
-import { getLocation, GraphQLError, Kind, parse, Source, type DocumentNode, type TypeDefinitionNode } from 'graphql'
+import { GraphQLError, Kind, Lexer, parse, Source, TokenKind, type DocumentNode, type TypeDefinitionNode } from 'graphql'
 import { DocumentError } from '../input/document-error.js'
 import { GQL_ISSUES, IssueLog, type ParseIssue } from '../issues/index.js'
 import type { GqlModel } from '../model/api-model.js'
@@ -17,13 +17,12 @@ type Unit<T> = { readonly value: T; readonly uses: readonly TypeUse[] } | undefi
  * and root fields that use a dropped or missing type are pruned, one hop deep.
  */
 export function parseGraphql(text: string) {
-  const source = new Source(text)
-  const ast = parseSdl(source)
+  const ast = parseSdl(text)
   const index = indexSdl(ast)
   const issues = new IssueLog()
-  const ctx = new GqlContext(index, source, issues)
+  const ctx = new GqlContext(index, issues)
   const invalid = findInvalidDefinitions(ast, index)
-  reportDefinitionProblems(ctx, ast, invalid)
+  reportDefinitionProblems(ctx, invalid)
 
   const roots = rootTypes(index)
   const rootNames = new Set(Object.values(roots))
@@ -36,24 +35,29 @@ export function parseGraphql(text: string) {
   for (const [rootKind, rootName] of Object.entries(roots) as [GraphqlRootKind, string][]) {
     const definition = index.types.get(rootName)!
     if (invalid.has(rootName)) continue
-    ctx.reportDirectives(definition.directives, [rootName])
+    const extensions = index.extensions.get(rootName) ?? []
+    ctx.reportDirectives([...(definition.directives ?? []), ...extensions.flatMap((e) => e.directives ?? [])], [rootName])
     for (const field of fieldsOfRoot(index, rootName)) {
       const path = [rootName, field.name.value]
       operations.push({ path, unit: runUnit(ctx, path.join(':'), field, () => mapRootField(ctx, rootKind, rootName, field)) })
     }
   }
+  // Their fields were reported as operations already; as types they only give the refs a target.
+  const quiet = new GqlContext(index, new IssueLog())
+  mapUsedRoots(quiet, rootNames, invalid, types, operations.map(({ unit }) => unit))
 
   const failed = (name: string): string | undefined => {
     if (!index.types.has(name)) return `Type "${name}" is not defined`
     const problem = invalid.get(name)
-    if (problem) return `Type "${name}" is invalid: ${problem.reason}`
-    if (!rootNames.has(name) && types.get(name) === undefined) return `Type "${name}" could not be mapped`
+    if (problem) return `Type "${name}" is invalid: ${problem.reason.replace(/\.$/, '')}`
+    if (types.has(name) && types.get(name) === undefined) return `Type "${name}" could not be mapped`
     return undefined
   }
   const schemas: [string, Schema][] = []
-  for (const [, unit] of types) {
+  for (const [typeName, unit] of types) {
     if (!unit) continue
-    for (const [name, schema] of unit.value.schemas) schemas.push([name, prune(ctx, schema, name, unit.uses, failed)])
+    const reporter = rootNames.has(typeName) ? quiet : ctx
+    for (const [name, schema] of unit.value.schemas) schemas.push([name, prune(reporter, schema, name, unit.uses, failed)])
   }
   const kept: GraphqlOperation[] = []
   for (const { unit, path } of operations) {
@@ -81,9 +85,10 @@ export function parseGraphql(text: string) {
   return { model, parseIssues, source: { protocol: 'gql', format: 'graphql', version: 'sdl' } } as const
 }
 
-function parseSdl(source: Source): DocumentNode {
+function parseSdl(text: string): DocumentNode {
+  if (isBlank(text)) throw new DocumentError('empty_document', 'The document is empty.')
   try {
-    return parse(source)
+    return parse(text)
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error
     const [at] = error.locations ?? []
@@ -95,10 +100,18 @@ function parseSdl(source: Source): DocumentNode {
   }
 }
 
-function reportDefinitionProblems(ctx: GqlContext, ast: DocumentNode, invalid: ReadonlyMap<string, InvalidDefinition>): void {
-  for (const [name, { reason, offset }] of invalid) {
-    const position = offset === undefined ? undefined : getLocation(ctx.source, offset)
-    ctx.issues.add(GQL_ISSUES.invalidTypeDefinition, [name], `${reason.replace(/\.$/, '')}; dropped ${name}.`, reason, position && { line: position.line, column: position.column })
+/** Only whitespace, commas and comments: the tokens GraphQL ignores. */
+function isBlank(text: string): boolean {
+  try {
+    return new Lexer(new Source(text)).advance().kind === TokenKind.EOF
+  } catch {
+    return false
+  }
+}
+
+function reportDefinitionProblems(ctx: GqlContext, invalid: ReadonlyMap<string, InvalidDefinition>): void {
+  for (const [name, { reason, node }] of invalid) {
+    ctx.report(GQL_ISSUES.invalidTypeDefinition, [name], `${reason.replace(/\.$/, '')}; dropped ${name}.`, node, reason)
   }
   for (const definition of ctx.index.executable) {
     const name = definitionName(definition)
@@ -108,7 +121,30 @@ function reportDefinitionProblems(ctx: GqlContext, ast: DocumentNode, invalid: R
     if (invalid.has(`@${name}`)) continue
     ctx.report(GQL_ISSUES.droppedDirective, [`@${name}`], `Custom directive '@${name}' is not represented in generated output.`, directive)
   }
-  void ast
+  for (const definition of ctx.index.schema) ctx.reportDirectives(definition.directives, ['schema'])
+}
+
+/**
+ * Maps the root types that are also used as types (Relay's `relay: Query!`, `type Query
+ * implements Node`), so that the refs to them have a target.
+ */
+function mapUsedRoots(
+  quiet: GqlContext,
+  rootNames: ReadonlySet<string>,
+  invalid: ReadonlyMap<string, InvalidDefinition>,
+  types: Map<string, Unit<MappedType>>,
+  operations: readonly Unit<GraphqlOperation>[],
+): void {
+  const usedRoots = (units: Iterable<Unit<unknown>>) =>
+    [...units].flatMap((unit) => (unit?.uses ?? []).filter((use) => rootNames.has(use.name)).map((use) => use.name))
+  const pending = usedRoots([...types.values(), ...operations])
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (types.has(name) || invalid.has(name)) continue
+    const definition = quiet.index.types.get(name)!
+    const unit = runUnit(quiet, name, definition, () => mapType(quiet, definition))
+    types.set(name, unit)
+    pending.push(...usedRoots([unit]))
+  }
 }
 
 function runUnit<T>(ctx: GqlContext, label: string, node: TypeDefinitionNode | { loc?: { start: number } }, map: () => T): Unit<T> {
@@ -160,15 +196,16 @@ function dependencyIssue(ctx: GqlContext, use: TypeUse, reason: string, dropped:
   ctx.report(GQL_ISSUES.invalidDependencyRef, use.path, `${reason}; dropped ${dropped}.`, use.node, reason)
 }
 
-/** Root operation types from `schema { … }`, or the conventional names when they exist. */
+/** Root operation types from `schema { … }` and `extend schema`, else the conventional names. */
 function rootTypes(index: SdlIndex): Partial<Record<GraphqlRootKind, string>> {
   const roots: Partial<Record<GraphqlRootKind, string>> = {}
   for (const definition of index.schema) {
     for (const operation of definition.operationTypes ?? []) roots[operation.operation as GraphqlRootKind] = operation.type.name.value
   }
-  if (index.schema.length === 0) {
+  // `extend schema` alone leaves the conventional names in place, as graphql-js does.
+  if (!index.schema.some((definition) => definition.kind === Kind.SCHEMA_DEFINITION)) {
     for (const [kind, name] of [['query', 'Query'], ['mutation', 'Mutation'], ['subscription', 'Subscription']] as const) {
-      if (index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION) roots[kind] = name
+      if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION) roots[kind] = name
     }
   }
   for (const [kind, name] of Object.entries(roots) as [GraphqlRootKind, string][]) {

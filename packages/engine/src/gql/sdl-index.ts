@@ -16,6 +16,8 @@ export type SdlIndex = {
   readonly extensions: ReadonlyMap<string, readonly TypeExtensionNode[]>
   readonly directives: ReadonlyMap<string, DirectiveDefinitionNode>
   readonly schema: readonly (SchemaDefinitionNode | SchemaExtensionNode)[]
+  /** Interface name → the object types that implement it, in document order. */
+  readonly implementations: ReadonlyMap<string, readonly string[]>
   /** Executable definitions (queries, fragments) that have no place in a schema. */
   readonly executable: readonly DefinitionNode[]
   /** Finds the top-level definition that holds a source offset. */
@@ -69,6 +71,7 @@ export function indexSdl(ast: DocumentNode): SdlIndex {
     extensions,
     directives,
     schema,
+    implementations: implementationsOf(types, extensions),
     executable,
     enclosing(offset) {
       let low = 0
@@ -86,18 +89,28 @@ export function indexSdl(ast: DocumentNode): SdlIndex {
   }
 }
 
+function implementationsOf(
+  types: ReadonlyMap<string, TypeDefinitionNode>,
+  extensions: ReadonlyMap<string, readonly TypeExtensionNode[]>,
+): Map<string, string[]> {
+  const implementations = new Map<string, string[]>()
+  for (const [name, definition] of types) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION) continue
+    const extended = (extensions.get(name) ?? []).flatMap((e) => ('interfaces' in e ? (e.interfaces ?? []) : []))
+    const interfaces = new Set([...(definition.interfaces ?? []), ...extended].map((i) => i.name.value))
+    for (const face of interfaces) {
+      const list = implementations.get(face)
+      if (list) list.push(name)
+      else implementations.set(face, [name])
+    }
+  }
+  return implementations
+}
+
 /** The name a definition is reported under: the type name, `@directive`, or `schema`. */
 export function definitionName(definition: DefinitionNode): string {
   if (definition.kind === Kind.DIRECTIVE_DEFINITION) return `@${definition.name.value}`
   if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) return 'schema'
   if ('name' in definition && definition.name) return definition.name.value
   return definition.kind
-}
-
-/** All fields of a type, its extensions' included (the first definition of a name wins). */
-export function fieldsOf<N extends ASTNode>(
-  definition: { readonly fields?: readonly N[] | undefined },
-  extensions: readonly { readonly fields?: readonly N[] | undefined }[] | undefined,
-): N[] {
-  return [...(definition.fields ?? []), ...(extensions ?? []).flatMap((extension) => extension.fields ?? [])]
 }

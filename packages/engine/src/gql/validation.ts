@@ -1,11 +1,13 @@
 import {
   buildASTSchema,
+  GraphQLError,
   Kind,
   validateSchema,
+  visit,
   type ASTNode,
   type DefinitionNode,
   type DocumentNode,
-  type GraphQLError,
+  type GraphQLSchema,
   type ObjectTypeDefinitionNode,
 } from 'graphql'
 import { validateSDL } from 'graphql/validation/validate.js'
@@ -42,9 +44,37 @@ export function findInvalidDefinitions(ast: DocumentNode, index: SdlIndex): Map<
   }
   const sdlErrors = validateSDL(ast)
   for (const error of sdlErrors) record(error)
-  const schema = buildASTSchema(withStubs(ast, sdlErrors), { assumeValidSDL: true })
+  const schema = buildForValidation(withStubs(ast, sdlErrors), record)
   for (const error of validateSchema(schema)) record(error)
   return invalid
+}
+
+/**
+ * graphql-js evaluates default values and the arguments of `@deprecated` and `@specifiedBy` while
+ * it builds: a wrong value throws, and an input-object default inside its own type recurses until
+ * the stack overflows. The second try builds without those values; the checks that
+ * `validateSchema` makes hardly depend on them.
+ */
+function buildForValidation(document: DocumentNode, record: (error: GraphQLError) => void): GraphQLSchema {
+  try {
+    return buildASTSchema(document, { assumeValidSDL: true })
+  } catch (error) {
+    if (error instanceof GraphQLError) record(error)
+    else if (!(error instanceof RangeError)) throw error
+  }
+  return buildASTSchema(withoutValues(document), { assumeValidSDL: true })
+}
+
+const EVALUATED_DIRECTIVES: ReadonlySet<string> = new Set(['deprecated', 'specifiedBy'])
+
+function withoutValues(document: DocumentNode): DocumentNode {
+  return visit(document, {
+    InputValueDefinition: (node) => (node.defaultValue ? { ...node, defaultValue: { kind: Kind.NULL } } : undefined),
+    Directive: (node) =>
+      EVALUATED_DIRECTIVES.has(node.name.value)
+        ? { ...node, arguments: node.arguments?.map((a) => ({ ...a, value: { kind: Kind.STRING, value: '' } })) }
+        : undefined,
+  })
 }
 
 /**
@@ -63,7 +93,7 @@ function handledByMapper(message: string, node: ASTNode | undefined, definition:
 }
 
 /**
- * The document plus an empty object type for every name it uses but never defines, so that
+ * The document plus a one-field object type for every name it uses but never defines, so that
  * `buildASTSchema` does not throw and `validateSchema` still checks everything else.
  */
 function withStubs(ast: DocumentNode, sdlErrors: readonly GraphQLError[]): DocumentNode {
