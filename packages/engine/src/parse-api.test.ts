@@ -141,6 +141,31 @@ describe('Swagger 2.0', () => {
   })
 })
 
+describe('Swagger 2.0 issue positions', () => {
+  it('point into the 2.0 source while locations follow the converted 3.0 document', async () => {
+    const text = [
+      'swagger: "2.0"',
+      'info: {title: t, version: "1"}',
+      'paths:',
+      '  /a:',
+      '    get:',
+      '      responses:',
+      '        "200":',
+      '          description: ok',
+      '          schema: {type: integer, example: x}',
+      'definitions:',
+      '  B:',
+      '    items: {type: string}',
+      '',
+    ].join('\n')
+    const { parseIssues } = await parseApi({ text })
+    expect(parseIssues.map(({ type, location, line, column }) => ({ type, location, line, column }))).toEqual([
+      { type: 'MISSING_ARRAY_TYPE', location: 'components:schemas:B', line: 11, column: 3 },
+      { type: 'INVALID_EXAMPLE', location: 'paths:/a:get:responses:200:content:*/*:schema:example', line: 9, column: 35 },
+    ])
+  })
+})
+
 describe('relative file refs', () => {
   function project(files: Record<string, string>): string {
     const dir = mkdtempSync(join(tmpdir(), 'svc-refs-'))

@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path'
 import { convertSwagger } from './convert/convert-swagger.js'
+import { swaggerPath } from './convert/swagger-paths.js'
 import { decodeDocument, looksLikeJson, type DecodedDocument } from './input/decode-document.js'
 import { detectTextKind, type Protocol } from './input/detect-protocol.js'
 import { DocumentError, isStackOverflow } from './input/document-error.js'
@@ -153,7 +154,12 @@ async function parseOpenApi(source: ApiSource, options: ParseApiOptions, limits:
   const locate =
     positions === true ||
     (positions === 'auto' && (loaded.decoded.format === 'yaml' || source.text.length <= JSON_POSITIONS_MAX_BYTES))
-  const parseIssues = attachPositions(issues.recorded, locate && !loaded.converted ? loaded.decoded : undefined, locate ? loaded.origins : [])
+  const parseIssues = attachPositions(
+    issues.recorded,
+    locate ? loaded.decoded : undefined,
+    locate ? loaded.origins : [],
+    loaded.converted ? swaggerPath : undefined,
+  )
   return { model, parseIssues, source: { protocol: 'oas', format: loaded.decoded.format, version: loaded.version } }
 }
 

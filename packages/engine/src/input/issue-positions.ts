@@ -14,8 +14,10 @@ export function attachPositions(
   issues: readonly RecordedIssue[],
   root: DecodedDocument | undefined,
   origins: readonly ContentOrigin[] = [],
+  /** Maps a location to the source's own layout, when the parser saw a converted document. */
+  toSource: (path: readonly string[]) => readonly string[] = (path) => path,
 ): ParseIssue[] {
-  const lookups = issues.map((issue) => lookupFor(issue.path, root, origins))
+  const lookups = issues.map((issue) => lookupFor(toSource(issue.path), root, origins))
   const byDocument = new Map<DecodedDocument, (readonly string[])[]>()
   for (const lookup of lookups) {
     if (!lookup) continue
