@@ -18,6 +18,19 @@ export class ExitError extends Error {
   }
 }
 
+/** An unrecoverable failure that is not the document's fault, such as an unwritable `-o`: exit 1. */
+export class CommandError extends Error {
+  override readonly name = 'CommandError'
+}
+
+type LocatedError = { message: string; file?: string; line?: number; column?: number }
+
+/** The stderr line for a document that cannot be read: `error: file:line:column: message`. */
+export function formatDocumentError(error: LocatedError): string {
+  const at = error.line !== undefined ? `:${error.line}:${error.column}` : ''
+  return `error: ${error.file ? `${error.file}${at}: ` : ''}${error.message}`
+}
+
 /** What a user needs to fix a missing or invalid input: printed on stderr, exit code 2. */
 export type Recipe = {
   /** One sentence: what is missing or wrong. */

@@ -1,6 +1,14 @@
 import { CommanderError } from 'commander'
 import { DocumentError } from '@svc/engine'
-import { EXIT, ExitError, formatRecipe, RecipeError, type ExitCode } from './errors.js'
+import {
+  CommandError,
+  EXIT,
+  ExitError,
+  formatDocumentError,
+  formatRecipe,
+  RecipeError,
+  type ExitCode,
+} from './errors.js'
 import { createProgram, type ProgramIO } from './program.js'
 
 /** Runs `svc` with `argv` (without `node` and the script) and resolves to its exit code. */
@@ -9,6 +17,7 @@ export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<
   const stdout = io.stdout ?? process.stdout
   let code: ExitCode = EXIT.ok
   const program = createProgram(io, (exit) => (code = exit))
+  const commands = new Set(program.commands.map((command) => command.name()))
   program.exitOverride()
   program.configureOutput({
     writeOut: (text) => void stdout.write(text),
@@ -22,11 +31,11 @@ export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
-    return report(error, stderr, argv)
+    return report(error, stderr, argv.find((arg) => commands.has(arg)))
   }
 }
 
-function report(error: unknown, stderr: NodeJS.WritableStream, argv: readonly string[]): ExitCode {
+function report(error: unknown, stderr: NodeJS.WritableStream, command: string | undefined): ExitCode {
   if (error instanceof ExitError) return error.code
   if (error instanceof RecipeError) {
     stderr.write(formatRecipe(error.recipe) + '\n')
@@ -35,13 +44,15 @@ function report(error: unknown, stderr: NodeJS.WritableStream, argv: readonly st
   if (error instanceof CommanderError) {
     // Help and version are successes; every other commander error is a usage error, already printed.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok
-    const command = argv.find((arg) => !arg.startsWith('-'))
     stderr.write(`Run 'svc ${command ? `${command} ` : ''}--help' for usage.\n`)
     return EXIT.usage
   }
   if (error instanceof DocumentError) {
-    const where = error.file ? `${error.file}${error.line !== undefined ? `:${error.line}:${error.column}` : ''}: ` : ''
-    stderr.write(`error: ${where}${error.message}\n`)
+    stderr.write(formatDocumentError(error) + '\n')
+    return EXIT.failure
+  }
+  if (error instanceof CommandError) {
+    stderr.write(`error: ${error.message}\n`)
     return EXIT.failure
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander'
+import { Command, InvalidArgumentError, Option } from 'commander'
 import type { ExitCode } from './errors.js'
 import { createOutput, type OutputOptions } from './output.js'
 
@@ -44,6 +44,9 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
 
 function positiveInteger(value: string): number {
   const parsed = Number(value)
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`expected a positive number of bytes, got '${value}'`)
+  // InvalidArgumentError makes commander report a usage error (exit 2) instead of a crash.
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new InvalidArgumentError('Expected a positive whole number of bytes.')
+  }
   return parsed
 }

@@ -131,9 +131,10 @@ describe('Swagger 2.0', () => {
       definitions: { Pet: { type: 'object', properties: { name: { type: 'string' } } } },
     })
     const { model, source, parseIssues } = await parseApi({ text })
+    if (model.protocol !== 'oas') throw new Error('expected an OpenAPI model')
     expect(source).toEqual({ protocol: 'oas', format: 'json', version: '2.0' })
     expect(parseIssues).toEqual([])
-    expect(model.protocol === 'oas' && model.openapi).toBe('3.0.0')
+    expect(model.openapi).toBe('3.0.0')
     expect(model.components.schemas.Pet).toMatchObject({ kind: 'object' })
     expect(model.operations[0]!.responses['200']).toMatchObject({
       content: { 'application/json': { schema: { kind: 'ref', $ref: '#/components/schemas/Pet' } } },
@@ -207,6 +208,7 @@ describe('relative file refs', () => {
     })
     const origin = join(dir, 'openapi.yaml')
     const { model, parseIssues } = await parseApi({ text: readFile(origin), origin }, { readFile })
+    if (model.protocol !== 'oas') throw new Error('expected an OpenAPI model')
     expect(Object.keys(model.components.schemas)).toEqual(['Page', 'item'])
     expect(model.components.schemas.Page).toMatchObject({
       properties: { next: { kind: 'ref', $ref: '#/components/schemas/Page' }, items: { items: { kind: 'ref', refName: 'item' } } },

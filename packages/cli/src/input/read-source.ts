@@ -33,24 +33,26 @@ export async function readSource(
   if (/^https?:\/\//i.test(input)) return { text: await fetchText(input, maxBytes), origin: input, isFile: false }
 
   const path = resolve(options.cwd ?? process.cwd(), input)
-  let size: number
   try {
     const stat = statSync(path)
     if (stat.isDirectory()) throw new DocumentError('unreadable', `${input} is a directory, not a document.`)
-    size = stat.size
+    if (stat.size > maxBytes) throw tooLarge(stat.size, maxBytes)
+    return { text: readFileSync(path, 'utf8'), origin: path, isFile: true }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(input)
-    throw error
+    if (error instanceof DocumentError) throw error
+    const code = (error as NodeJS.ErrnoException).code
+    // `file.yaml/x` (ENOTDIR) names a file that cannot exist, like a plain missing path.
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new MissingFileError(input)
+    const reason = code ?? (error as Error).message
+    throw new DocumentError('unreadable', `Cannot read ${input}: ${reason}.`, { cause: error })
   }
-  if (size > maxBytes) throw tooLarge(size, maxBytes)
-  return { text: readFileSync(path, 'utf8'), origin: path, isFile: true }
 }
 
-function tooLarge(size: number, maxBytes: number): DocumentError {
-  return new DocumentError(
-    'too_large',
-    `The document is ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)} (raise it with --max-bytes).`,
-  )
+/** `atLeast`: a stream was cut off at the limit, so its full size is unknown. */
+function tooLarge(size: number, maxBytes: number, atLeast = false): DocumentError {
+  const limit = formatBytes(maxBytes)
+  const measured = atLeast ? `larger than the limit of ${limit}` : `${formatBytes(size)}; the limit is ${limit}`
+  return new DocumentError('too_large', `The document is ${measured} (raise the limit with --max-bytes).`)
 }
 
 export function formatBytes(bytes: number): string {
@@ -65,7 +67,7 @@ async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Prom
   for await (const chunk of stream) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
     total += buffer.length
-    if (total > maxBytes) throw tooLarge(total, maxBytes)
+    if (total > maxBytes) throw tooLarge(total, maxBytes, true)
     chunks.push(buffer)
   }
   return Buffer.concat(chunks).toString('utf8')
@@ -82,7 +84,11 @@ async function fetchText(url: string, maxBytes: number): Promise<string> {
     throw new DocumentError('unreadable', `Could not fetch ${url}: HTTP ${response.status}.`)
   }
   const declared = Number(response.headers.get('content-length') ?? 0)
-  if (declared > maxBytes) throw tooLarge(declared, maxBytes)
+  if (declared > maxBytes) {
+    // An unread body keeps the connection, and so the process, alive until the server gives up.
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge(declared, maxBytes)
+  }
   if (!response.body) return ''
   return readStream(response.body as unknown as NodeJS.ReadableStream, maxBytes)
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { DocumentError } from '../input/document-error.js'
-import type { ParseIssue } from '../issues/index.js'
 import type { ObjectSchema, Schema, UnionSchema } from '../model/schema.js'
 import { parseApi } from '../parse-api.js'
 import { brief, parseSdl } from '../test-support.js'
@@ -28,12 +27,6 @@ function unionOf(schemas: Readonly<Record<string, Schema>>, name: string): Union
   if (schema?.kind !== 'union')
     throw new Error(`${name} is ${schema?.kind ?? 'missing'}, not a union`)
   return schema
-}
-
-function only(issues: readonly ParseIssue[], type: string): ParseIssue {
-  const found = issues.filter((issue) => issue.type === type)
-  expect(found, `exactly one ${type} in ${JSON.stringify(brief(issues))}`).toHaveLength(1)
-  return found[0]!
 }
 
 /** Every `refName` anywhere inside a value. */

@@ -1,6 +1,5 @@
 import {
   Kind,
-  type ASTNode,
   type DefinitionNode,
   type DirectiveDefinitionNode,
   type DocumentNode,

@@ -5,7 +5,6 @@ import {
   type HttpMethod,
   type HttpOperation,
   type Parameter,
-  type RequestBody,
   type Response,
   type SecurityRequirement,
   type Server,

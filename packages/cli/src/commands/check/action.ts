@@ -1,6 +1,6 @@
-import { relative } from 'node:path'
+import { isAbsolute, relative } from 'node:path'
 import { DocumentError } from '@svc/engine'
-import { EXIT, type ExitCode } from '../../errors.js'
+import { EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
 import type { Output } from '../../output.js'
 import { check, type CheckOptions } from './index.js'
 import { renderCheck } from './render.js'
@@ -18,12 +18,13 @@ export async function checkAction(input: string | undefined, flags: CheckFlags, 
     if (flags.json) {
       output.json({ parseIssues: result.parseIssues, summary: result.summary })
     } else {
-      const displayPath = result.origin.startsWith('/') ? relative(cwd, result.origin) || result.origin : result.origin
+      const displayPath = (path: string) => (isAbsolute(path) ? relative(cwd, path) || path : path)
       for (const line of renderCheck(result, { debug: Boolean(flags.debug), color: output.color, displayPath })) output.result(line)
     }
     return result.summary.error > 0 ? EXIT.failure : EXIT.ok
   } catch (error) {
     if (!(error instanceof DocumentError) || !flags.json) throw error
+    output.diagnostic(formatDocumentError(error))
     output.json({
       parseIssues: [],
       summary: { error: 0, warning: 0, debug: 0 },

@@ -20,7 +20,7 @@ export type CheckResult = {
 }
 
 export const CHECK_RECIPE = {
-  usage: 'svc check <file|url|-> [--json] [--debug]',
+  usage: 'svc check <file|url|-> [--json] [--debug] [--max-bytes N]',
   example: 'svc check ./openapi.yaml',
   discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
 }

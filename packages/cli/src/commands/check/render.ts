@@ -2,7 +2,9 @@ import type { IssueLevel, ParseIssue } from '@svc/engine'
 import type { Colors } from '../../output.js'
 import type { CheckResult } from './index.js'
 
-const PROTOCOL_NAMES = { oas: 'OpenAPI', gql: 'GraphQL' } as const
+/** How a path is shown: relative to the working directory when it is a local file. */
+type DisplayPath = (path: string) => string
+
 const LEVELS: readonly { level: IssueLevel; title: string }[] = [
   { level: 'error', title: 'Errors' },
   { level: 'warning', title: 'Warnings' },
@@ -10,12 +12,12 @@ const LEVELS: readonly { level: IssueLevel; title: string }[] = [
 ]
 
 /** The text report of `svc check`: a header, counts, then issues grouped by level. */
-export function renderCheck(result: CheckResult, options: { debug: boolean; color: Colors; displayPath: string }): string[] {
+export function renderCheck(result: CheckResult, options: { debug: boolean; color: Colors; displayPath: DisplayPath }): string[] {
   const { color } = options
   const { source, summary } = result
   const kind = source.protocol === 'gql' ? 'GraphQL SDL' : source.version === '2.0' ? 'Swagger 2.0' : `OpenAPI ${source.version}`
   const format = source.format === 'graphql' ? '' : ` (${source.format.toUpperCase()})`
-  const lines = [`${color.bold(options.displayPath)}: ${kind}${format}`]
+  const lines = [`${color.bold(options.displayPath(result.origin))}: ${kind}${format}`]
   const shownDebug = options.debug ? summary.debug : 0
   if (summary.error + summary.warning + shownDebug === 0) {
     const hidden = summary.debug > 0 ? color.dim(` (${plural(summary.debug, 'debug issue')} hidden; --debug shows them)`) : ''
@@ -33,14 +35,14 @@ export function renderCheck(result: CheckResult, options: { debug: boolean; colo
     const issues = result.parseIssues.filter((issue) => issue.level === level)
     if (issues.length === 0) continue
     lines.push('', color.bold(title))
-    for (const issue of issues) lines.push(...renderIssue(issue, color))
+    for (const issue of issues) lines.push(...renderIssue(issue, color, options.displayPath))
   }
   return lines
 }
 
-function renderIssue(issue: ParseIssue, color: Colors): string[] {
+function renderIssue(issue: ParseIssue, color: Colors, displayPath: DisplayPath): string[] {
   const paint = issue.level === 'error' ? color.red : issue.level === 'warning' ? color.yellow : color.dim
-  const file = issue.file !== undefined ? `${issue.file}:` : ''
+  const file = issue.file !== undefined ? `${displayPath(issue.file)}:` : ''
   const where = issue.line !== undefined ? ` ${color.dim(`(${file}${issue.line}:${issue.column})`)}` : ''
   return [`  ${paint(issue.type)} ${color.cyan(issue.location || '(document)')}${where}`, `    ${issue.message}`]
 }

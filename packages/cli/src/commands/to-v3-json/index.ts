@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { toV3Json as convert } from '@svc/engine'
-import { RecipeError } from '../../errors.js'
+import { DocumentError, toV3Json as convert } from '@svc/engine'
+import { CommandError, RecipeError } from '../../errors.js'
 import { MissingFileError, readSource } from '../../input/read-source.js'
 
 export type ToV3JsonOptions = {
@@ -15,6 +15,8 @@ export type ToV3JsonOptions = {
 export type ToV3JsonResult = {
   readonly schema: Record<string, unknown>
   readonly sourceVersion: string
+  /** The document as indented JSON text, ending in a newline. */
+  readonly json: string
   /** Absolute path written, when `output` was given. */
   readonly wrote?: string
 }
@@ -41,8 +43,27 @@ export async function toV3Json(options: ToV3JsonOptions): Promise<ToV3JsonResult
     { text: loaded.text, origin: loaded.origin },
     loaded.isFile ? { readFile: (path: string) => readFileSync(path, 'utf8') } : {},
   )
-  if (options.output === undefined) return result
+  const json = serialize(result.schema)
+  if (options.output === undefined) return { ...result, json }
   const wrote = resolve(options.cwd ?? process.cwd(), options.output)
-  writeFileSync(wrote, JSON.stringify(result.schema, null, 2) + '\n')
-  return { ...result, wrote }
+  try {
+    writeFileSync(wrote, json)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new CommandError(`Cannot write ${options.output}: ${reason}.`, { cause: error })
+  }
+  return { ...result, json, wrote }
+}
+
+/** JSON.stringify recurses, so nesting that JSON.parse and the parser accept can still overflow it. */
+function serialize(schema: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(schema, null, 2) + '\n'
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    const [code, problem] = /call stack/i.test(error.message)
+      ? (['too_deep', 'nested too deeply'] as const)
+      : (['too_large', 'too large'] as const)
+    throw new DocumentError(code, `The converted document is ${problem} to write as JSON.`, { cause: error })
+  }
 }

@@ -399,7 +399,7 @@ describe('schema kinds', () => {
         ],
       },
     })
-    const shape = model.components.schemas.Shape as { kind: string; members: { properties: object }[] }
+    const shape = model.components.schemas.Shape as unknown as { kind: string; members: { properties: object }[] }
     expect(shape.kind).toBe('union')
     expect(shape.members.map((m) => Object.keys(m.properties))).toEqual([
       ['id', 'r'],
