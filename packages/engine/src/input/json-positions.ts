@@ -172,8 +172,10 @@ export function offsetsToPositions(text: string, offsets: Iterable<number>): Map
   const positions = new Map<number, Position>()
   let line = 1
   let lineStart = 0
+  // The next newline is found once and kept: on minified JSON there is none, and searching again
+  // for every offset would scan to the end each time.
+  let next = text.indexOf('\n')
   for (const offset of sorted) {
-    let next = text.indexOf('\n', lineStart)
     while (next !== -1 && next < offset) {
       line++
       lineStart = next + 1

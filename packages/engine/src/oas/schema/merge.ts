@@ -16,9 +16,36 @@ import type { Mutable } from './annotations.js'
 export type MergeResolver = (schema: Schema) => Schema
 
 const MAX_CROSS_PRODUCT = 256
+const MAX_DEPTH = 64
+/** Node merges one `allOf` may take: recursive schemas under unions can otherwise explode. */
+const MAX_STEPS = 20_000
+
+/** Two members that no value can satisfy: a union member that conflicts simply drops out. */
+class MergeConflict extends ParseFailure {
+  /** The property path, inside the merged schemas, where they clash. */
+  readonly inside: string[] = []
+
+  constructor(readonly reason: string) {
+    super(`Cannot merge schemas: ${reason}`)
+  }
+
+  /** Records that the clash happened under `key`, and says so in the message. */
+  under(key: string): this {
+    this.inside.unshift(key)
+    this.message = `Cannot merge schemas: ${this.reason} in property '${this.inside.join('.')}'`
+    return this
+  }
+}
 
 function conflict(message: string): never {
-  throw new ParseFailure(`Cannot merge schemas: ${message}`)
+  throw new MergeConflict(message)
+}
+
+type MergeState = {
+  readonly resolve: MergeResolver
+  steps: number
+  /** Pairs of schemas being merged further up: meeting one again means the schemas recurse. */
+  readonly active: Map<Schema, Set<Schema>>
 }
 
 /**
@@ -26,23 +53,41 @@ function conflict(message: string): never {
  * `required` are united, numeric and length bounds tightened, enums intersected; a union is
  * distributed over the other side. Incompatible members throw (INVALID_SCHEMA at the unit).
  */
-export function mergeSchemas(a: Schema, b: Schema, resolve: MergeResolver, depth = 0): Schema {
-  if (depth > 64) conflict('allOf nests too deeply to merge')
-  const left = resolve(a)
-  const right = resolve(b)
-  if (left.kind === 'unknown') return withAnnotations(right, left, right)
-  if (right.kind === 'unknown') return withAnnotations(left, left, right)
-  if (left.kind === 'union') return distribute(left, right, resolve, depth, false)
-  if (right.kind === 'union') return distribute(right, left, resolve, depth, true)
-
-  const merged = mergeSameKind(left, right, resolve, depth)
-  return withAnnotations(merged, left, right)
+export function mergeSchemas(a: Schema, b: Schema, resolve: MergeResolver): Schema {
+  return merge({ resolve, steps: 0, active: new Map() }, a, b, 0)
 }
 
-function mergeSameKind(left: Schema, right: Schema, resolve: MergeResolver, depth: number): Schema {
-  if (left.kind === 'object' && right.kind === 'object') return mergeObjects(left, right, resolve, depth)
+function merge(state: MergeState, a: Schema, b: Schema, depth: number): Schema {
+  if (++state.steps > MAX_STEPS) throw new ParseFailure('allOf is too complex to merge')
+  if (depth > MAX_DEPTH) throw new ParseFailure('allOf nests too deeply to merge')
+  if (a.kind === 'ref' && b.kind === 'ref' && a.$ref === b.$ref) return a.nullable && !b.nullable ? b : a
+  const left = state.resolve(a)
+  const right = state.resolve(b)
+  // Recursive schemas (a tree node merged with its extension) meet the same pair of components
+  // again further down; there the left side stays as it is rather than being expanded forever.
+  if (state.active.get(left)?.has(right) || state.active.get(right)?.has(left)) return a
+  let partners = state.active.get(left)
+  if (!partners) state.active.set(left, (partners = new Set()))
+  partners.add(right)
+  try {
+    return mergeResolved(state, left, right, depth)
+  } finally {
+    partners.delete(right)
+  }
+}
+
+function mergeResolved(state: MergeState, left: Schema, right: Schema, depth: number): Schema {
+  if (left.kind === 'unknown') return withAnnotations(right, left, right)
+  if (right.kind === 'unknown') return withAnnotations(left, left, right)
+  if (left.kind === 'union') return distribute(state, left, right, depth, false)
+  if (right.kind === 'union') return distribute(state, right, left, depth, true)
+  return withAnnotations(mergeSameKind(state, left, right, depth), left, right)
+}
+
+function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: number): Schema {
+  if (left.kind === 'object' && right.kind === 'object') return mergeObjects(state, left, right, depth)
   if (left.kind === 'array' && right.kind === 'array') {
-    const node: Mutable<ArraySchema> = { ...left, ...right, items: mergeSchemas(left.items, right.items, resolve, depth + 1) }
+    const node: Mutable<ArraySchema> = { ...left, ...right, items: merge(state, left.items, right.items, depth + 1) }
     tighten(node, left, right, 'minItems', 'maxItems')
     if (left.uniqueItems || right.uniqueItems) node.uniqueItems = true
     return node
@@ -79,12 +124,20 @@ function mergeSameKind(left: Schema, right: Schema, resolve: MergeResolver, dept
   return conflict(`conflicting types '${left.kind}' and '${right.kind}'`)
 }
 
-function mergeObjects(left: ObjectSchema, right: ObjectSchema, resolve: MergeResolver, depth: number): ObjectSchema {
+function mergeObjects(state: MergeState, left: ObjectSchema, right: ObjectSchema, depth: number): ObjectSchema {
   const properties: Record<string, Schema> = {}
   for (const key in left.properties) setOwn(properties, key, left.properties[key]!)
   for (const key in right.properties) {
     const schema = right.properties[key]!
-    setOwn(properties, key, Object.hasOwn(properties, key) ? mergeSchemas(properties[key]!, schema, resolve, depth + 1) : schema)
+    if (!Object.hasOwn(properties, key)) {
+      setOwn(properties, key, schema)
+      continue
+    }
+    try {
+      setOwn(properties, key, merge(state, properties[key]!, schema, depth + 1))
+    } catch (error) {
+      throw error instanceof MergeConflict ? error.under(key) : error
+    }
   }
   const node: Mutable<ObjectSchema> = {
     ...left,
@@ -96,7 +149,7 @@ function mergeObjects(left: ObjectSchema, right: ObjectSchema, resolve: MergeRes
   const extraRight = right.additionalProperties
   if (extraLeft === false || extraRight === false) node.additionalProperties = false
   else if (typeof extraLeft === 'object' && typeof extraRight === 'object') {
-    node.additionalProperties = mergeSchemas(extraLeft, extraRight, resolve, depth + 1)
+    node.additionalProperties = merge(state, extraLeft, extraRight, depth + 1)
   } else if (typeof extraLeft === 'object') node.additionalProperties = extraLeft
   else if (extraRight !== undefined) node.additionalProperties = extraRight
   tighten(node, left, right, 'minProperties', 'maxProperties')
@@ -106,7 +159,7 @@ function mergeObjects(left: ObjectSchema, right: ObjectSchema, resolve: MergeRes
 }
 
 /** allOf over a union: every member of the union merged with the other side; failing members drop out. */
-function distribute(union: UnionSchema, other: Schema, resolve: MergeResolver, depth: number, unionFirst: boolean): Schema {
+function distribute(state: MergeState, union: UnionSchema, other: Schema, depth: number, unionFirst: boolean): Schema {
   if (union.members.length * (other.kind === 'union' ? other.members.length : 1) > MAX_CROSS_PRODUCT) {
     conflict(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
   }
@@ -114,8 +167,9 @@ function distribute(union: UnionSchema, other: Schema, resolve: MergeResolver, d
   let lastError: unknown
   for (const member of union.members) {
     try {
-      members.push(unionFirst ? mergeSchemas(other, member, resolve, depth + 1) : mergeSchemas(member, other, resolve, depth + 1))
+      members.push(unionFirst ? merge(state, other, member, depth + 1) : merge(state, member, other, depth + 1))
     } catch (error) {
+      if (!(error instanceof MergeConflict)) throw error
       lastError = error
     }
   }

@@ -407,6 +407,34 @@ describe('schema kinds', () => {
     ])
   })
 
+  it('merges allOf over recursive schemas, keeping the recursion lazy', async () => {
+    const node = { $ref: '#/components/schemas/Node' }
+    const { parseIssues, model } = await schemas({
+      Node: { type: 'object', properties: { next: node } },
+      Both: { allOf: [node, { type: 'object', properties: { next: node, label: { type: 'string' } } }] },
+    })
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Both).toMatchObject({ kind: 'object', properties: { next: { kind: 'ref', refName: 'Node' }, label: { kind: 'string' } } })
+  })
+
+  it('merges allOf over recursive schemas under unions in bounded time', async () => {
+    const node = { $ref: '#/components/schemas/Node' }
+    const started = Date.now()
+    const { parseIssues, model } = await schemas({
+      Node: { type: 'object', properties: { next: { oneOf: [node, { $ref: '#/components/schemas/Other' }] } } },
+      Other: { type: 'object', properties: { back: node, next: { oneOf: [node, { $ref: '#/components/schemas/Other' }] } } },
+      Both: { allOf: [node, { $ref: '#/components/schemas/Other' }, { type: 'object', properties: { next: node } }] },
+    })
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(parseIssues.filter((issue) => issue.location === 'components:schemas:Both' && issue.message !== 'allOf is too complex to merge.')).toEqual([])
+    expect(Object.keys(model.components.schemas)).toContain('Node')
+  })
+
+  it('says what is wrong with a type that is not a name', async () => {
+    const { parseIssues } = await schemas({ Odd: { type: { type: 'string' } } })
+    expect(parseIssues[0]!.message).toBe('"type" must name a type, got an object.')
+  })
+
   it('stops at a depth limit instead of overflowing the stack', async () => {
     const levels = 10_000
     const deep = '{"type":"object","properties":{"next":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels)

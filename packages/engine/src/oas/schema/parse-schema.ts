@@ -67,7 +67,8 @@ function parseFieldsIn(ctx: OasContext, f: SchemaFields, depth: number): Schema 
 }
 
 function failType(ctx: OasContext, type: unknown): never {
-  return ctx.fail(`Unknown type ${typeof type === 'string' ? `"${type}"` : describeValue(type)}`)
+  if (typeof type === 'string') return ctx.fail(`Unknown type "${type}"`)
+  return ctx.fail(`"type" must name a type, got ${describeValue(type)}`)
 }
 
 function nullableOf(ctx: OasContext, f: SchemaFields): boolean {
