@@ -65,11 +65,23 @@ export class OasContext {
   readonly fieldsPool: SchemaFields[] = []
   /** How many of {@link fieldsPool} are in use. */
   fieldsDepth = 0
+  /** Shared nodes for plain leaves and bare refs: a third of a large model is `{ type: string }`. */
+  readonly #shared = new Map<string, Schema>()
 
   constructor(document: RawObject, dialect: Dialect, issues: IssueLog) {
     this.document = document
     this.dialect = dialect
     this.issues = issues
+  }
+
+  /**
+   * One frozen node per distinct plain leaf (`{ kind: 'string', format: 'uri', nullable: false }`)
+   * or bare ref: nodes are immutable, so sharing them is invisible except in memory and time.
+   */
+  shared<S extends Schema>(key: string, make: () => S): S {
+    let node = this.#shared.get(key)
+    if (node === undefined) this.#shared.set(key, (node = Object.freeze(make()) as Schema))
+    return node as S
   }
 
   push(segment: string): void {

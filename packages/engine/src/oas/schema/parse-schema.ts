@@ -108,17 +108,24 @@ function parseTyped(ctx: OasContext, f: SchemaFields, type: SchemaType, depth: n
     case 'array':
       return annotate(ctx, f, buildArray(ctx, f, nullable, depth))
     case 'string':
-      return annotate(ctx, f, buildString(ctx, f, nullable))
+      return leaf(ctx, f, buildString(ctx, f, nullable))
     case 'integer':
     case 'number':
-      return annotate(ctx, f, buildNumeric(ctx, f, type, nullable))
+      return leaf(ctx, f, buildNumeric(ctx, f, type, nullable))
     case 'boolean': {
       const node: Mutable<BooleanSchema> = { kind: 'boolean', nullable }
       const values = readEnum<boolean>(ctx, f.enum, 'boolean', nullable)
       if (values) node.enum = values
-      return annotate(ctx, f, node)
+      return leaf(ctx, f, node)
     }
   }
+}
+
+/** A scalar schema; a plain one (type, format and nullable only) is the shared node for those. */
+function leaf(ctx: OasContext, f: SchemaFields, node: Mutable<StringSchema | IntegerSchema | NumberSchema | BooleanSchema>): Schema {
+  if (!f.isPlain) return annotate(ctx, f, node)
+  const format = 'format' in node ? node.format : undefined
+  return ctx.shared(`${node.kind}${node.nullable ? '?' : ''}${format === undefined ? '' : `:${format}`}`, () => node)
 }
 
 const NONE: readonly string[] = Object.freeze([])

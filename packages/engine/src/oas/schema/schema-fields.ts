@@ -43,12 +43,21 @@ export class SchemaFields {
   extensions: Record<string, unknown> | undefined = undefined
   /** Keywords that constrain values (as opposed to annotations), other than composition. */
   constraints = 0
+  /** Keys the raw schema has; -1 for a record derived from another (see {@link without}). */
+  keys = 0
+
+  /** Whether the schema says no more than its type, format and nullability (most leaves do). */
+  get isPlain(): boolean {
+    const expected = (this.type === undefined ? 0 : 1) + (this.format === undefined ? 0 : 1) + (this.nullable === undefined ? 0 : 1)
+    return this.keys === expected
+  }
 
   /** A copy without the given keywords (for an `allOf` wrapper's own keywords, say). */
   without(...keys: (keyof SchemaFields)[]): SchemaFields {
     const copy = Object.assign(new SchemaFields(), this)
     for (const key of keys) (copy as unknown as Record<string, unknown>)[key] = undefined
     copy.constraints = copy.countConstraints()
+    copy.keys = -1
     return copy
   }
 
@@ -62,6 +71,7 @@ export class SchemaFields {
     this.nullable = this.title = this.description = this.default = this.example = undefined
     this.examples = this.deprecated = this.readOnly = this.writeOnly = this.extensions = undefined
     this.constraints = 0
+    this.keys = 0
     return this
   }
 
@@ -88,9 +98,11 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
   const fields = (ctx.fieldsPool[ctx.fieldsDepth] ??= new SchemaFields()).reset()
   const known = knownKeys(ctx.dialect, 'schema')
   let constraints = 0
+  let keys = 0
   let constValue: unknown
   for (const key in raw) {
     const value = raw[key]
+    keys++
     // Cases run top to bottom until one matches: the most frequent keywords come first.
     switch (key) {
       case 'type': fields.type = value; constraints++; break
@@ -140,5 +152,6 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
     constraints++
   }
   fields.constraints = constraints
+  fields.keys = keys
   return fields
 }

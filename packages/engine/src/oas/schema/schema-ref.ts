@@ -36,22 +36,22 @@ export function parseSchemaRef(ctx: OasContext, value: RawObject, depth: number)
   return overlay(base, annotations)
 }
 
-function refNode(ref: string, refName: string): RefSchema {
-  return Object.freeze({ kind: 'ref', $ref: ref, refName, nullable: false })
+function refNode(ctx: OasContext, ref: string, refName: string): RefSchema {
+  return ctx.shared(`$ref:${ref}`, () => ({ kind: 'ref', $ref: ref, refName, nullable: false }))
 }
 
 function refTarget(ctx: OasContext, ref: string, depth: number): Schema {
   const component = splitComponentRef(ref)
   if (component) {
     ctx.useRef(ref, 'schemas')
-    return refNode(ref, component.name)
+    return refNode(ctx, ref, component.name)
   }
   const segments = parseLocalRef(ref)
   const target = segments ? getAtPointer(ctx.document, segments) : undefined
   if (target === undefined) {
     // Missing, remote, or a file that was not followed: reported once every unit is parsed.
     ctx.useRef(ref, 'schemas')
-    return refNode(ref, segments?.at(-1) ?? ref)
+    return refNode(ctx, ref, segments?.at(-1) ?? ref)
   }
   if (ctx.inlining.has(ref)) ctx.fail(`Recursive $ref "${ref}" through a location that is not a component`)
   ctx.inlining.add(ref)
