@@ -21,8 +21,10 @@ export function parseMaybeRef<B extends ComponentBucket, T>(
   const component = splitComponentRef(ref)
   if (component) {
     ctx.useRef(ref, bucket)
-    const node: ComponentRef<B> = { kind: 'ref', bucket, $ref: ref, refName: component.name }
-    return Object.freeze(description === undefined ? node : { ...node, description })
+    if (description === undefined) {
+      return ctx.sharedRef(`${bucket}:${ref}`, (): ComponentRef<B> => ({ kind: 'ref', bucket, $ref: ref, refName: component.name }))
+    }
+    return Object.freeze({ kind: 'ref', bucket, $ref: ref, refName: component.name, description })
   }
   const segments = parseLocalRef(ref)
   const target = segments ? getAtPointer(ctx.document, segments) : undefined

@@ -67,6 +67,9 @@ export class OasContext {
   fieldsDepth = 0
   /** Shared nodes for plain leaves and bare refs: a third of a large model is `{ type: string }`. */
   readonly #shared = new Map<string, Schema>()
+  readonly #sharedRefs = new Map<string, object>()
+  /** `in` and `name` of parameters reached through refs, by ref: operations merge them by those. */
+  readonly parameterKeys = new Map<string, string>()
 
   constructor(document: RawObject, dialect: Dialect, issues: IssueLog) {
     this.document = document
@@ -82,6 +85,13 @@ export class OasContext {
     let node = this.#shared.get(key)
     if (node === undefined) this.#shared.set(key, (node = Object.freeze(make()) as Schema))
     return node as S
+  }
+
+  /** The same sharing for bare refs to non-schema components (`#/components/parameters/…`). */
+  sharedRef<N extends object>(key: string, make: () => N): N {
+    let node = this.#sharedRefs.get(key)
+    if (node === undefined) this.#sharedRefs.set(key, (node = Object.freeze(make())))
+    return node as N
   }
 
   push(segment: string): void {

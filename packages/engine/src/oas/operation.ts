@@ -165,12 +165,16 @@ function readParameterList(ctx: OasContext, list: unknown): (Parameter | Compone
 
 function parameterKey(ctx: OasContext, parameter: Parameter | ComponentRef<'parameters'>): string {
   if (parameter.kind === 'parameter') return `${parameter.in}\u0000${parameter.name}`
-  const segments = parseLocalRef(parameter.$ref)
-  const target = segments ? getAtPointer(ctx.document, segments) : undefined
-  if (isObject(target) && typeof target.name === 'string' && typeof target.in === 'string') {
-    return `${target.in}\u0000${target.name}`
+  const ref = parameter.$ref
+  let key = ctx.parameterKeys.get(ref)
+  if (key === undefined) {
+    const segments = parseLocalRef(ref)
+    const target = segments ? getAtPointer(ctx.document, segments) : undefined
+    const named = isObject(target) && typeof target.name === 'string' && typeof target.in === 'string'
+    key = named ? `${target.in}\u0000${target.name}` : ref
+    ctx.parameterKeys.set(ref, key)
   }
-  return parameter.$ref
+  return key
 }
 
 function parseResponses(ctx: OasContext, value: unknown): ParsedOperation['responses'] {
