@@ -25,17 +25,28 @@ export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<
   })
   for (const command of program.commands) {
     command.exitOverride()
-    command.configureOutput({ writeOut: (text) => void stdout.write(text), writeErr: (text) => void stderr.write(text) })
+    command.configureOutput({
+      writeOut: (text) => void stdout.write(text),
+      writeErr: (text) => void stderr.write(text),
+    })
   }
   try {
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
-    return report(error, stderr, argv.find((arg) => commands.has(arg)))
+    return report(
+      error,
+      stderr,
+      argv.find((arg) => commands.has(arg)),
+    )
   }
 }
 
-function report(error: unknown, stderr: NodeJS.WritableStream, command: string | undefined): ExitCode {
+function report(
+  error: unknown,
+  stderr: NodeJS.WritableStream,
+  command: string | undefined,
+): ExitCode {
   if (error instanceof ExitError) return error.code
   if (error instanceof RecipeError) {
     stderr.write(formatRecipe(error.recipe) + '\n')
@@ -43,7 +54,12 @@ function report(error: unknown, stderr: NodeJS.WritableStream, command: string |
   }
   if (error instanceof CommanderError) {
     // Help and version are successes; every other commander error is a usage error, already printed.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.exitCode === 0
+    )
+      return EXIT.ok
     stderr.write(`Run 'svc ${command ? `${command} ` : ''}--help' for usage.\n`)
     return EXIT.usage
   }
@@ -56,7 +72,9 @@ function report(error: unknown, stderr: NodeJS.WritableStream, command: string |
     return EXIT.failure
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
-  stderr.write(`internal error: ${detail}\nThis is a bug in svc; please report it with the command you ran.\n`)
+  stderr.write(
+    `internal error: ${detail}\nThis is a bug in svc; please report it with the command you ran.\n`,
+  )
   return EXIT.failure
 }
 

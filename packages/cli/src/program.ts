@@ -2,7 +2,10 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import type { ExitCode } from './errors.js'
 import { createOutput, type OutputOptions } from './output.js'
 
-export type ProgramIO = OutputOptions & { readonly cwd?: string; readonly stdin?: NodeJS.ReadableStream }
+export type ProgramIO = OutputOptions & {
+  readonly cwd?: string
+  readonly stdin?: NodeJS.ReadableStream
+}
 
 declare const SVC_VERSION: string | undefined
 
@@ -12,7 +15,9 @@ declare const SVC_VERSION: string | undefined
  */
 export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): Command {
   const program = new Command('svc')
-    .description('Check, convert and generate code from API descriptions (OpenAPI 2.0 / 3.0 / 3.1, GraphQL SDL).')
+    .description(
+      'Check, convert and generate code from API descriptions (OpenAPI 2.0 / 3.0 / 3.1, GraphQL SDL).',
+    )
     .version(typeof SVC_VERSION === 'string' ? SVC_VERSION : '0.1.0')
     .showSuggestionAfterError()
   const common = { ...(io.cwd ? { cwd: io.cwd } : {}), ...(io.stdin ? { stdin: io.stdin } : {}) }
@@ -23,15 +28,33 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .argument('[input]', 'a file path, an http(s) URL, or - for standard input')
     .option('--json', 'print exactly one JSON object { parseIssues, summary } on stdout')
     .option('--debug', 'also show debug-level issues in the text report')
-    .addOption(new Option('--max-bytes <bytes>', 'refuse documents larger than this').argParser(positiveInteger))
-    .action(async (input: string | undefined, flags: { json?: boolean; debug?: boolean; maxBytes?: number }) => {
-      const { checkAction } = await import('./commands/check/action.js')
-      onExit(await checkAction(input, flags, createOutput({ ...io, json: Boolean(flags.json) }), common))
-    })
+    .addOption(
+      new Option('--max-bytes <bytes>', 'refuse documents larger than this').argParser(
+        positiveInteger,
+      ),
+    )
+    .action(
+      async (
+        input: string | undefined,
+        flags: { json?: boolean; debug?: boolean; maxBytes?: number },
+      ) => {
+        const { checkAction } = await import('./commands/check/action.js')
+        onExit(
+          await checkAction(
+            input,
+            flags,
+            createOutput({ ...io, json: Boolean(flags.json) }),
+            common,
+          ),
+        )
+      },
+    )
 
   program
     .command('to-v3-json')
-    .description('Print an OpenAPI 3 JSON document for any OpenAPI input (Swagger 2.0 is converted).')
+    .description(
+      'Print an OpenAPI 3 JSON document for any OpenAPI input (Swagger 2.0 is converted).',
+    )
     .argument('[input]', 'a file path, an http(s) URL, or - for standard input')
     .option('-o, --output <file>', 'write the document to this file instead of stdout')
     .action(async (input: string | undefined, flags: { output?: string }) => {

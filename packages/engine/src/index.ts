@@ -2,7 +2,13 @@
  * @module @svc/engine: parse OpenAPI 2.0 / 3.0 / 3.1 and GraphQL SDL into one model with typed
  * parse issues, resolve refs, and convert any OpenAPI document to OpenAPI 3.
  */
-export { parseApi, type ApiSource, type ParseApiOptions, type ParseApiResult, type SourceInfo } from './parse-api.js'
+export {
+  parseApi,
+  type ApiSource,
+  type ParseApiOptions,
+  type ParseApiResult,
+  type SourceInfo,
+} from './parse-api.js'
 export { toV3Json, type ToV3JsonResult } from './convert/to-v3-json.js'
 export { DocumentError, type DocumentErrorCode } from './input/document-error.js'
 export { DEFAULT_LIMITS, MAX_SCHEMA_DEPTH, type InputLimits } from './input/limits.js'

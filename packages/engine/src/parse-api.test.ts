@@ -19,7 +19,9 @@ async function documentError(promise: Promise<unknown>): Promise<DocumentError> 
 
 describe('reading the input', () => {
   it('detects OpenAPI in JSON and YAML, and GraphQL SDL', async () => {
-    const json = await parseApi({ text: '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}' })
+    const json = await parseApi({
+      text: '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}}',
+    })
     expect(json.source).toEqual({ protocol: 'oas', format: 'json', version: '3.0.3' })
     const yaml = await parseApi({ text: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\n' })
     expect(yaml.source).toEqual({ protocol: 'oas', format: 'yaml', version: '3.1.0' })
@@ -29,7 +31,9 @@ describe('reading the input', () => {
   })
 
   it('always returns parseIssues, empty when there are none', async () => {
-    const { parseIssues } = await parseApi({ text: 'openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths: {}\n' })
+    const { parseIssues } = await parseApi({
+      text: 'openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths: {}\n',
+    })
     expect(parseIssues).toEqual([])
   })
 
@@ -47,13 +51,17 @@ describe('reading the input', () => {
   })
 
   it('points at the line and column of a JSON syntax error', async () => {
-    const error = await documentError(parseApi({ text: '{\n  "openapi": "3.0.0",\n  "info": {,\n}' }))
+    const error = await documentError(
+      parseApi({ text: '{\n  "openapi": "3.0.0",\n  "info": {,\n}' }),
+    )
     expect(error).toMatchObject({ code: 'invalid_syntax', line: 3, column: 12 })
     expect(error.message).toMatch(/^Invalid JSON at line 3, column 12: /)
   })
 
   it('points at the line and column of a YAML syntax error', async () => {
-    const error = await documentError(parseApi({ text: 'openapi: 3.0.0\ninfo:\n  title: [unclosed\npaths: {}\n' }))
+    const error = await documentError(
+      parseApi({ text: 'openapi: 3.0.0\ninfo:\n  title: [unclosed\npaths: {}\n' }),
+    )
     expect(error.code).toBe('invalid_syntax')
     expect(error.line).toBeGreaterThanOrEqual(3)
     expect(error.message).toMatch(/^Invalid YAML at line \d+, column \d+: /)
@@ -65,8 +73,16 @@ describe('reading the input', () => {
   })
 
   it('refuses a YAML alias bomb quickly', async () => {
-    const lines = ['openapi: 3.0.0', 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]`)
+    const lines = [
+      'openapi: 3.0.0',
+      'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+    ]
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(',')}]`,
+      )
     const started = Date.now()
     const error = await documentError(parseApi({ text: lines.join('\n') + '\n' }))
     expect(error.code).toBe('alias_limit')
@@ -87,14 +103,20 @@ describe('reading the input', () => {
   })
 
   it('converts 10,000 levels of nesting in a Swagger 2.0 document, or refuses it clearly', async () => {
-    const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + '}}'.repeat(10_000)
+    const deep =
+      '{"type":"object","properties":{"a":'.repeat(10_000) +
+      '{"type":"string"}' +
+      '}}'.repeat(10_000)
     const text = `{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{},"definitions":{"Deep":${deep}}}`
     const outcome = await parseApi({ text }).then(
       (result) => brief(result.parseIssues),
       (error: unknown) => error,
     )
     if (outcome instanceof Error) expect(outcome).toBeInstanceOf(DocumentError)
-    else expect(outcome).toEqual([{ type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Deep' }])
+    else
+      expect(outcome).toEqual([
+        { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Deep' },
+      ])
   })
 
   it('parses a 50 MB document in bounded memory', async () => {
@@ -103,10 +125,20 @@ describe('reading the input', () => {
       get: {
         description: 'x'.repeat(400),
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } } },
+        responses: {
+          '200': {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { id: { type: 'string' } } },
+              },
+            },
+          },
+        },
       },
     })
-    for (let i = 0; paths.length * operation.length < 50_000_000; i++) paths.push(`"/r${i}/{id}":${operation}`)
+    for (let i = 0; paths.length * operation.length < 50_000_000; i++)
+      paths.push(`"/r${i}/{id}":${operation}`)
     const text = `{"openapi":"3.0.3","info":{"title":"big","version":"1"},"paths":{${paths.join(',')}}}`
     expect(text.length).toBeGreaterThan(50_000_000)
     const { model, parseIssues } = await parseApi({ text })
@@ -127,7 +159,14 @@ describe('Swagger 2.0', () => {
     const text = JSON.stringify({
       swagger: '2.0',
       info: { title: 'Pets', version: '1' },
-      paths: { '/pets': { get: { produces: ['application/json'], responses: { '200': { description: 'ok', schema: { $ref: '#/definitions/Pet' } } } } } },
+      paths: {
+        '/pets': {
+          get: {
+            produces: ['application/json'],
+            responses: { '200': { description: 'ok', schema: { $ref: '#/definitions/Pet' } } },
+          },
+        },
+      },
       definitions: { Pet: { type: 'object', properties: { name: { type: 'string' } } } },
     })
     const { model, source, parseIssues } = await parseApi({ text })
@@ -137,7 +176,9 @@ describe('Swagger 2.0', () => {
     expect(model.openapi).toBe('3.0.0')
     expect(model.components.schemas.Pet).toMatchObject({ kind: 'object' })
     expect(model.operations[0]!.responses['200']).toMatchObject({
-      content: { 'application/json': { schema: { kind: 'ref', $ref: '#/components/schemas/Pet' } } },
+      content: {
+        'application/json': { schema: { kind: 'ref', $ref: '#/components/schemas/Pet' } },
+      },
     })
   })
 })
@@ -160,9 +201,16 @@ describe('Swagger 2.0 issue positions', () => {
       '',
     ].join('\n')
     const { parseIssues } = await parseApi({ text })
-    expect(parseIssues.map(({ type, location, line, column }) => ({ type, location, line, column }))).toEqual([
+    expect(
+      parseIssues.map(({ type, location, line, column }) => ({ type, location, line, column })),
+    ).toEqual([
       { type: 'MISSING_ARRAY_TYPE', location: 'components:schemas:B', line: 11, column: 3 },
-      { type: 'INVALID_EXAMPLE', location: 'paths:/a:get:responses:200:content:*/*:schema:example', line: 9, column: 35 },
+      {
+        type: 'INVALID_EXAMPLE',
+        location: 'paths:/a:get:responses:200:content:*/*:schema:example',
+        line: 9,
+        column: 35,
+      },
     ])
   })
 })
@@ -211,11 +259,20 @@ describe('relative file refs', () => {
     if (model.protocol !== 'oas') throw new Error('expected an OpenAPI model')
     expect(Object.keys(model.components.schemas)).toEqual(['Page', 'item'])
     expect(model.components.schemas.Page).toMatchObject({
-      properties: { next: { kind: 'ref', $ref: '#/components/schemas/Page' }, items: { items: { kind: 'ref', refName: 'item' } } },
+      properties: {
+        next: { kind: 'ref', $ref: '#/components/schemas/Page' },
+        items: { items: { kind: 'ref', refName: 'item' } },
+      },
     })
     expect(model.operations[0]!.parameters[0]).toMatchObject({ kind: 'parameter', name: 'limit' })
     expect(parseIssues).toEqual([
-      expect.objectContaining({ type: 'INVALID_NULLABLE', location: 'components:schemas:item:properties:id:nullable', file: join(dir, 'item.yaml'), line: 3, column: 22 }),
+      expect.objectContaining({
+        type: 'INVALID_NULLABLE',
+        location: 'components:schemas:item:properties:id:nullable',
+        file: join(dir, 'item.yaml'),
+        line: 3,
+        column: 22,
+      }),
     ])
   })
 
@@ -225,32 +282,49 @@ describe('relative file refs', () => {
         openapi: '3.0.3',
         info: { title: 't', version: '1' },
         paths: {},
-        components: { schemas: { A: { type: 'object', properties: { b: { $ref: './missing.json#/B' } } } } },
+        components: {
+          schemas: { A: { type: 'object', properties: { b: { $ref: './missing.json#/B' } } } },
+        },
       }),
     })
     const origin = join(dir, 'openapi.json')
     const { parseIssues, model } = await parseApi({ text: readFile(origin), origin }, { readFile })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_DEPENDENCY_REF', level: 'error', location: 'components:schemas:A:properties:b' }])
-    expect(parseIssues[0]!.cause).toBe('Ref "./missing.json#/B" not found: could not read ./missing.json (no such file)')
+    expect(brief(parseIssues)).toEqual([
+      {
+        type: 'INVALID_DEPENDENCY_REF',
+        level: 'error',
+        location: 'components:schemas:A:properties:b',
+      },
+    ])
+    expect(parseIssues[0]!.cause).toBe(
+      'Ref "./missing.json#/B" not found: could not read ./missing.json (no such file)',
+    )
     expect(model.components.schemas).toEqual({})
   })
 })
 
 describe('issue positions', () => {
   it('gives YAML issues the line and column of their key', async () => {
-    const text = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    Tags:\n      type: array\n'
+    const text =
+      'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    Tags:\n      type: array\n'
     const { parseIssues } = await parseApi({ text })
-    expect(parseIssues).toEqual([expect.objectContaining({ location: 'components:schemas:Tags', line: 6, column: 5 })])
+    expect(parseIssues).toEqual([
+      expect.objectContaining({ location: 'components:schemas:Tags', line: 6, column: 5 }),
+    ])
   })
 
   it('gives JSON issues the line and column of their key', async () => {
-    const text = '{\n  "openapi": "3.0.3",\n  "info": {"title": "t", "version": "1"},\n  "paths": {},\n  "components": {"schemas": {\n    "Age": {"type": "integer", "example": "x"}}}\n}'
+    const text =
+      '{\n  "openapi": "3.0.3",\n  "info": {"title": "t", "version": "1"},\n  "paths": {},\n  "components": {"schemas": {\n    "Age": {"type": "integer", "example": "x"}}}\n}'
     const { parseIssues } = await parseApi({ text })
-    expect(parseIssues).toEqual([expect.objectContaining({ location: 'components:schemas:Age:example', line: 6, column: 32 })])
+    expect(parseIssues).toEqual([
+      expect.objectContaining({ location: 'components:schemas:Age:example', line: 6, column: 32 }),
+    ])
   })
 
   it('leaves positions out when asked to', async () => {
-    const text = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\ncomponents: {schemas: {Tags: {type: array}}}\n'
+    const text =
+      'openapi: 3.0.3\ninfo: {title: t, version: "1"}\ncomponents: {schemas: {Tags: {type: array}}}\n'
     const { parseIssues } = await parseApi({ text }, { positions: false })
     expect(parseIssues[0]!.line).toBeUndefined()
   })

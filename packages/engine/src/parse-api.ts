@@ -4,7 +4,12 @@ import { swaggerPath } from './convert/swagger-paths.js'
 import { decodeDocument, looksLikeJson, type DecodedDocument } from './input/decode-document.js'
 import { detectTextKind, type Protocol } from './input/detect-protocol.js'
 import { DocumentError, isStackOverflow } from './input/document-error.js'
-import { bundleExternalRefs, mayHaveExternalRefs, type ContentOrigin, type ReadFile } from './input/external-refs.js'
+import {
+  bundleExternalRefs,
+  mayHaveExternalRefs,
+  type ContentOrigin,
+  type ReadFile,
+} from './input/external-refs.js'
 import { attachPositions } from './input/issue-positions.js'
 import { DEFAULT_LIMITS, type InputLimits } from './input/limits.js'
 import { loadYaml } from './input/yaml-module.js'
@@ -60,11 +65,19 @@ export type ParseApiResult = {
  * @example
  * const { model, parseIssues } = await parseApi({ text: await readFile('openapi.yaml', 'utf8') })
  */
-export async function parseApi(source: ApiSource, options: ParseApiOptions = {}): Promise<ParseApiResult> {
+export async function parseApi(
+  source: ApiSource,
+  options: ParseApiOptions = {},
+): Promise<ParseApiResult> {
   const limits: InputLimits = { ...DEFAULT_LIMITS, ...options.limits }
   const file = source.origin
   checkSize(source.text, limits)
-  const kind = options.protocol === 'gql' ? 'sdl' : options.protocol === 'oas' ? 'structured' : detectTextKind(source.text)
+  const kind =
+    options.protocol === 'gql'
+      ? 'sdl'
+      : options.protocol === 'oas'
+        ? 'structured'
+        : detectTextKind(source.text)
   try {
     if (kind === 'sdl') {
       // graphql-js is loaded only for SDL input.
@@ -74,7 +87,11 @@ export async function parseApi(source: ApiSource, options: ParseApiOptions = {})
     return await parseOpenApi(source, options, limits)
   } catch (error) {
     if (isStackOverflow(error)) {
-      throw new DocumentError('too_deep', 'The document is nested too deeply to read.', file ? { file, cause: error } : { cause: error })
+      throw new DocumentError(
+        'too_deep',
+        'The document is nested too deeply to read.',
+        file ? { file, cause: error } : { cause: error },
+      )
     }
     throw error
   }
@@ -85,7 +102,10 @@ function checkSize(text: string, limits: InputLimits): void {
   if (text.length * 3 <= limits.maxBytes) return
   const bytes = Buffer.byteLength(text)
   if (bytes > limits.maxBytes) {
-    throw new DocumentError('too_large', `The document is ${bytes} bytes; the limit is ${limits.maxBytes} bytes.`)
+    throw new DocumentError(
+      'too_large',
+      `The document is ${bytes} bytes; the limit is ${limits.maxBytes} bytes.`,
+    )
   }
 }
 
@@ -102,14 +122,23 @@ export type OpenApiDocument = {
 }
 
 /** Decodes, recognises, bundles relative refs and converts 2.0: everything before the parser. */
-export async function loadOpenApi(source: ApiSource, options: ParseApiOptions, limits: InputLimits): Promise<OpenApiDocument> {
+export async function loadOpenApi(
+  source: ApiSource,
+  options: ParseApiOptions,
+  limits: InputLimits,
+): Promise<OpenApiDocument> {
   const file = source.origin
   // Only a file's relative refs are followed; scanning 13 MB for them costs when they cannot be.
-  const followsRefs = Boolean(options.readFile && file && isAbsolute(file)) && mayHaveExternalRefs(source.text)
+  const followsRefs =
+    Boolean(options.readFile && file && isAbsolute(file)) && mayHaveExternalRefs(source.text)
   const decoded = await decode(source.text, limits, file, followsRefs)
   const root = decoded.value
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    throw new DocumentError('unknown_protocol', 'The document is neither an OpenAPI description (no `openapi` or `swagger` key) nor GraphQL SDL.', file ? { file } : {})
+    throw new DocumentError(
+      'unknown_protocol',
+      'The document is neither an OpenAPI description (no `openapi` or `swagger` key) nor GraphQL SDL.',
+      file ? { file } : {},
+    )
   }
   let document = root as Record<string, unknown>
   const version = versionOf(document, file)
@@ -127,12 +156,25 @@ export async function loadOpenApi(source: ApiSource, options: ParseApiOptions, l
     refFailures = bundled.failures
   }
   if (version === '2.0') {
-    return { document: await convertSwagger(document, file), openapi: '3.0.0', version, decoded, converted: true, origins: [], refFailures }
+    return {
+      document: await convertSwagger(document, file),
+      openapi: '3.0.0',
+      version,
+      decoded,
+      converted: true,
+      origins: [],
+      refFailures,
+    }
   }
   return { document, openapi: version, version, decoded, converted: false, origins, refFailures }
 }
 
-async function decode(text: string, limits: InputLimits, file: string | undefined, followsRefs: boolean): Promise<DecodedDocument> {
+async function decode(
+  text: string,
+  limits: InputLimits,
+  file: string | undefined,
+  followsRefs: boolean,
+): Promise<DecodedDocument> {
   const json = looksLikeJson(text)
   // Referenced files may be YAML even when the root is JSON.
   if (!json || followsRefs) await loadYaml()
@@ -146,21 +188,30 @@ async function decode(text: string, limits: InputLimits, file: string | undefine
   }
 }
 
-async function parseOpenApi(source: ApiSource, options: ParseApiOptions, limits: InputLimits): Promise<ParseApiResult> {
+async function parseOpenApi(
+  source: ApiSource,
+  options: ParseApiOptions,
+  limits: InputLimits,
+): Promise<ParseApiResult> {
   const loaded = await loadOpenApi(source, options, limits)
   const issues = new IssueLog()
   const model = parseOas(loaded.document, loaded.openapi, issues, loaded.refFailures)
   const positions = options.positions ?? 'auto'
   const locate =
     positions === true ||
-    (positions === 'auto' && (loaded.decoded.format === 'yaml' || source.text.length <= JSON_POSITIONS_MAX_BYTES))
+    (positions === 'auto' &&
+      (loaded.decoded.format === 'yaml' || source.text.length <= JSON_POSITIONS_MAX_BYTES))
   const parseIssues = attachPositions(
     issues.recorded,
     locate ? loaded.decoded : undefined,
     locate ? loaded.origins : [],
     loaded.converted ? swaggerPath : undefined,
   )
-  return { model, parseIssues, source: { protocol: 'oas', format: loaded.decoded.format, version: loaded.version } }
+  return {
+    model,
+    parseIssues,
+    source: { protocol: 'oas', format: loaded.decoded.format, version: loaded.version },
+  }
 }
 
 function versionOf(document: Record<string, unknown>, file: string | undefined): string {
@@ -168,11 +219,23 @@ function versionOf(document: Record<string, unknown>, file: string | undefined):
   if (document.openapi !== undefined) {
     const version = String(document.openapi)
     if (/^3\.[01](\.\d+)?(-.+)?$/.test(version)) return version
-    throw new DocumentError('unsupported_version', `Unsupported OpenAPI version: ${version}; expected 3.0.x or 3.1.x (or swagger 2.0).`, where)
+    throw new DocumentError(
+      'unsupported_version',
+      `Unsupported OpenAPI version: ${version}; expected 3.0.x or 3.1.x (or swagger 2.0).`,
+      where,
+    )
   }
   if (document.swagger !== undefined) {
     if (String(document.swagger) === '2.0') return '2.0'
-    throw new DocumentError('unsupported_version', `Unsupported Swagger version: ${String(document.swagger)}; only 2.0 is read.`, where)
+    throw new DocumentError(
+      'unsupported_version',
+      `Unsupported Swagger version: ${String(document.swagger)}; only 2.0 is read.`,
+      where,
+    )
   }
-  throw new DocumentError('unknown_protocol', 'The document is neither an OpenAPI description (no `openapi` or `swagger` key) nor GraphQL SDL.', where)
+  throw new DocumentError(
+    'unknown_protocol',
+    'The document is neither an OpenAPI description (no `openapi` or `swagger` key) nor GraphQL SDL.',
+    where,
+  )
 }

@@ -3,8 +3,16 @@ import type { ParseIssue } from './issues/index.js'
 import type { OasModel, GqlModel } from './model/api-model.js'
 
 /** Parses an inline OpenAPI document (3.0.3 unless it says otherwise) for a test. */
-export async function parseOasDoc(document: Record<string, unknown>, options: ParseApiOptions = {}) {
-  const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'test', version: '1' }, paths: {}, ...document })
+export async function parseOasDoc(
+  document: Record<string, unknown>,
+  options: ParseApiOptions = {},
+) {
+  const text = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'test', version: '1' },
+    paths: {},
+    ...document,
+  })
   const result = await parseApi({ text }, options)
   return { ...result, model: result.model as OasModel }
 }

@@ -13,7 +13,8 @@ const readFile = (path: string) => readFileSync(path, 'utf8')
 
 function counts(issues: readonly ParseIssue[]): Record<string, number> {
   const byType: Record<string, number> = {}
-  for (const issue of issues) byType[`${issue.type}:${issue.level}`] = (byType[`${issue.type}:${issue.level}`] ?? 0) + 1
+  for (const issue of issues)
+    byType[`${issue.type}:${issue.level}`] = (byType[`${issue.type}:${issue.level}`] ?? 0) + 1
   return byType
 }
 
@@ -45,7 +46,15 @@ const EXAMPLES: Record<string, Record<string, number>> = {
   '3.0/json/schema-circular.json': { 'INVALID_EXAMPLE:warning': 1 },
   '3.0/json/schema-deprecated.json': { 'UNEXPECTED_PROPERTY:warning': 8 },
   '3.0/json/schema-enums.json': { 'INVALID_ENUM:warning': 2, 'INVALID_EXAMPLE:warning': 2 },
-  '3.0/json/schema-types.json': { 'INVALID_DEFAULT:warning': 4, 'INVALID_FORMAT:debug': 6, 'INVALID_OPERATION:error': 3, 'INVALID_SCHEMA:warning': 1, 'MISSING_ARRAY_TYPE:warning': 1, 'MISSING_OBJECT_TYPE:debug': 2, 'MISSING_STRING_TYPE:warning': 1 },
+  '3.0/json/schema-types.json': {
+    'INVALID_DEFAULT:warning': 4,
+    'INVALID_FORMAT:debug': 6,
+    'INVALID_OPERATION:error': 3,
+    'INVALID_SCHEMA:warning': 1,
+    'MISSING_ARRAY_TYPE:warning': 1,
+    'MISSING_OBJECT_TYPE:debug': 2,
+    'MISSING_STRING_TYPE:warning': 1,
+  },
   '3.0/json/schema-validation.json': { 'INVALID_DEFAULT:warning': 4, 'INVALID_EXAMPLE:warning': 4 },
   '3.0/json/star-trek.json': { 'MISSING_OBJECT_TYPE:debug': 40 },
   '3.0/yaml/callbacks.yaml': { 'MISSING_OBJECT_TYPE:debug': 1 },
@@ -54,16 +63,54 @@ const EXAMPLES: Record<string, Record<string, number>> = {
   '3.0/yaml/schema-circular.yaml': { 'INVALID_EXAMPLE:warning': 1 },
   '3.0/yaml/schema-deprecated.yaml': { 'UNEXPECTED_PROPERTY:warning': 8 },
   '3.0/yaml/schema-enums.yaml': { 'INVALID_ENUM:warning': 2, 'INVALID_EXAMPLE:warning': 2 },
-  '3.0/yaml/schema-types.yaml': { 'INVALID_DEFAULT:warning': 4, 'INVALID_FORMAT:debug': 6, 'INVALID_OPERATION:error': 3, 'INVALID_SCHEMA:warning': 1, 'MISSING_ARRAY_TYPE:warning': 1, 'MISSING_OBJECT_TYPE:debug': 2, 'MISSING_STRING_TYPE:warning': 1 },
+  '3.0/yaml/schema-types.yaml': {
+    'INVALID_DEFAULT:warning': 4,
+    'INVALID_FORMAT:debug': 6,
+    'INVALID_OPERATION:error': 3,
+    'INVALID_SCHEMA:warning': 1,
+    'MISSING_ARRAY_TYPE:warning': 1,
+    'MISSING_OBJECT_TYPE:debug': 2,
+    'MISSING_STRING_TYPE:warning': 1,
+  },
   '3.0/yaml/schema-validation.yaml': { 'INVALID_DEFAULT:warning': 4, 'INVALID_EXAMPLE:warning': 4 },
   '3.0/yaml/star-trek.yaml': { 'MISSING_OBJECT_TYPE:debug': 40 },
-  '3.1/json/readme.json': { 'INVALID_DEFAULT:warning': 1, 'MISSING_STRING_TYPE:warning': 3, 'UNEXPECTED_PROPERTY:warning': 498 },
-  '3.1/json/schema-types.json': { 'INVALID_DEFAULT:warning': 4, 'INVALID_FORMAT:debug': 6, 'INVALID_OPERATION:error': 3, 'INVALID_SCHEMA:warning': 1, 'MISSING_ARRAY_TYPE:warning': 1, 'MISSING_STRING_TYPE:warning': 1, 'UNEXPECTED_PROPERTY:warning': 3 },
-  '3.1/json/schema-validation-local.json': { 'INVALID_DEFAULT:warning': 4, 'INVALID_EXAMPLE:warning': 4 },
+  '3.1/json/readme.json': {
+    'INVALID_DEFAULT:warning': 1,
+    'MISSING_STRING_TYPE:warning': 3,
+    'UNEXPECTED_PROPERTY:warning': 498,
+  },
+  '3.1/json/schema-types.json': {
+    'INVALID_DEFAULT:warning': 4,
+    'INVALID_FORMAT:debug': 6,
+    'INVALID_OPERATION:error': 3,
+    'INVALID_SCHEMA:warning': 1,
+    'MISSING_ARRAY_TYPE:warning': 1,
+    'MISSING_STRING_TYPE:warning': 1,
+    'UNEXPECTED_PROPERTY:warning': 3,
+  },
+  '3.1/json/schema-validation-local.json': {
+    'INVALID_DEFAULT:warning': 4,
+    'INVALID_EXAMPLE:warning': 4,
+  },
   '3.1/json/security.json': { 'INVALID_SECURITY_SCHEME:error': 1 },
-  '3.1/yaml/readme.yaml': { 'INVALID_DEFAULT:warning': 1, 'MISSING_STRING_TYPE:warning': 3, 'UNEXPECTED_PROPERTY:warning': 498 },
-  '3.1/yaml/schema-types.yaml': { 'INVALID_DEFAULT:warning': 4, 'INVALID_FORMAT:debug': 6, 'INVALID_OPERATION:error': 3, 'INVALID_SCHEMA:warning': 1, 'MISSING_ARRAY_TYPE:warning': 1, 'MISSING_STRING_TYPE:warning': 1, 'UNEXPECTED_PROPERTY:warning': 3 },
-  '3.1/yaml/schema-validation-local.yaml': { 'INVALID_DEFAULT:warning': 4, 'INVALID_EXAMPLE:warning': 4 },
+  '3.1/yaml/readme.yaml': {
+    'INVALID_DEFAULT:warning': 1,
+    'MISSING_STRING_TYPE:warning': 3,
+    'UNEXPECTED_PROPERTY:warning': 498,
+  },
+  '3.1/yaml/schema-types.yaml': {
+    'INVALID_DEFAULT:warning': 4,
+    'INVALID_FORMAT:debug': 6,
+    'INVALID_OPERATION:error': 3,
+    'INVALID_SCHEMA:warning': 1,
+    'MISSING_ARRAY_TYPE:warning': 1,
+    'MISSING_STRING_TYPE:warning': 1,
+    'UNEXPECTED_PROPERTY:warning': 3,
+  },
+  '3.1/yaml/schema-validation-local.yaml': {
+    'INVALID_DEFAULT:warning': 4,
+    'INVALID_EXAMPLE:warning': 4,
+  },
   '3.1/yaml/security.yaml': { 'INVALID_SECURITY_SCHEME:error': 1 },
 }
 
@@ -101,12 +148,78 @@ describe('GitHub REST descriptions (@octokit/openapi 23.0.2)', () => {
    */
   const generated = join(root, 'node_modules/@octokit/openapi/generated')
   it.each([
-    ['api.github.com.json', 1223, 969, { 'INVALID_NULLABLE:warning': 42, 'INVALID_EXAMPLE:warning': 20, 'MISSING_STRING_TYPE:warning': 3, 'MISSING_OBJECT_TYPE:debug': 3, 'INVALID_FORMAT:debug': 1 }],
-    ['ghec.json', 1471, 1083, { 'INVALID_NULLABLE:warning': 42, 'INVALID_EXAMPLE:warning': 21, 'MISSING_STRING_TYPE:warning': 3, 'MISSING_OBJECT_TYPE:debug': 5, 'INVALID_FORMAT:debug': 1 }],
-    ['ghes-3.17.json', 966, 876, { 'INVALID_NULLABLE:warning': 39, 'INVALID_EXAMPLE:warning': 16, 'MISSING_STRING_TYPE:warning': 3, 'MISSING_OBJECT_TYPE:debug': 2, 'INVALID_FORMAT:debug': 1 }],
-    ['ghes-3.18.json', 980, 881, { 'INVALID_NULLABLE:warning': 39, 'INVALID_EXAMPLE:warning': 17, 'MISSING_STRING_TYPE:warning': 3, 'MISSING_OBJECT_TYPE:debug': 2, 'INVALID_FORMAT:debug': 1 }],
-    ['ghes-3.19.json', 1039, 906, { 'INVALID_NULLABLE:warning': 39, 'INVALID_EXAMPLE:warning': 17, 'MISSING_STRING_TYPE:warning': 3, 'MISSING_OBJECT_TYPE:debug': 2, 'INVALID_FORMAT:debug': 1 }],
-    ['api.github.com.deref.json', 1223, 0, { 'INVALID_NULLABLE:warning': 6, 'INVALID_EXAMPLE:warning': 34, 'MISSING_STRING_TYPE:warning': 4, 'MISSING_OBJECT_TYPE:debug': 26, 'INVALID_FORMAT:debug': 1 }],
+    [
+      'api.github.com.json',
+      1223,
+      969,
+      {
+        'INVALID_NULLABLE:warning': 42,
+        'INVALID_EXAMPLE:warning': 20,
+        'MISSING_STRING_TYPE:warning': 3,
+        'MISSING_OBJECT_TYPE:debug': 3,
+        'INVALID_FORMAT:debug': 1,
+      },
+    ],
+    [
+      'ghec.json',
+      1471,
+      1083,
+      {
+        'INVALID_NULLABLE:warning': 42,
+        'INVALID_EXAMPLE:warning': 21,
+        'MISSING_STRING_TYPE:warning': 3,
+        'MISSING_OBJECT_TYPE:debug': 5,
+        'INVALID_FORMAT:debug': 1,
+      },
+    ],
+    [
+      'ghes-3.17.json',
+      966,
+      876,
+      {
+        'INVALID_NULLABLE:warning': 39,
+        'INVALID_EXAMPLE:warning': 16,
+        'MISSING_STRING_TYPE:warning': 3,
+        'MISSING_OBJECT_TYPE:debug': 2,
+        'INVALID_FORMAT:debug': 1,
+      },
+    ],
+    [
+      'ghes-3.18.json',
+      980,
+      881,
+      {
+        'INVALID_NULLABLE:warning': 39,
+        'INVALID_EXAMPLE:warning': 17,
+        'MISSING_STRING_TYPE:warning': 3,
+        'MISSING_OBJECT_TYPE:debug': 2,
+        'INVALID_FORMAT:debug': 1,
+      },
+    ],
+    [
+      'ghes-3.19.json',
+      1039,
+      906,
+      {
+        'INVALID_NULLABLE:warning': 39,
+        'INVALID_EXAMPLE:warning': 17,
+        'MISSING_STRING_TYPE:warning': 3,
+        'MISSING_OBJECT_TYPE:debug': 2,
+        'INVALID_FORMAT:debug': 1,
+      },
+    ],
+    [
+      'api.github.com.deref.json',
+      1223,
+      0,
+      {
+        'INVALID_NULLABLE:warning': 6,
+        'INVALID_EXAMPLE:warning': 34,
+        'MISSING_STRING_TYPE:warning': 4,
+        'MISSING_OBJECT_TYPE:debug': 26,
+        'INVALID_FORMAT:debug': 1,
+      },
+    ],
   ] as const)('%s: %i operations, %i schemas', async (file, operations, schemas, expected) => {
     const { model, parseIssues } = await parseFile(join(generated, file))
     expect(model.operations).toHaveLength(operations)

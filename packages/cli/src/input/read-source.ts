@@ -28,14 +28,20 @@ export async function readSource(
 ): Promise<LoadedSource> {
   const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxBytes
   if (input === '-') {
-    return { text: await readStream(options.stdin ?? process.stdin, maxBytes), origin: '<stdin>', isFile: false }
+    return {
+      text: await readStream(options.stdin ?? process.stdin, maxBytes),
+      origin: '<stdin>',
+      isFile: false,
+    }
   }
-  if (/^https?:\/\//i.test(input)) return { text: await fetchText(input, maxBytes), origin: input, isFile: false }
+  if (/^https?:\/\//i.test(input))
+    return { text: await fetchText(input, maxBytes), origin: input, isFile: false }
 
   const path = resolve(options.cwd ?? process.cwd(), input)
   try {
     const stat = statSync(path)
-    if (stat.isDirectory()) throw new DocumentError('unreadable', `${input} is a directory, not a document.`)
+    if (stat.isDirectory())
+      throw new DocumentError('unreadable', `${input} is a directory, not a document.`)
     if (stat.size > maxBytes) throw tooLarge(stat.size, maxBytes)
     return { text: readFileSync(path, 'utf8'), origin: path, isFile: true }
   } catch (error) {
@@ -51,8 +57,13 @@ export async function readSource(
 /** `atLeast`: a stream was cut off at the limit, so its full size is unknown. */
 function tooLarge(size: number, maxBytes: number, atLeast = false): DocumentError {
   const limit = formatBytes(maxBytes)
-  const measured = atLeast ? `larger than the limit of ${limit}` : `${formatBytes(size)}; the limit is ${limit}`
-  return new DocumentError('too_large', `The document is ${measured} (raise the limit with --max-bytes).`)
+  const measured = atLeast
+    ? `larger than the limit of ${limit}`
+    : `${formatBytes(size)}; the limit is ${limit}`
+  return new DocumentError(
+    'too_large',
+    `The document is ${measured} (raise the limit with --max-bytes).`,
+  )
 }
 
 export function formatBytes(bytes: number): string {
@@ -94,7 +105,8 @@ async function fetchText(url: string, maxBytes: number): Promise<string> {
 }
 
 function describeFetchError(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${URL_TIMEOUT_MS / 1000} s`
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `no answer within ${URL_TIMEOUT_MS / 1000} s`
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
   return cause?.code ?? cause?.message ?? String(error)
 }

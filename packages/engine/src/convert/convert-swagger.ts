@@ -4,7 +4,10 @@ import { DocumentError } from '../input/document-error.js'
  * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi. Nothing is fetched:
  * external refs are left for the parser to report.
  */
-export async function convertSwagger(document: Record<string, unknown>, file?: string): Promise<Record<string, unknown>> {
+export async function convertSwagger(
+  document: Record<string, unknown>,
+  file?: string,
+): Promise<Record<string, unknown>> {
   try {
     // Loaded only for 2.0 input: it pulls in a fetch stack and a second YAML parser.
     const { default: swagger2openapi } = await import('swagger2openapi')
@@ -16,9 +19,13 @@ export async function convertSwagger(document: Record<string, unknown>, file?: s
     return result.openapi as Record<string, unknown>
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    throw new DocumentError('conversion_failed', `This Swagger 2.0 document could not be converted to OpenAPI 3: ${reason}.`, {
-      ...(file ? { file } : {}),
-      cause: error,
-    })
+    throw new DocumentError(
+      'conversion_failed',
+      `This Swagger 2.0 document could not be converted to OpenAPI 3: ${reason}.`,
+      {
+        ...(file ? { file } : {}),
+        cause: error,
+      },
+    )
   }
 }

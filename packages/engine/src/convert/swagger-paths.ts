@@ -22,7 +22,8 @@ export function swaggerPath(path: readonly string[]): readonly string[] {
     return []
   }
   if (first === 'paths' && second !== undefined && third !== undefined) {
-    if (fourth === 'responses' && rest[0] !== undefined) return ['paths', second, third, 'responses', rest[0], ...responseTail(rest.slice(1))]
+    if (fourth === 'responses' && rest[0] !== undefined)
+      return ['paths', second, third, 'responses', rest[0], ...responseTail(rest.slice(1))]
     return ['paths', second, third]
   }
   return path

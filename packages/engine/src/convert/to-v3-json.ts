@@ -15,10 +15,16 @@ export type ToV3JsonResult = {
  * 3.0 and 3.1 pass through, normalised to JSON data. Relative file refs are bundled in when
  * `readFile` is given, so the result stands alone. GraphQL SDL has no OpenAPI form.
  */
-export async function toV3Json(source: ApiSource, options: Pick<ParseApiOptions, 'readFile' | 'limits'> = {}): Promise<ToV3JsonResult> {
+export async function toV3Json(
+  source: ApiSource,
+  options: Pick<ParseApiOptions, 'readFile' | 'limits'> = {},
+): Promise<ToV3JsonResult> {
   const limits: InputLimits = { ...DEFAULT_LIMITS, ...options.limits }
   if (detectTextKind(source.text) === 'sdl') {
-    throw new DocumentError('unknown_protocol', 'This is GraphQL SDL; only OpenAPI documents convert to OpenAPI 3.')
+    throw new DocumentError(
+      'unknown_protocol',
+      'This is GraphQL SDL; only OpenAPI documents convert to OpenAPI 3.',
+    )
   }
   const loaded = await loadOpenApi(source, options, limits)
   return { schema: loaded.document, sourceVersion: loaded.version }

@@ -23,7 +23,13 @@ const BUILT_IN: Readonly<Record<string, () => Schema>> = {
 }
 
 /** Directives graphql-js defines; they are part of the language, not something dropped. */
-export const SPECIFIED_DIRECTIVES: ReadonlySet<string> = new Set(['skip', 'include', 'deprecated', 'specifiedBy', 'oneOf'])
+export const SPECIFIED_DIRECTIVES: ReadonlySet<string> = new Set([
+  'skip',
+  'include',
+  'deprecated',
+  'specifiedBy',
+  'oneOf',
+])
 
 /** Mapping state for one SDL: the index, the issue log, and the type uses of the current unit. */
 export class GqlContext {
@@ -34,16 +40,30 @@ export class GqlContext {
     readonly issues: IssueLog,
   ) {}
 
-  report(kind: IssueKind, path: readonly string[], message: string, node?: ASTNode, cause?: string): void {
+  report(
+    kind: IssueKind,
+    path: readonly string[],
+    message: string,
+    node?: ASTNode,
+    cause?: string,
+  ): void {
     this.issues.add(kind, path, message, cause, positionOf(node))
   }
 
   /** DROPPED_DIRECTIVE for every applied directive other than the specified ones. */
-  reportDirectives(directives: readonly DirectiveNode[] | undefined, path: readonly string[]): void {
+  reportDirectives(
+    directives: readonly DirectiveNode[] | undefined,
+    path: readonly string[],
+  ): void {
     for (const directive of directives ?? []) {
       const name = directive.name.value
       if (SPECIFIED_DIRECTIVES.has(name)) continue
-      this.report(GQL_ISSUES.droppedDirective, path, `Applied directive '@${name}' is not represented in generated output.`, directive)
+      this.report(
+        GQL_ISSUES.droppedDirective,
+        path,
+        `Applied directive '@${name}' is not represented in generated output.`,
+        directive,
+      )
     }
   }
 
@@ -59,10 +79,19 @@ export class GqlContext {
     if (inner.kind === Kind.LIST_TYPE) {
       const item = inner.type.kind === Kind.NON_NULL_TYPE ? inner.type.type : inner.type
       if (item.kind === Kind.LIST_TYPE) {
-        this.report(GQL_ISSUES.nestedListLossy, path, `Nested list type ${printType(type)} collapsed to an unknown value.`, type)
+        this.report(
+          GQL_ISSUES.nestedListLossy,
+          path,
+          `Nested list type ${printType(type)} collapsed to an unknown value.`,
+          type,
+        )
         return Object.freeze({ kind: 'unknown', nullable })
       }
-      return Object.freeze({ kind: 'array', nullable, items: this.typeSchema(inner.type, path, position) })
+      return Object.freeze({
+        kind: 'array',
+        nullable,
+        items: this.typeSchema(inner.type, path, position),
+      })
     }
     return this.namedSchema(inner.name.value, nullable, path, inner, position)
   }
@@ -77,20 +106,36 @@ export class GqlContext {
     this.namedSchema(named.name.value, true, path, named, 'input')
   }
 
-  private namedSchema(name: string, nullable: boolean, path: readonly string[], node: ASTNode, position: Position): Schema {
+  private namedSchema(
+    name: string,
+    nullable: boolean,
+    path: readonly string[],
+    node: ASTNode,
+    position: Position,
+  ): Schema {
     const builtIn = BUILT_IN[name]
     if (builtIn) return Object.freeze({ ...builtIn(), nullable })
     const definition = this.index.types.get(name)
-    if (definition?.kind === Kind.SCALAR_TYPE_DEFINITION) return Object.freeze({ kind: 'string', format: name, nullable })
+    if (definition?.kind === Kind.SCALAR_TYPE_DEFINITION)
+      return Object.freeze({ kind: 'string', format: name, nullable })
     this.uses.push({ name, path: [...path], node })
-    if (!definition) return Object.freeze({ kind: 'ref', $ref: componentRef('schemas', name), refName: name, nullable })
+    if (!definition)
+      return Object.freeze({
+        kind: 'ref',
+        $ref: componentRef('schemas', name),
+        refName: name,
+        nullable,
+      })
     const fits =
       definition.kind === Kind.ENUM_TYPE_DEFINITION ||
       (position === 'input'
         ? definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION
         : definition.kind !== Kind.INPUT_OBJECT_TYPE_DEFINITION)
     if (!fits) {
-      const kind = definition.kind.replace('TypeDefinition', '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+      const kind = definition.kind
+        .replace('TypeDefinition', '')
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()
       this.report(
         GQL_ISSUES.unknownTypeKind,
         path,
@@ -100,12 +145,19 @@ export class GqlContext {
       )
       return Object.freeze({ kind: 'unknown', nullable })
     }
-    return Object.freeze({ kind: 'ref', $ref: componentRef('schemas', name), refName: name, nullable })
+    return Object.freeze({
+      kind: 'ref',
+      $ref: componentRef('schemas', name),
+      refName: name,
+      nullable,
+    })
   }
 }
 
 /** The 1-based line and column where a node starts, read from its first token. */
-export function positionOf(node: ASTNode | undefined): { line: number; column: number } | undefined {
+export function positionOf(
+  node: ASTNode | undefined,
+): { line: number; column: number } | undefined {
   const token = node?.loc?.startToken
   return token && { line: token.line, column: token.column }
 }

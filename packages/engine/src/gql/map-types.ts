@@ -22,40 +22,72 @@ const DISCRIMINATOR = Object.freeze({ propertyName: '__typename' })
 export function mapType(ctx: GqlContext, definition: TypeDefinitionNode): MappedType {
   const name = definition.name.value
   const extensions = ctx.index.extensions.get(name) ?? []
-  const directives = [...(definition.directives ?? []), ...extensions.flatMap((e) => e.directives ?? [])]
+  const directives = [
+    ...(definition.directives ?? []),
+    ...extensions.flatMap((e) => e.directives ?? []),
+  ]
   ctx.reportDirectives(directives, [name])
   const description = definition.description?.value
   switch (definition.kind) {
     case Kind.OBJECT_TYPE_DEFINITION:
     case Kind.INTERFACE_TYPE_DEFINITION: {
-      const fields = [...(definition.fields ?? []), ...extensions.flatMap((e) => ('fields' in e ? [...(e.fields ?? [])] : []))] as FieldDefinitionNode[]
+      const fields = [
+        ...(definition.fields ?? []),
+        ...extensions.flatMap((e) => ('fields' in e ? [...(e.fields ?? [])] : [])),
+      ] as FieldDefinitionNode[]
       const object = objectSchema(ctx, name, description, fields, 'output')
       if (definition.kind === Kind.OBJECT_TYPE_DEFINITION) return { schemas: [[name, object]] }
       return { schemas: [[name, object], ...interfaceUnion(ctx, name)] }
     }
     case Kind.INPUT_OBJECT_TYPE_DEFINITION: {
-      const fields = [...(definition.fields ?? []), ...extensions.flatMap((e) => ('fields' in e ? [...(e.fields ?? [])] : []))] as InputValueDefinitionNode[]
+      const fields = [
+        ...(definition.fields ?? []),
+        ...extensions.flatMap((e) => ('fields' in e ? [...(e.fields ?? [])] : [])),
+      ] as InputValueDefinitionNode[]
       return { schemas: [[name, objectSchema(ctx, name, description, fields, 'input')]] }
     }
     case Kind.UNION_TYPE_DEFINITION: {
-      const types = [...(definition.types ?? []), ...extensions.flatMap((e) => ('types' in e ? (e.types ?? []) : []))]
+      const types = [
+        ...(definition.types ?? []),
+        ...extensions.flatMap((e) => ('types' in e ? (e.types ?? []) : [])),
+      ]
       const members = types.map((type, index) => {
         const member = ctx.typeSchema(type, [name, 'members', String(index)], 'output')
         return Object.freeze({ ...member, nullable: false })
       })
-      const node: Mutable<UnionSchema> = { kind: 'union', mode: 'oneOf', members: Object.freeze(members), discriminator: DISCRIMINATOR, nullable: false, title: name }
+      const node: Mutable<UnionSchema> = {
+        kind: 'union',
+        mode: 'oneOf',
+        members: Object.freeze(members),
+        discriminator: DISCRIMINATOR,
+        nullable: false,
+        title: name,
+      }
       if (description !== undefined) node.description = description
       return { schemas: [[name, Object.freeze(node)]] }
     }
     case Kind.ENUM_TYPE_DEFINITION: {
-      const values = [...(definition.values ?? []), ...extensions.flatMap((e) => ('values' in e ? (e.values ?? []) : []))]
+      const values = [
+        ...(definition.values ?? []),
+        ...extensions.flatMap((e) => ('values' in e ? (e.values ?? []) : [])),
+      ]
       for (const value of values) ctx.reportDirectives(value.directives, [name, value.name.value])
-      const node: Mutable<StringSchema> = { kind: 'string', enum: Object.freeze(values.map((v) => v.name.value)), nullable: false, title: name }
+      const node: Mutable<StringSchema> = {
+        kind: 'string',
+        enum: Object.freeze(values.map((v) => v.name.value)),
+        nullable: false,
+        title: name,
+      }
       if (description !== undefined) node.description = description
       return { schemas: [[name, Object.freeze(node)]] }
     }
     case Kind.SCALAR_TYPE_DEFINITION: {
-      const node: Mutable<StringSchema> = { kind: 'string', format: name, nullable: false, title: name }
+      const node: Mutable<StringSchema> = {
+        kind: 'string',
+        format: name,
+        nullable: false,
+        title: name,
+      }
       if (description !== undefined) node.description = description
       return { schemas: [[name, Object.freeze(node)]] }
     }
@@ -77,7 +109,12 @@ function objectSchema(
     ctx.reportDirectives(field.directives, path)
     if (field.kind === Kind.FIELD_DEFINITION && field.arguments && field.arguments.length > 0) {
       const names = field.arguments.map((argument) => argument.name.value).join(', ')
-      ctx.report(GQL_ISSUES.skippedFieldArguments, path, `Arguments of field '${name}.${fieldName}' are not modelled and were dropped: ${names}.`, field)
+      ctx.report(
+        GQL_ISSUES.skippedFieldArguments,
+        path,
+        `Arguments of field '${name}.${fieldName}' are not modelled and were dropped: ${names}.`,
+        field,
+      )
       for (const argument of field.arguments) {
         const argumentPath = [...path, 'args', argument.name.value]
         ctx.reportDirectives(argument.directives, argumentPath)
@@ -88,10 +125,13 @@ function objectSchema(
     const annotations: Mutable<Partial<Schema>> = {}
     if (field.description) annotations.description = field.description.value
     if (deprecation(field.directives) !== undefined) annotations.deprecated = true
-    if (field.kind === Kind.INPUT_VALUE_DEFINITION && field.defaultValue) annotations.default = valueFromASTUntyped(field.defaultValue)
-    if (Object.keys(annotations).length > 0) schema = Object.freeze({ ...schema, ...annotations } as Schema)
+    if (field.kind === Kind.INPUT_VALUE_DEFINITION && field.defaultValue)
+      annotations.default = valueFromASTUntyped(field.defaultValue)
+    if (Object.keys(annotations).length > 0)
+      schema = Object.freeze({ ...schema, ...annotations } as Schema)
     properties.push([fieldName, schema])
-    const hasDefault = field.kind === Kind.INPUT_VALUE_DEFINITION && field.defaultValue !== undefined
+    const hasDefault =
+      field.kind === Kind.INPUT_VALUE_DEFINITION && field.defaultValue !== undefined
     if (field.type.kind === Kind.NON_NULL_TYPE && !hasDefault) required.push(fieldName)
   }
   const node: Mutable<ObjectSchema> = {
@@ -112,13 +152,41 @@ function interfaceUnion(ctx: GqlContext, name: string): [string, Schema][] {
   const members: Schema[] = []
   for (const typeName of ctx.index.implementations.get(name) ?? []) {
     const definition = ctx.index.types.get(typeName)!
-    ctx.uses.push({ name: typeName, path: [unionName, 'members', String(members.length)], node: definition })
-    members.push(Object.freeze({ kind: 'ref', $ref: componentRef('schemas', typeName), refName: typeName, nullable: false }))
+    ctx.uses.push({
+      name: typeName,
+      path: [unionName, 'members', String(members.length)],
+      node: definition,
+    })
+    members.push(
+      Object.freeze({
+        kind: 'ref',
+        $ref: componentRef('schemas', typeName),
+        refName: typeName,
+        nullable: false,
+      }),
+    )
   }
-  return [[unionName, Object.freeze({ kind: 'union', mode: 'oneOf', members: Object.freeze(members), discriminator: DISCRIMINATOR, nullable: false, title: unionName })]]
+  return [
+    [
+      unionName,
+      Object.freeze({
+        kind: 'union',
+        mode: 'oneOf',
+        members: Object.freeze(members),
+        discriminator: DISCRIMINATOR,
+        nullable: false,
+        title: unionName,
+      }),
+    ],
+  ]
 }
 
-export function mapRootField(ctx: GqlContext, rootKind: GraphqlRootKind, rootName: string, field: FieldDefinitionNode): GraphqlOperation {
+export function mapRootField(
+  ctx: GqlContext,
+  rootKind: GraphqlRootKind,
+  rootName: string,
+  field: FieldDefinitionNode,
+): GraphqlOperation {
   const fieldName = field.name.value
   const path = [rootName, fieldName]
   ctx.reportDirectives(field.directives, path)

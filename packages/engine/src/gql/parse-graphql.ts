@@ -1,4 +1,13 @@
-import { GraphQLError, Kind, Lexer, parse, Source, TokenKind, type DocumentNode, type TypeDefinitionNode } from 'graphql'
+import {
+  GraphQLError,
+  Kind,
+  Lexer,
+  parse,
+  Source,
+  TokenKind,
+  type DocumentNode,
+  type TypeDefinitionNode,
+} from 'graphql'
 import { DocumentError } from '../input/document-error.js'
 import { GQL_ISSUES, IssueLog, type ParseIssue } from '../issues/index.js'
 import type { GqlModel } from '../model/api-model.js'
@@ -29,35 +38,56 @@ export function parseGraphql(text: string) {
   const types = new Map<string, Unit<MappedType>>()
   for (const [name, definition] of index.types) {
     if (rootNames.has(name)) continue
-    types.set(name, invalid.has(name) ? undefined : runUnit(ctx, name, definition, () => mapType(ctx, definition)))
+    types.set(
+      name,
+      invalid.has(name)
+        ? undefined
+        : runUnit(ctx, name, definition, () => mapType(ctx, definition)),
+    )
   }
   const operations: { unit: Unit<GraphqlOperation>; path: string[] }[] = []
   for (const [rootKind, rootName] of Object.entries(roots) as [GraphqlRootKind, string][]) {
     const definition = index.types.get(rootName)!
     if (invalid.has(rootName)) continue
     const extensions = index.extensions.get(rootName) ?? []
-    ctx.reportDirectives([...(definition.directives ?? []), ...extensions.flatMap((e) => e.directives ?? [])], [rootName])
+    ctx.reportDirectives(
+      [...(definition.directives ?? []), ...extensions.flatMap((e) => e.directives ?? [])],
+      [rootName],
+    )
     for (const field of fieldsOfRoot(index, rootName)) {
       const path = [rootName, field.name.value]
-      operations.push({ path, unit: runUnit(ctx, path.join(':'), field, () => mapRootField(ctx, rootKind, rootName, field)) })
+      operations.push({
+        path,
+        unit: runUnit(ctx, path.join(':'), field, () =>
+          mapRootField(ctx, rootKind, rootName, field),
+        ),
+      })
     }
   }
   // Their fields were reported as operations already; as types they only give the refs a target.
   const quiet = new GqlContext(index, new IssueLog())
-  mapUsedRoots(quiet, rootNames, invalid, types, operations.map(({ unit }) => unit))
+  mapUsedRoots(
+    quiet,
+    rootNames,
+    invalid,
+    types,
+    operations.map(({ unit }) => unit),
+  )
 
   const failed = (name: string): string | undefined => {
     if (!index.types.has(name)) return `Type "${name}" is not defined`
     const problem = invalid.get(name)
     if (problem) return `Type "${name}" is invalid: ${problem.reason.replace(/\.$/, '')}`
-    if (types.has(name) && types.get(name) === undefined) return `Type "${name}" could not be mapped`
+    if (types.has(name) && types.get(name) === undefined)
+      return `Type "${name}" could not be mapped`
     return undefined
   }
   const schemas: [string, Schema][] = []
   for (const [typeName, unit] of types) {
     if (!unit) continue
     const reporter = rootNames.has(typeName) ? quiet : ctx
-    for (const [name, schema] of unit.value.schemas) schemas.push([name, prune(reporter, schema, name, unit.uses, failed)])
+    for (const [name, schema] of unit.value.schemas)
+      schemas.push([name, prune(reporter, schema, name, unit.uses, failed)])
   }
   const kept: GraphqlOperation[] = []
   for (const { unit, path } of operations) {
@@ -82,7 +112,11 @@ export function parseGraphql(text: string) {
     }),
   })
   const parseIssues: ParseIssue[] = issues.recorded.map(({ path: _path, ...issue }) => issue)
-  return { model, parseIssues, source: { protocol: 'gql', format: 'graphql', version: 'sdl' } } as const
+  return {
+    model,
+    parseIssues,
+    source: { protocol: 'gql', format: 'graphql', version: 'sdl' },
+  } as const
 }
 
 function parseSdl(text: string): DocumentNode {
@@ -93,10 +127,14 @@ function parseSdl(text: string): DocumentNode {
     if (!(error instanceof GraphQLError)) throw error
     const [at] = error.locations ?? []
     const where = at ? ` at line ${at.line}, column ${at.column}` : ''
-    throw new DocumentError('invalid_syntax', `Invalid GraphQL SDL${where}: ${error.message.replace(/^Syntax Error: /, '')}`, {
-      ...(at ? { line: at.line, column: at.column } : {}),
-      cause: error,
-    })
+    throw new DocumentError(
+      'invalid_syntax',
+      `Invalid GraphQL SDL${where}: ${error.message.replace(/^Syntax Error: /, '')}`,
+      {
+        ...(at ? { line: at.line, column: at.column } : {}),
+        cause: error,
+      },
+    )
   }
 }
 
@@ -109,17 +147,37 @@ function isBlank(text: string): boolean {
   }
 }
 
-function reportDefinitionProblems(ctx: GqlContext, invalid: ReadonlyMap<string, InvalidDefinition>): void {
+function reportDefinitionProblems(
+  ctx: GqlContext,
+  invalid: ReadonlyMap<string, InvalidDefinition>,
+): void {
   for (const [name, { reason, node }] of invalid) {
-    ctx.report(GQL_ISSUES.invalidTypeDefinition, [name], `${reason.replace(/\.$/, '')}; dropped ${name}.`, node, reason)
+    ctx.report(
+      GQL_ISSUES.invalidTypeDefinition,
+      [name],
+      `${reason.replace(/\.$/, '')}; dropped ${name}.`,
+      node,
+      reason,
+    )
   }
   for (const definition of ctx.index.executable) {
     const name = definitionName(definition)
-    ctx.report(GQL_ISSUES.invalidTypeDefinition, [name], `An executable definition (${definition.kind}) has no place in a schema; ignored.`, definition, 'executable definition in SDL')
+    ctx.report(
+      GQL_ISSUES.invalidTypeDefinition,
+      [name],
+      `An executable definition (${definition.kind}) has no place in a schema; ignored.`,
+      definition,
+      'executable definition in SDL',
+    )
   }
   for (const [name, directive] of ctx.index.directives) {
     if (invalid.has(`@${name}`)) continue
-    ctx.report(GQL_ISSUES.droppedDirective, [`@${name}`], `Custom directive '@${name}' is not represented in generated output.`, directive)
+    ctx.report(
+      GQL_ISSUES.droppedDirective,
+      [`@${name}`],
+      `Custom directive '@${name}' is not represented in generated output.`,
+      directive,
+    )
   }
   for (const definition of ctx.index.schema) ctx.reportDirectives(definition.directives, ['schema'])
 }
@@ -136,7 +194,9 @@ function mapUsedRoots(
   operations: readonly Unit<GraphqlOperation>[],
 ): void {
   const usedRoots = (units: Iterable<Unit<unknown>>) =>
-    [...units].flatMap((unit) => (unit?.uses ?? []).filter((use) => rootNames.has(use.name)).map((use) => use.name))
+    [...units].flatMap((unit) =>
+      (unit?.uses ?? []).filter((use) => rootNames.has(use.name)).map((use) => use.name),
+    )
   const pending = usedRoots([...types.values(), ...operations])
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     if (types.has(name) || invalid.has(name)) continue
@@ -147,13 +207,24 @@ function mapUsedRoots(
   }
 }
 
-function runUnit<T>(ctx: GqlContext, label: string, node: TypeDefinitionNode | { loc?: { start: number } }, map: () => T): Unit<T> {
+function runUnit<T>(
+  ctx: GqlContext,
+  label: string,
+  node: TypeDefinitionNode | { loc?: { start: number } },
+  map: () => T,
+): Unit<T> {
   ctx.uses = []
   try {
     return { value: map(), uses: ctx.uses }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    ctx.report(GQL_ISSUES.invalidTypeDefinition, label.split(':'), `${reason}; dropped ${label}.`, node as never, reason)
+    ctx.report(
+      GQL_ISSUES.invalidTypeDefinition,
+      label.split(':'),
+      `${reason}; dropped ${label}.`,
+      node as never,
+      reason,
+    )
     return undefined
   }
 }
@@ -171,7 +242,12 @@ function prune(
     if (use.path[0] !== name) continue
     const reason = failed(use.name)
     if (reason === undefined) continue
-    dependencyIssue(ctx, use, reason, use.path.slice(0, use.path[1] === 'members' ? 3 : 2).join('.'))
+    dependencyIssue(
+      ctx,
+      use,
+      reason,
+      use.path.slice(0, use.path[1] === 'members' ? 3 : 2).join('.'),
+    )
     dropped.add(use.path[1] === 'members' ? `members:${use.path[2]}` : use.path[1]!)
   }
   if (dropped.size === 0) return schema
@@ -193,19 +269,31 @@ function prune(
 }
 
 function dependencyIssue(ctx: GqlContext, use: TypeUse, reason: string, dropped: string): void {
-  ctx.report(GQL_ISSUES.invalidDependencyRef, use.path, `${reason}; dropped ${dropped}.`, use.node, reason)
+  ctx.report(
+    GQL_ISSUES.invalidDependencyRef,
+    use.path,
+    `${reason}; dropped ${dropped}.`,
+    use.node,
+    reason,
+  )
 }
 
 /** Root operation types from `schema { … }` and `extend schema`, else the conventional names. */
 function rootTypes(index: SdlIndex): Partial<Record<GraphqlRootKind, string>> {
   const roots: Partial<Record<GraphqlRootKind, string>> = {}
   for (const definition of index.schema) {
-    for (const operation of definition.operationTypes ?? []) roots[operation.operation as GraphqlRootKind] = operation.type.name.value
+    for (const operation of definition.operationTypes ?? [])
+      roots[operation.operation as GraphqlRootKind] = operation.type.name.value
   }
   // `extend schema` alone leaves the conventional names in place, as graphql-js does.
   if (!index.schema.some((definition) => definition.kind === Kind.SCHEMA_DEFINITION)) {
-    for (const [kind, name] of [['query', 'Query'], ['mutation', 'Mutation'], ['subscription', 'Subscription']] as const) {
-      if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION) roots[kind] = name
+    for (const [kind, name] of [
+      ['query', 'Query'],
+      ['mutation', 'Mutation'],
+      ['subscription', 'Subscription'],
+    ] as const) {
+      if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION)
+        roots[kind] = name
     }
   }
   for (const [kind, name] of Object.entries(roots) as [GraphqlRootKind, string][]) {

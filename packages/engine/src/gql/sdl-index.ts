@@ -58,7 +58,10 @@ export function indexSdl(ast: DocumentNode): SdlIndex {
       else extensions.set(node.name.value, [node])
     } else if (definition.kind === Kind.DIRECTIVE_DEFINITION) {
       if (!directives.has(definition.name.value)) directives.set(definition.name.value, definition)
-    } else if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) {
+    } else if (
+      definition.kind === Kind.SCHEMA_DEFINITION ||
+      definition.kind === Kind.SCHEMA_EXTENSION
+    ) {
       schema.push(definition)
     } else {
       executable.push(definition)
@@ -95,8 +98,12 @@ function implementationsOf(
   const implementations = new Map<string, string[]>()
   for (const [name, definition] of types) {
     if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION) continue
-    const extended = (extensions.get(name) ?? []).flatMap((e) => ('interfaces' in e ? (e.interfaces ?? []) : []))
-    const interfaces = new Set([...(definition.interfaces ?? []), ...extended].map((i) => i.name.value))
+    const extended = (extensions.get(name) ?? []).flatMap((e) =>
+      'interfaces' in e ? (e.interfaces ?? []) : [],
+    )
+    const interfaces = new Set(
+      [...(definition.interfaces ?? []), ...extended].map((i) => i.name.value),
+    )
     for (const face of interfaces) {
       const list = implementations.get(face)
       if (list) list.push(name)
@@ -109,7 +116,8 @@ function implementationsOf(
 /** The name a definition is reported under: the type name, `@directive`, or `schema`. */
 export function definitionName(definition: DefinitionNode): string {
   if (definition.kind === Kind.DIRECTIVE_DEFINITION) return `@${definition.name.value}`
-  if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) return 'schema'
+  if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION)
+    return 'schema'
   if ('name' in definition && definition.name) return definition.name.value
   return definition.kind
 }

@@ -29,7 +29,10 @@ const NO_QUERY_ROOT = /^Query root type must be provided\.$/
  * holds it (`parse → validateSDL → buildASTSchema(assumeValidSDL) → validateSchema`, which keeps
  * source locations where `buildSchema` would throw one plain error).
  */
-export function findInvalidDefinitions(ast: DocumentNode, index: SdlIndex): Map<string, InvalidDefinition> {
+export function findInvalidDefinitions(
+  ast: DocumentNode,
+  index: SdlIndex,
+): Map<string, InvalidDefinition> {
   const invalid = new Map<string, InvalidDefinition>()
   const record = (error: GraphQLError) => {
     // The last node is the repeated definition of a duplicate, and the implementing type of an
@@ -55,7 +58,10 @@ export function findInvalidDefinitions(ast: DocumentNode, index: SdlIndex): Map<
  * the stack overflows. The second try builds without those values; the checks that
  * `validateSchema` makes hardly depend on them.
  */
-function buildForValidation(document: DocumentNode, record: (error: GraphQLError) => void): GraphQLSchema {
+function buildForValidation(
+  document: DocumentNode,
+  record: (error: GraphQLError) => void,
+): GraphQLSchema {
   try {
     return buildASTSchema(document, { assumeValidSDL: true })
   } catch (error) {
@@ -69,10 +75,17 @@ const EVALUATED_DIRECTIVES: ReadonlySet<string> = new Set(['deprecated', 'specif
 
 function withoutValues(document: DocumentNode): DocumentNode {
   return visit(document, {
-    InputValueDefinition: (node) => (node.defaultValue ? { ...node, defaultValue: { kind: Kind.NULL } } : undefined),
+    InputValueDefinition: (node) =>
+      node.defaultValue ? { ...node, defaultValue: { kind: Kind.NULL } } : undefined,
     Directive: (node) =>
       EVALUATED_DIRECTIVES.has(node.name.value)
-        ? { ...node, arguments: node.arguments?.map((a) => ({ ...a, value: { kind: Kind.STRING, value: '' } })) }
+        ? {
+            ...node,
+            arguments: node.arguments?.map((a) => ({
+              ...a,
+              value: { kind: Kind.STRING, value: '' },
+            })),
+          }
         : undefined,
   })
 }
@@ -82,10 +95,15 @@ function withoutValues(document: DocumentNode): DocumentNode {
  * types of fields, input fields, arguments and union members, and every applied directive, but
  * not the interfaces a type implements, the schema's root types or directive definitions.
  */
-function handledByMapper(message: string, node: ASTNode | undefined, definition: DefinitionNode | undefined): boolean {
+function handledByMapper(
+  message: string,
+  node: ASTNode | undefined,
+  definition: DefinitionNode | undefined,
+): boolean {
   if (NO_QUERY_ROOT.test(message) || UNKNOWN_DIRECTIVE.test(message)) return true
   if (!definition || definition.kind === Kind.DIRECTIVE_DEFINITION) return false
-  if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) return false
+  if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION)
+    return false
   if (WRONG_POSITION.test(message)) return true
   if (!UNKNOWN_TYPE.test(message)) return false
   const interfaces = 'interfaces' in definition ? (definition.interfaces ?? []) : []
@@ -100,7 +118,8 @@ function withStubs(ast: DocumentNode, sdlErrors: readonly GraphQLError[]): Docum
   const missing = new Set<string>()
   for (const error of sdlErrors) {
     const node = error.nodes?.[0]
-    if (UNKNOWN_TYPE.test(error.message) && node?.kind === Kind.NAMED_TYPE) missing.add(node.name.value)
+    if (UNKNOWN_TYPE.test(error.message) && node?.kind === Kind.NAMED_TYPE)
+      missing.add(node.name.value)
   }
   if (missing.size === 0) return ast
   const stubs = [...missing].map((name): ObjectTypeDefinitionNode => ({

@@ -20,7 +20,8 @@ export type DecodedDocument = {
  */
 export function decodeDocument(text: string, limits: InputLimits, file?: string): DecodedDocument {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  if (body.trim() === '') throw new DocumentError('empty_document', 'The document is empty.', withFile(file))
+  if (body.trim() === '')
+    throw new DocumentError('empty_document', 'The document is empty.', withFile(file))
   const head = body.trimStart()
   if (head.startsWith('{') || head.startsWith('[')) {
     try {
@@ -56,7 +57,9 @@ function decodedJson(text: string, value: unknown): DecodedDocument {
 function jsonSyntaxError(text: string, error: unknown, file?: string): DocumentError {
   const message = error instanceof Error ? error.message : String(error)
   const at = /at position (\d+)/.exec(message)
-  const reason = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '')
+  const reason = message
+    .replace(/\s*in JSON at position \d+.*$/s, '')
+    .replace(/, ".*" is not valid JSON$/s, '')
   if (at) {
     const offset = Number(at[1])
     const position = offsetsToPositions(text, [offset]).get(offset)!
@@ -66,7 +69,10 @@ function jsonSyntaxError(text: string, error: unknown, file?: string): DocumentE
       { ...position, ...withFile(file), cause: error },
     )
   }
-  return new DocumentError('invalid_syntax', `Invalid JSON: ${reason}.`, { ...withFile(file), cause: error })
+  return new DocumentError('invalid_syntax', `Invalid JSON: ${reason}.`, {
+    ...withFile(file),
+    cause: error,
+  })
 }
 
 /** Whether the text will go through the YAML parser (everything that does not start like JSON). */
@@ -108,7 +114,11 @@ function decodeYaml(text: string, limits: InputLimits, file?: string): DecodedDo
         withFile(file),
       )
     }
-    throw new DocumentError('invalid_syntax', `Invalid YAML: ${(error as Error).message}`, withFile(file))
+    throw new DocumentError(
+      'invalid_syntax',
+      `Invalid YAML: ${(error as Error).message}`,
+      withFile(file),
+    )
   }
   return {
     value,

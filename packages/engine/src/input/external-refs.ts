@@ -33,8 +33,24 @@ export type BundleOptions = {
 }
 
 const MAX_FILES = 1_000
-const SCHEMA_PARENTS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'schemas'])
-const SCHEMA_KEYS: ReadonlySet<string> = new Set(['schema', 'items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'])
+const SCHEMA_PARENTS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'schemas',
+])
+const SCHEMA_KEYS: ReadonlySet<string> = new Set([
+  'schema',
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+])
 const SCHEMA_LISTS: ReadonlySet<string> = new Set(['allOf', 'oneOf', 'anyOf', 'prefixItems'])
 
 /** Whether the text holds a `$ref` that does not start with `#` (cheap test before a full walk). */
@@ -47,7 +63,11 @@ export function mayHaveExternalRefs(text: string): boolean {
  * from `file`. Schemas are hoisted under `schemasAt` with their own name (so recursion through
  * files works); other objects are copied in place. Remote (`http:`) refs are left as written.
  */
-export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: DecodedDocument, options: BundleOptions): BundleResult {
+export function bundleExternalRefs(
+  root: Record<string, unknown>,
+  rootDocument: DecodedDocument,
+  options: BundleOptions,
+): BundleResult {
   const rootFile = resolve(options.file)
   const files = new Map<string, DecodedDocument | DocumentError>([[rootFile, rootDocument]])
   const hoisted = new Map<string, string>()
@@ -61,19 +81,24 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
   function load(file: string): DecodedDocument | DocumentError {
     const known = files.get(file)
     if (known) return known
-    if (files.size >= MAX_FILES) return new DocumentError('too_large', `More than ${MAX_FILES} files are referenced.`)
+    if (files.size >= MAX_FILES)
+      return new DocumentError('too_large', `More than ${MAX_FILES} files are referenced.`)
     let loaded: DecodedDocument | DocumentError
     try {
       const text = options.readFile(file)
       bytes += text.length
-      if (bytes > options.limits.maxBytes) throw new DocumentError('too_large', 'The referenced files exceed the size limit.')
+      if (bytes > options.limits.maxBytes)
+        throw new DocumentError('too_large', 'The referenced files exceed the size limit.')
       loaded = decodeDocument(text, options.limits, file)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       loaded =
         error instanceof DocumentError
           ? error
-          : new DocumentError('unreadable', code === 'ENOENT' ? 'no such file' : (error as Error).message)
+          : new DocumentError(
+              'unreadable',
+              code === 'ENOENT' ? 'no such file' : (error as Error).message,
+            )
     }
     files.set(file, loaded)
     return loaded
@@ -85,11 +110,17 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
     const filePart = hash === -1 ? ref : ref.slice(0, hash)
     const fragment = hash === -1 ? '' : ref.slice(hash)
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart) && !/^file:/i.test(filePart)) return { $ref: ref }
-    const file = filePart === '' ? baseFile : resolve(dirname(baseFile), decodeURI(filePart.replace(/^file:\/\//i, '')))
+    const file =
+      filePart === ''
+        ? baseFile
+        : resolve(dirname(baseFile), decodeURI(filePart.replace(/^file:\/\//i, '')))
     if (file === rootFile) return { $ref: fragment === '' ? '#' : fragment }
     const source = load(file)
     if (source instanceof DocumentError) {
-      failures.set(ref, `Ref "${ref}" not found: could not read ${filePart} (${source.message.replace(/\.$/, '')})`)
+      failures.set(
+        ref,
+        `Ref "${ref}" not found: could not read ${filePart} (${source.message.replace(/\.$/, '')})`,
+      )
       return { $ref: ref }
     }
     const pointer = parseLocalRef(fragment === '' ? '#' : fragment)
@@ -120,7 +151,9 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
       schemas[name] = {}
       schemas[name] = importValue(target, file, hoistAt, true)
     }
-    return { $ref: `#/${options.schemasAt.map(encodePointerSegment).join('/')}/${encodePointerSegment(name)}` }
+    return {
+      $ref: `#/${options.schemasAt.map(encodePointerSegment).join('/')}/${encodePointerSegment(name)}`,
+    }
   }
 
   const stack: string[] = []
@@ -128,19 +161,29 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
   /** Copies content from `file`, following the refs inside it. */
   function importValue(value: unknown, file: string, at: string[], inSchema: boolean): unknown {
     if (Array.isArray(value)) {
-      return value.map((item, index) => importValue(item, file, [...at, String(index)], inSchema && SCHEMA_LISTS.has(at.at(-1) ?? '')))
+      return value.map((item, index) =>
+        importValue(
+          item,
+          file,
+          [...at, String(index)],
+          inSchema && SCHEMA_LISTS.has(at.at(-1) ?? ''),
+        ),
+      )
     }
     if (value === null || typeof value !== 'object') return value
     const record = value as Record<string, unknown>
     if (typeof record.$ref === 'string') {
       const replaced = follow(record.$ref, file, inSchema, at)
       const siblings = Object.entries(record).filter(([key]) => key !== '$ref')
-      return siblings.length === 0 ? replaced : { ...(replaced as object), ...Object.fromEntries(siblings) }
+      return siblings.length === 0
+        ? replaced
+        : { ...(replaced as object), ...Object.fromEntries(siblings) }
     }
     const copy: Record<string, unknown> = {}
     const parentKey = at.at(-1) ?? ''
     for (const key of Object.keys(record)) {
-      const childInSchema = SCHEMA_KEYS.has(key) || SCHEMA_PARENTS.has(parentKey) || (inSchema && SCHEMA_LISTS.has(key))
+      const childInSchema =
+        SCHEMA_KEYS.has(key) || SCHEMA_PARENTS.has(parentKey) || (inSchema && SCHEMA_LISTS.has(key))
       Object.defineProperty(copy, key, {
         value: importValue(record[key], file, [...at, key], childInSchema),
         enumerable: true,
@@ -152,20 +195,38 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
   }
 
   // Walk the root document iteratively: it can be large, and only refs need rewriting.
-  const pending: { holder: Record<string, unknown> | unknown[]; key: string; at: string[]; inSchema: boolean }[] = []
+  const pending: {
+    holder: Record<string, unknown> | unknown[]
+    key: string
+    at: string[]
+    inSchema: boolean
+  }[] = []
   // Children go on the stack last-first, so refs are followed in document order.
   const push = (holder: Record<string, unknown> | unknown[], at: string[], inSchema: boolean) => {
     if (Array.isArray(holder)) {
       const listInSchema = inSchema && SCHEMA_LISTS.has(at.at(-1) ?? '')
       for (let index = holder.length - 1; index >= 0; index--) {
-        pending.push({ holder, key: String(index), at: [...at, String(index)], inSchema: listInSchema })
+        pending.push({
+          holder,
+          key: String(index),
+          at: [...at, String(index)],
+          inSchema: listInSchema,
+        })
       }
     } else {
       const parentKey = at.at(-1) ?? ''
       const keys = Object.keys(holder)
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!
-        pending.push({ holder, key, at: [...at, key], inSchema: SCHEMA_KEYS.has(key) || SCHEMA_PARENTS.has(parentKey) || (inSchema && SCHEMA_LISTS.has(key)) })
+        pending.push({
+          holder,
+          key,
+          at: [...at, key],
+          inSchema:
+            SCHEMA_KEYS.has(key) ||
+            SCHEMA_PARENTS.has(parentKey) ||
+            (inSchema && SCHEMA_LISTS.has(key)),
+        })
       }
     }
   }
@@ -178,7 +239,10 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
     if (typeof record.$ref === 'string' && !record.$ref.startsWith('#')) {
       const replaced = follow(record.$ref, rootFile, inSchema, at)
       const siblings = Object.entries(record).filter(([k]) => k !== '$ref')
-      ;(holder as Record<string, unknown>)[key] = siblings.length === 0 ? replaced : { ...(replaced as object), ...Object.fromEntries(siblings) }
+      ;(holder as Record<string, unknown>)[key] =
+        siblings.length === 0
+          ? replaced
+          : { ...(replaced as object), ...Object.fromEntries(siblings) }
       continue
     }
     push(record as Record<string, unknown> | unknown[], at, inSchema)
@@ -186,7 +250,10 @@ export function bundleExternalRefs(root: Record<string, unknown>, rootDocument: 
   return { document, origins, failures }
 }
 
-function ensureAt(document: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+function ensureAt(
+  document: Record<string, unknown>,
+  path: readonly string[],
+): Record<string, unknown> {
   let node = document
   for (const segment of path) {
     const next = node[segment]

@@ -24,7 +24,8 @@ export function attachPositions(
     let paths = byDocument.get(lookup.document)
     if (!paths) byDocument.set(lookup.document, (paths = []))
     // Every ancestor too, so a path the source lacks still gets the nearest existing position.
-    for (let length = 1; length <= lookup.path.length; length++) paths.push(lookup.path.slice(0, length))
+    for (let length = 1; length <= lookup.path.length; length++)
+      paths.push(lookup.path.slice(0, length))
   }
   const found = new Map<DecodedDocument, Map<string, { line: number; column: number }>>()
   for (const [document, paths] of byDocument) found.set(document, document.locate(paths))
@@ -38,13 +39,22 @@ export function attachPositions(
   })
 }
 
-function lookupFor(path: readonly string[], root: DecodedDocument | undefined, origins: readonly ContentOrigin[]): Lookup | undefined {
+function lookupFor(
+  path: readonly string[],
+  root: DecodedDocument | undefined,
+  origins: readonly ContentOrigin[],
+): Lookup | undefined {
   let best: ContentOrigin | undefined
   for (const origin of origins) {
     if (origin.at.length > path.length || (best && best.at.length >= origin.at.length)) continue
     if (origin.at.every((segment, i) => path[i] === segment)) best = origin
   }
-  if (best) return { document: best.document, file: best.file, path: [...best.pointer, ...path.slice(best.at.length)] }
+  if (best)
+    return {
+      document: best.document,
+      file: best.file,
+      path: [...best.pointer, ...path.slice(best.at.length)],
+    }
   return root ? { document: root, path } : undefined
 }
 

@@ -18,7 +18,11 @@ export type ParseIssue = {
 }
 
 /** Counts per level, as in the `summary` of `svc check --json`. */
-export type IssueSummary = { readonly error: number; readonly warning: number; readonly debug: number }
+export type IssueSummary = {
+  readonly error: number
+  readonly warning: number
+  readonly debug: number
+}
 
 export function summarizeIssues(issues: readonly ParseIssue[]): IssueSummary {
   let error = 0

@@ -1,16 +1,20 @@
 import type { Schema } from './schema.js'
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace'
-export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+]
 
 /** The buckets under `components` that a `$ref` can point into. */
 export type ComponentBucket =
-  | 'schemas'
-  | 'parameters'
-  | 'responses'
-  | 'requestBodies'
-  | 'headers'
-  | 'securitySchemes'
+  'schemas' | 'parameters' | 'responses' | 'requestBodies' | 'headers' | 'securitySchemes'
 
 /** A lazy reference to a named non-schema component. */
 export type ComponentRef<B extends ComponentBucket> = {
@@ -83,7 +87,10 @@ export type Server = {
   readonly url: string
   readonly description?: string
   readonly variables?: Readonly<
-    Record<string, { readonly default: string; readonly enum?: readonly string[]; readonly description?: string }>
+    Record<
+      string,
+      { readonly default: string; readonly enum?: readonly string[]; readonly description?: string }
+    >
   >
 }
 

@@ -3,6 +3,12 @@
  * prototype: names in API descriptions are data and may be anything.
  */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key === '__proto__')
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   else record[key] = value
 }

@@ -11,7 +11,9 @@ export type SecurityScheme = { readonly description?: string } & (
   | {
       readonly type: 'oauth2'
       readonly flows: Readonly<
-        Partial<Record<'implicit' | 'password' | 'clientCredentials' | 'authorizationCode', OAuthFlow>>
+        Partial<
+          Record<'implicit' | 'password' | 'clientCredentials' | 'authorizationCode', OAuthFlow>
+        >
       >
     }
   | { readonly type: 'openIdConnect'; readonly openIdConnectUrl: string }

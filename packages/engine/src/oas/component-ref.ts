@@ -22,7 +22,12 @@ export function parseMaybeRef<B extends ComponentBucket, T>(
   if (component) {
     ctx.useRef(ref, bucket)
     if (description === undefined) {
-      return ctx.sharedRef(`${bucket}:${ref}`, (): ComponentRef<B> => ({ kind: 'ref', bucket, $ref: ref, refName: component.name }))
+      return ctx.sharedRef(`${bucket}:${ref}`, (): ComponentRef<B> => ({
+        kind: 'ref',
+        bucket,
+        $ref: ref,
+        refName: component.name,
+      }))
     }
     return Object.freeze({ kind: 'ref', bucket, $ref: ref, refName: component.name, description })
   }

@@ -36,7 +36,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object') return 'an object'
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
   return `${typeof value} ${String(value)}`
 }
 
@@ -104,7 +105,11 @@ export class OasContext {
 
   /** Logs an issue at the current trail, optionally descended by `segments`. */
   report(kind: IssueKind, message: string, ...segments: string[]): void {
-    this.issues.add(kind, segments.length === 0 ? this.trail : [...this.trail, ...segments], message)
+    this.issues.add(
+      kind,
+      segments.length === 0 ? this.trail : [...this.trail, ...segments],
+      message,
+    )
   }
 
   /** The current location as written in messages. */
@@ -141,7 +146,11 @@ export class OasContext {
   }
 
   unexpected(key: string): void {
-    this.report(OAS_ISSUES.unexpectedProperty, `Unexpected property '${key}' at ${this.location}.`, key)
+    this.report(
+      OAS_ISSUES.unexpectedProperty,
+      `Unexpected property '${key}' at ${this.location}.`,
+      key,
+    )
   }
 
   /**
@@ -187,7 +196,9 @@ export class OasContext {
     const where = at && at.length > path.length ? ` (at ${formatLocation(at)})` : ''
     this.issues.add(failKind, path, `${reason}${where}.`, reason)
     const cycle = error instanceof AllOfCycleFailure ? error.cycle : undefined
-    return cycle ? { ok: false, reason, pruned: false, cycle } : { ok: false, reason, pruned: false }
+    return cycle
+      ? { ok: false, reason, pruned: false, cycle }
+      : { ok: false, reason, pruned: false }
   }
 
   /** Throws a failure for the current unit, remembering where inside it things went wrong. */

@@ -17,11 +17,19 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
     })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:User' },
-      { type: 'INVALID_DEPENDENCY_REF', level: 'error', location: 'components:schemas:Post:properties:author' },
+      {
+        type: 'INVALID_DEPENDENCY_REF',
+        level: 'error',
+        location: 'components:schemas:Post:properties:author',
+      },
     ])
-    expect(parseIssues[1]!.message).toMatch(/^Ref "#\/components\/schemas\/User" is invalid: Cannot merge schemas: .*; dropped components:schemas:Post\.$/)
+    expect(parseIssues[1]!.message).toMatch(
+      /^Ref "#\/components\/schemas\/User" is invalid: Cannot merge schemas: .*; dropped components:schemas:Post\.$/,
+    )
     expect(Object.keys(model.components.schemas)).toEqual(['Comment'])
-    expect(() => resolveRef(model, '#/components/schemas/Post', 'schemas')).toThrow('Ref "#/components/schemas/Post" not found')
+    expect(() => resolveRef(model, '#/components/schemas/Post', 'schemas')).toThrow(
+      'Ref "#/components/schemas/Post" not found',
+    )
   })
 
   it('prunes an operation that uses a broken schema, and only that operation', async () => {
@@ -29,14 +37,21 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
       paths: {
         '/users': {
           get: { responses: { '200': { description: 'ok' } } },
-          post: { requestBody: { content: { 'application/json': { schema: ref('User') } } }, responses: { '201': { description: 'ok' } } },
+          post: {
+            requestBody: { content: { 'application/json': { schema: ref('User') } } },
+            responses: { '201': { description: 'ok' } },
+          },
         },
       },
       components: { schemas: { User: { oneOf: [] } } },
     })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:User' },
-      { type: 'INVALID_DEPENDENCY_REF', level: 'error', location: 'paths:/users:post:requestBody:content:application/json:schema' },
+      {
+        type: 'INVALID_DEPENDENCY_REF',
+        level: 'error',
+        location: 'paths:/users:post:requestBody:content:application/json:schema',
+      },
     ])
     expect(model.operations.map((op) => `${op.method} ${op.path}`)).toEqual(['get /users'])
   })
@@ -47,7 +62,10 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
         '/users': {
           get: {
             responses: {
-              '200': { description: 'ok', content: { 'application/json': { schema: ref('User') } } },
+              '200': {
+                description: 'ok',
+                content: { 'application/json': { schema: ref('User') } },
+              },
               '404': { description: 'missing' },
             },
           },
@@ -68,9 +86,15 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
       components: { schemas: { Post: { type: 'object', properties: { author: ref('Nobody') } } } },
     })
     expect(brief(parseIssues)).toEqual([
-      { type: 'INVALID_DEPENDENCY_REF', level: 'error', location: 'components:schemas:Post:properties:author' },
+      {
+        type: 'INVALID_DEPENDENCY_REF',
+        level: 'error',
+        location: 'components:schemas:Post:properties:author',
+      },
     ])
-    expect(parseIssues[0]!.message).toBe('Ref "#/components/schemas/Nobody" not found; dropped components:schemas:Post.')
+    expect(parseIssues[0]!.message).toBe(
+      'Ref "#/components/schemas/Nobody" not found; dropped components:schemas:Post.',
+    )
     expect(parseIssues[0]!.cause).toBe('Ref "#/components/schemas/Nobody" not found')
     expect(model.components.schemas).toEqual({})
   })
@@ -82,12 +106,22 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
         schemas: { Page: { type: 'object', properties: { limit: ref('Limit', 'parameters') } } },
       },
     })
-    expect(parseIssues.map((i) => i.cause)).toEqual(['Ref type mismatch for "#/components/parameters/Limit". Expected "schema" but got "parameter"'])
+    expect(parseIssues.map((i) => i.cause)).toEqual([
+      'Ref type mismatch for "#/components/parameters/Limit". Expected "schema" but got "parameter"',
+    ])
   })
 
   it('fires with Max lookups reached on a cycle of refs, in bounded time', async () => {
     const { parseIssues, model } = await parseOasDoc({
-      paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: ref('A') } } } } } } },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              '200': { description: 'ok', content: { 'application/json': { schema: ref('A') } } },
+            },
+          },
+        },
+      },
       components: { schemas: { A: ref('B'), B: ref('A') } },
     })
     expect(brief(parseIssues).map((i) => i.location)).toEqual([
@@ -109,14 +143,23 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
     }
     expect((await chain(9)).parseIssues).toEqual([])
     const tooLong = await chain(10)
-    expect(brief(tooLong.parseIssues)).toContainEqual({ type: 'INVALID_DEPENDENCY_REF', level: 'error', location: 'components:schemas:User:properties:name' })
+    expect(brief(tooLong.parseIssues)).toContainEqual({
+      type: 'INVALID_DEPENDENCY_REF',
+      level: 'error',
+      location: 'components:schemas:User:properties:name',
+    })
     expect(tooLong.model.components.schemas.User).toBeUndefined()
   })
 
   it('cascades a broken reusable parameter to the operations that use it (INVALID_PARAMETER)', async () => {
     const { parseIssues, model } = await parseOasDoc({
       paths: {
-        '/a': { get: { parameters: [ref('Limit', 'parameters')], responses: { '200': { description: 'ok' } } } },
+        '/a': {
+          get: {
+            parameters: [ref('Limit', 'parameters')],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
         '/b': { get: { responses: { '200': { description: 'ok' } } } },
       },
       components: { parameters: { Limit: { in: 'query', schema: { type: 'integer' } } } },
@@ -132,14 +175,23 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
 
   it('reports each unusable ref once per unit, at the first place it is written', async () => {
     const { parseIssues } = await parseOasDoc({
-      components: { schemas: { Pair: { type: 'object', properties: { a: ref('Gone'), b: ref('Gone') } } } },
+      components: {
+        schemas: { Pair: { type: 'object', properties: { a: ref('Gone'), b: ref('Gone') } } },
+      },
     })
-    expect(brief(parseIssues).map((i) => i.location)).toEqual(['components:schemas:Pair:properties:a'])
+    expect(brief(parseIssues).map((i) => i.location)).toEqual([
+      'components:schemas:Pair:properties:a',
+    ])
   })
 
   it('says why a ref to another file was not followed', async () => {
     const { parseIssues } = await parseOasDoc({
-      components: { schemas: { A: { $ref: './common.yaml#/Error' }, B: { $ref: 'https://example.com/x.json#/X' } } },
+      components: {
+        schemas: {
+          A: { $ref: './common.yaml#/Error' },
+          B: { $ref: 'https://example.com/x.json#/X' },
+        },
+      },
     })
     expect(parseIssues.map((i) => i.cause)).toEqual([
       'Ref "./common.yaml#/Error" not found: references to other files are followed only when the input is a file',

@@ -6,7 +6,9 @@ import { BUCKET_TYPE, MAX_REF_LOOKUPS, splitComponentRef } from '../refs/resolve
 import type { Outcome, RefUse } from './context.js'
 
 /** What became of every component unit, by bucket and name. */
-export type ComponentOutcomes = Readonly<Record<ComponentBucket, ReadonlyMap<string, Outcome<unknown>>>>
+export type ComponentOutcomes = Readonly<
+  Record<ComponentBucket, ReadonlyMap<string, Outcome<unknown>>>
+>
 
 /** Everything a ref is checked against once all units are parsed. */
 export type RefCheck = {
@@ -26,7 +28,8 @@ export function unusableRef(use: RefUse, { outcomes, failures }: RefCheck): stri
   if (failure !== undefined) return failure
   let ref = use.ref
   for (let lookups = 1; ; lookups++) {
-    if (lookups > MAX_REF_LOOKUPS) return `${RefError.maxLookups(ref).message} following "${use.ref}"`
+    if (lookups > MAX_REF_LOOKUPS)
+      return `${RefError.maxLookups(ref).message} following "${use.ref}"`
     const target = splitComponentRef(ref)
     if (!target) return notFound(ref)
     if (target.bucket !== use.bucket) {
@@ -35,7 +38,8 @@ export function unusableRef(use: RefUse, { outcomes, failures }: RefCheck): stri
     }
     const outcome = outcomes[use.bucket].get(target.name)
     if (!outcome) return notFound(ref)
-    if (!outcome.ok) return outcome.pruned ? undefined : `Ref "${ref}" is invalid: ${outcome.reason}`
+    if (!outcome.ok)
+      return outcome.pruned ? undefined : `Ref "${ref}" is invalid: ${outcome.reason}`
     const value = outcome.value as { kind?: string; $ref?: string }
     if (value.kind !== 'ref' || typeof value.$ref !== 'string') return undefined
     ref = value.$ref
@@ -72,7 +76,12 @@ export function pruneIfUnusable(
     if (reason === undefined || reported?.has(key)) continue
     ;(reported ??= new Set()).add(key)
     prune = true
-    issues.add(OAS_ISSUES.invalidDependencyRef, use.path, `${reason}; dropped ${formatLocation(unitPath)}.`, reason)
+    issues.add(
+      OAS_ISSUES.invalidDependencyRef,
+      use.path,
+      `${reason}; dropped ${formatLocation(unitPath)}.`,
+      reason,
+    )
   }
   return prune
 }

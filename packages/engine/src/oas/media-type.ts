@@ -64,7 +64,8 @@ function parseEncodings(ctx: OasContext, value: unknown): Record<string, Encodin
 
 /** A request body object (inline, or under `components.requestBodies`). */
 export function parseRequestBody(ctx: OasContext, value: unknown): RequestBody {
-  if (!isObject(value)) return ctx.fail(`Expected a request body object, got ${describeValue(value)}`)
+  if (!isObject(value))
+    return ctx.fail(`Expected a request body object, got ${describeValue(value)}`)
   ctx.checkKeys(value, 'requestBody')
   if (value.required !== undefined && typeof value.required !== 'boolean') {
     ctx.fail(`"required" must be true or false, got ${describeValue(value.required)}`)

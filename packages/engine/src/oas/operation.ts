@@ -13,7 +13,13 @@ import {
 import { setOwn } from '../model/own.js'
 import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
 import { parseMaybeRef } from './component-ref.js'
-import { describeValue, isObject, type OasContext, type Outcome, type RawObject } from './context.js'
+import {
+  describeValue,
+  isObject,
+  type OasContext,
+  type Outcome,
+  type RawObject,
+} from './context.js'
 import { parseRequestBody, parseResponse } from './media-type.js'
 import { parseParameter } from './parameter.js'
 import { parseServers } from './servers.js'
@@ -45,10 +51,18 @@ const STATUS = /^(?:[1-5](?:\d\d|XX)|default)$/
  * Parses every operation under `paths` (or `webhooks`), each path × method as an isolated unit
  * that fails alone with INVALID_OPERATION. Path-level parameters are parsed into each operation.
  */
-export function parsePathItems(ctx: OasContext, section: 'paths' | 'webhooks', value: unknown): OperationUnit[] {
+export function parsePathItems(
+  ctx: OasContext,
+  section: 'paths' | 'webhooks',
+  value: unknown,
+): OperationUnit[] {
   if (value === undefined) return []
   if (!isObject(value)) {
-    ctx.issues.add(OAS_ISSUES.unexpectedProperty, [section], `Unexpected property '${section}' at the document root: expected an object, got ${describeValue(value)}.`)
+    ctx.issues.add(
+      OAS_ISSUES.unexpectedProperty,
+      [section],
+      `Unexpected property '${section}' at the document root: expected an object, got ${describeValue(value)}.`,
+    )
     return []
   }
   const units: OperationUnit[] = []
@@ -69,7 +83,13 @@ export function parsePathItems(ctx: OasContext, section: 'paths' | 'webhooks', v
         const outcome = ctx.runUnit(path, OAS_ISSUES.invalidOperation, () =>
           parseOperation(ctx, item, method as HttpMethod),
         )
-        units.push({ kind: section === 'paths' ? 'http' : 'webhook', key, method: method as HttpMethod, path, outcome })
+        units.push({
+          kind: section === 'paths' ? 'http' : 'webhook',
+          key,
+          method: method as HttpMethod,
+          path,
+          outcome,
+        })
       }
     }
     ctx.pop()
@@ -81,7 +101,12 @@ export function parsePathItems(ctx: OasContext, section: 'paths' | 'webhooks', v
 /** A path item, following a local `$ref` on it (its own fields win); undefined when unusable. */
 function resolvePathItem(ctx: OasContext, value: unknown): RawObject | undefined {
   if (!isObject(value)) {
-    ctx.issues.add(OAS_ISSUES.invalidOperation, ctx.trail, `Expected a path item object, got ${describeValue(value)}.`, 'not an object')
+    ctx.issues.add(
+      OAS_ISSUES.invalidOperation,
+      ctx.trail,
+      `Expected a path item object, got ${describeValue(value)}.`,
+      'not an object',
+    )
     return undefined
   }
   if (typeof value.$ref !== 'string') return value
@@ -89,7 +114,12 @@ function resolvePathItem(ctx: OasContext, value: unknown): RawObject | undefined
   const target = segments ? getAtPointer(ctx.document, segments) : undefined
   if (!isObject(target)) {
     const reason = `Ref "${value.$ref}" not found`
-    ctx.issues.add(OAS_ISSUES.invalidDependencyRef, [...ctx.trail, '$ref'], `${reason}; dropped ${ctx.location}.`, reason)
+    ctx.issues.add(
+      OAS_ISSUES.invalidDependencyRef,
+      [...ctx.trail, '$ref'],
+      `${reason}; dropped ${ctx.location}.`,
+      reason,
+    )
     return undefined
   }
   const merged: RawObject = { ...target, ...value }
@@ -108,7 +138,8 @@ function parseOperation(ctx: OasContext, item: RawObject, method: HttpMethod): P
     parameters: mergeParameters(ctx, item, raw),
   }
   if (raw.operationId !== undefined) {
-    if (typeof raw.operationId !== 'string') ctx.fail(`"operationId" must be a string, got ${describeValue(raw.operationId)}`)
+    if (typeof raw.operationId !== 'string')
+      ctx.fail(`"operationId" must be a string, got ${describeValue(raw.operationId)}`)
     fields.operationId = raw.operationId
   }
   const summary = raw.summary ?? item.summary
@@ -117,12 +148,15 @@ function parseOperation(ctx: OasContext, item: RawObject, method: HttpMethod): P
   if (typeof description === 'string') fields.description = description
   if (raw.requestBody !== undefined) {
     ctx.push('requestBody')
-    fields.requestBody = parseMaybeRef(ctx, raw.requestBody, 'requestBodies', (value) => parseRequestBody(ctx, value))
+    fields.requestBody = parseMaybeRef(ctx, raw.requestBody, 'requestBodies', (value) =>
+      parseRequestBody(ctx, value),
+    )
     ctx.pop()
   }
   if (raw.security !== undefined) fields.security = readSecurity(ctx, raw.security, 'security')
   const servers = raw.servers ?? item.servers
-  if (servers !== undefined) fields.servers = parseServers(ctx, servers, raw.servers !== undefined ? 'servers' : undefined)
+  if (servers !== undefined)
+    fields.servers = parseServers(ctx, servers, raw.servers !== undefined ? 'servers' : undefined)
   if (extensions) fields.extensions = Object.freeze(extensions)
   return { fields: Object.freeze(fields), responses: parseResponses(ctx, raw.responses) }
 }
@@ -136,22 +170,32 @@ function readTags(ctx: OasContext, tags: unknown): readonly string[] {
 }
 
 /** Path-level parameters then the operation's; the operation's win by name and location. */
-function mergeParameters(ctx: OasContext, item: RawObject, raw: RawObject): (Parameter | ComponentRef<'parameters'>)[] {
+function mergeParameters(
+  ctx: OasContext,
+  item: RawObject,
+  raw: RawObject,
+): (Parameter | ComponentRef<'parameters'>)[] {
   const byKey = new Map<string, Parameter | ComponentRef<'parameters'>>()
   const saved = ctx.trail
   if (item.parameters !== undefined) {
     // Path-level parameters live beside the methods: report them at the path, not the operation.
     ctx.trail = saved.slice(0, -1)
-    for (const parameter of readParameterList(ctx, item.parameters)) byKey.set(parameterKey(ctx, parameter), parameter)
+    for (const parameter of readParameterList(ctx, item.parameters))
+      byKey.set(parameterKey(ctx, parameter), parameter)
     ctx.trail = saved
   }
-  for (const parameter of readParameterList(ctx, raw.parameters)) byKey.set(parameterKey(ctx, parameter), parameter)
+  for (const parameter of readParameterList(ctx, raw.parameters))
+    byKey.set(parameterKey(ctx, parameter), parameter)
   return [...byKey.values()]
 }
 
-function readParameterList(ctx: OasContext, list: unknown): (Parameter | ComponentRef<'parameters'>)[] {
+function readParameterList(
+  ctx: OasContext,
+  list: unknown,
+): (Parameter | ComponentRef<'parameters'>)[] {
   if (list === undefined) return []
-  if (!Array.isArray(list)) return ctx.fail(`"parameters" must be an array, got ${describeValue(list)}`)
+  if (!Array.isArray(list))
+    return ctx.fail(`"parameters" must be an array, got ${describeValue(list)}`)
   ctx.push('parameters')
   const parameters = list.map((value, index) => {
     ctx.push(String(index))
@@ -170,7 +214,8 @@ function parameterKey(ctx: OasContext, parameter: Parameter | ComponentRef<'para
   if (key === undefined) {
     const segments = parseLocalRef(ref)
     const target = segments ? getAtPointer(ctx.document, segments) : undefined
-    const named = isObject(target) && typeof target.name === 'string' && typeof target.in === 'string'
+    const named =
+      isObject(target) && typeof target.name === 'string' && typeof target.in === 'string'
     key = named ? `${target.in}\u0000${target.name}` : ref
     ctx.parameterKeys.set(ref, key)
   }
@@ -179,7 +224,8 @@ function parameterKey(ctx: OasContext, parameter: Parameter | ComponentRef<'para
 
 function parseResponses(ctx: OasContext, value: unknown): ParsedOperation['responses'] {
   if (value === undefined) return []
-  if (!isObject(value)) return ctx.fail(`"responses" must be an object, got ${describeValue(value)}`)
+  if (!isObject(value))
+    return ctx.fail(`"responses" must be an object, got ${describeValue(value)}`)
   const entries: [string, Outcome<ResponseEntry>][] = []
   ctx.push('responses')
   for (const status in value) {
@@ -199,16 +245,27 @@ function parseResponses(ctx: OasContext, value: unknown): ParsedOperation['respo
 }
 
 /** A security requirement list: scheme name → scopes. */
-export function readSecurity(ctx: OasContext, value: unknown, key: string): readonly SecurityRequirement[] {
+export function readSecurity(
+  ctx: OasContext,
+  value: unknown,
+  key: string,
+): readonly SecurityRequirement[] {
   const valid =
     Array.isArray(value) &&
     value.every(
       (requirement) =>
         isObject(requirement) &&
-        Object.values(requirement).every((scopes) => Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')),
+        Object.values(requirement).every(
+          (scopes) => Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'),
+        ),
     )
-  if (!valid) return ctx.fail(`"${key}" must be a list of scheme name → scopes maps, got ${describeValue(value)}`)
-  return Object.freeze((value as SecurityRequirement[]).map((requirement) => Object.freeze({ ...requirement })))
+  if (!valid)
+    return ctx.fail(
+      `"${key}" must be a list of scheme name → scopes maps, got ${describeValue(value)}`,
+    )
+  return Object.freeze(
+    (value as SecurityRequirement[]).map((requirement) => Object.freeze({ ...requirement })),
+  )
 }
 
 /** Builds the model's operation from a parsed one and its surviving responses. */
@@ -221,7 +278,9 @@ export function toOperation(
   for (let i = 0; i < responses.length; i++) setOwn(byStatus, responses[i]![0], responses[i]![1])
   const base = { ...parsed.fields, responses: Object.freeze(byStatus) }
   return Object.freeze(
-    unit.kind === 'http' ? { kind: 'http', path: unit.key, ...base } : { kind: 'webhook', name: unit.key, ...base },
+    unit.kind === 'http'
+      ? { kind: 'http', path: unit.key, ...base }
+      : { kind: 'webhook', name: unit.key, ...base },
   )
 }
 

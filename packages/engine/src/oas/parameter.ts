@@ -1,5 +1,11 @@
 import { OAS_ISSUES } from '../issues/index.js'
-import type { ComponentRef, Header, MediaType, Parameter, ParameterLocation } from '../model/operation.js'
+import type {
+  ComponentRef,
+  Header,
+  MediaType,
+  Parameter,
+  ParameterLocation,
+} from '../model/operation.js'
 import { setOwn } from '../model/own.js'
 import type { Schema } from '../model/schema.js'
 import { parseMaybeRef } from './component-ref.js'
@@ -17,9 +23,12 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 /** A parameter object (inline in an operation, or under `components.parameters`). */
 export function parseParameter(ctx: OasContext, value: unknown): Parameter {
   const raw = expectObject(ctx, value, 'parameter')
-  if (typeof raw.name !== 'string' || raw.name === '') return ctx.fail(`Parameter needs a "name", got ${describeValue(raw.name)}`)
+  if (typeof raw.name !== 'string' || raw.name === '')
+    return ctx.fail(`Parameter needs a "name", got ${describeValue(raw.name)}`)
   if (typeof raw.in !== 'string' || !LOCATIONS.has(raw.in)) {
-    return ctx.fail(`Parameter "${raw.name}" has "in" ${describeValue(raw.in)}; expected path, query, header or cookie`)
+    return ctx.fail(
+      `Parameter "${raw.name}" has "in" ${describeValue(raw.in)}; expected path, query, header or cookie`,
+    )
   }
   const location = raw.in as ParameterLocation
   const fields = parseParameterFields(ctx, raw, 'parameter', location === 'path')
@@ -30,21 +39,33 @@ export function parseParameter(ctx: OasContext, value: unknown): Parameter {
 /** A header object: a parameter without `name` and `in`. */
 export function parseHeader(ctx: OasContext, value: unknown): Header {
   const raw = expectObject(ctx, value, 'header')
-  const { required, deprecated, description, schema } = parseParameterFields(ctx, raw, 'header', false)
+  const { required, deprecated, description, schema } = parseParameterFields(
+    ctx,
+    raw,
+    'header',
+    false,
+  )
   const node: Mutable<Header> = { kind: 'header', required, deprecated, schema }
   if (description !== undefined) node.description = description
   return Object.freeze(node)
 }
 
 /** `headers` of a response or an encoding: name → header or `$ref`. */
-export function parseHeaders(ctx: OasContext, value: unknown): Record<string, Header | ComponentRef<'headers'>> {
+export function parseHeaders(
+  ctx: OasContext,
+  value: unknown,
+): Record<string, Header | ComponentRef<'headers'>> {
   if (value === undefined) return {}
   if (!isObject(value)) return ctx.fail(`"headers" must be an object, got ${describeValue(value)}`)
   const headers: Record<string, Header | ComponentRef<'headers'>> = {}
   ctx.push('headers')
   for (const name in value) {
     ctx.push(name)
-    setOwn(headers, name, parseMaybeRef(ctx, value[name], 'headers', (raw) => parseHeader(ctx, raw)))
+    setOwn(
+      headers,
+      name,
+      parseMaybeRef(ctx, value[name], 'headers', (raw) => parseHeader(ctx, raw)),
+    )
     ctx.pop()
   }
   ctx.pop()
@@ -58,7 +79,12 @@ function expectObject(ctx: OasContext, value: unknown, what: string): RawObject 
 
 type ParameterFields = Omit<Parameter, 'kind' | 'name' | 'in'>
 
-function parseParameterFields(ctx: OasContext, raw: RawObject, kind: ObjectKind, isPath: boolean): ParameterFields {
+function parseParameterFields(
+  ctx: OasContext,
+  raw: RawObject,
+  kind: ObjectKind,
+  isPath: boolean,
+): ParameterFields {
   ctx.checkKeys(raw, kind)
   const required = readBoolean(ctx, raw, 'required') ?? isPath
   const fields: Mutable<ParameterFields> = {
@@ -93,7 +119,8 @@ function parseParameterFields(ctx: OasContext, raw: RawObject, kind: ObjectKind,
 function readBoolean(ctx: OasContext, raw: RawObject, key: string): boolean | undefined {
   const value = raw[key]
   if (value === undefined) return undefined
-  if (typeof value !== 'boolean') return ctx.fail(`"${key}" must be true or false, got ${describeValue(value)}`)
+  if (typeof value !== 'boolean')
+    return ctx.fail(`"${key}" must be true or false, got ${describeValue(value)}`)
   return value
 }
 
@@ -103,7 +130,8 @@ function readBoolean(ctx: OasContext, raw: RawObject, key: string): boolean | un
  */
 export function readExamples(ctx: OasContext, raw: RawObject, schema: Schema): unknown {
   if (raw.examples !== undefined) {
-    if (!isObject(raw.examples)) ctx.fail(`"examples" must be a map of example objects, got ${describeValue(raw.examples)}`)
+    if (!isObject(raw.examples))
+      ctx.fail(`"examples" must be a map of example objects, got ${describeValue(raw.examples)}`)
     ctx.push('examples')
     for (const name in raw.examples) {
       const example = raw.examples[name]
@@ -115,7 +143,11 @@ export function readExamples(ctx: OasContext, raw: RawObject, schema: Schema): u
   }
   if (raw.example === undefined) return undefined
   if (raw.examples !== undefined) {
-    ctx.report(OAS_ISSUES.exampleAndExamples, 'Both example and examples are defined; using example.', 'example')
+    ctx.report(
+      OAS_ISSUES.exampleAndExamples,
+      'Both example and examples are defined; using example.',
+      'example',
+    )
   }
   return checkExample(ctx, raw.example, schema, 'example')
 }

@@ -1,6 +1,12 @@
 import { OAS_ISSUES, type IssueKind, type IssueLog } from '../issues/index.js'
 import type { ApiInfo, Components, OasModel, Tag } from '../model/api-model.js'
-import type { ComponentBucket, HttpOperation, SecurityRequirement, Server, WebhookOperation } from '../model/operation.js'
+import type {
+  ComponentBucket,
+  HttpOperation,
+  SecurityRequirement,
+  Server,
+  WebhookOperation,
+} from '../model/operation.js'
 import type { SecurityScheme } from '../model/security-scheme.js'
 import { setOwn } from '../model/own.js'
 import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
@@ -31,9 +37,15 @@ export function parseOas(
   const ctx = new OasContext(document, dialect, issues)
   ctx.checkKeys(document, 'document')
 
-  const info = rootField(ctx, 'info', () => parseInfo(ctx, document.info)) ?? { title: '', version: '' }
-  const servers = rootField(ctx, 'servers', () => parseServers(ctx, document.servers, 'servers')) ?? []
-  const security = rootField(ctx, 'security', () => readSecurity(ctx, document.security, 'security'))
+  const info = rootField(ctx, 'info', () => parseInfo(ctx, document.info)) ?? {
+    title: '',
+    version: '',
+  }
+  const servers =
+    rootField(ctx, 'servers', () => parseServers(ctx, document.servers, 'servers')) ?? []
+  const security = rootField(ctx, 'security', () =>
+    readSecurity(ctx, document.security, 'security'),
+  )
   const tags = rootField(ctx, 'tags', () => parseTags(ctx, document.tags)) ?? []
   if (isObject(document.externalDocs)) {
     ctx.push('externalDocs')
@@ -86,12 +98,18 @@ function assemble(
   for (const unit of units) {
     if (!unit.outcome.ok) continue
     if (pruneIfUnusable(unit.path, unit.outcome.refs, check, issues)) continue
-    const responses: [string, NonNullable<typeof unit.outcome.value.responses[number][1]> extends Outcome<infer R> ? R : never][] = []
+    const responses: [
+      string,
+      NonNullable<(typeof unit.outcome.value.responses)[number][1]> extends Outcome<infer R>
+        ? R
+        : never,
+    ][] = []
     const entries = unit.outcome.value.responses
     for (let i = 0; i < entries.length; i++) {
       const [status, outcome] = entries[i]!
       if (!outcome.ok) continue
-      if (pruneIfUnusable([...unit.path, 'responses', status], outcome.refs, check, issues)) continue
+      if (pruneIfUnusable([...unit.path, 'responses', status], outcome.refs, check, issues))
+        continue
       responses.push([status, outcome.value])
     }
     operations.push(toOperation(unit, unit.outcome.value, responses))
@@ -105,7 +123,8 @@ type BucketParser = { kind: IssueKind; parse: (ctx: OasContext, raw: unknown) =>
 const BUCKETS: Record<Exclude<ComponentBucket, 'schemas'>, BucketParser> = {
   parameters: {
     kind: OAS_ISSUES.invalidParameter,
-    parse: (ctx, raw) => parseMaybeRef(ctx, raw, 'parameters', (value) => parseParameter(ctx, value)),
+    parse: (ctx, raw) =>
+      parseMaybeRef(ctx, raw, 'parameters', (value) => parseParameter(ctx, value)),
   },
   responses: {
     kind: OAS_ISSUES.invalidResponse,
@@ -114,7 +133,8 @@ const BUCKETS: Record<Exclude<ComponentBucket, 'schemas'>, BucketParser> = {
   // No issue type of its own: a request body is a container of schemas.
   requestBodies: {
     kind: OAS_ISSUES.invalidSchema,
-    parse: (ctx, raw) => parseMaybeRef(ctx, raw, 'requestBodies', (value) => parseRequestBody(ctx, value)),
+    parse: (ctx, raw) =>
+      parseMaybeRef(ctx, raw, 'requestBodies', (value) => parseRequestBody(ctx, value)),
   },
   // A header follows the structure of a parameter.
   headers: {
@@ -140,7 +160,11 @@ function parseComponents(ctx: OasContext): ComponentOutcomes {
   if (components === undefined) return outcomes
   ctx.push('components')
   if (!isObject(components)) {
-    ctx.issues.add(OAS_ISSUES.unexpectedProperty, ['components'], `Unexpected property 'components' at the document root: expected an object, got ${describeValue(components)}; ignored.`)
+    ctx.issues.add(
+      OAS_ISSUES.unexpectedProperty,
+      ['components'],
+      `Unexpected property 'components' at the document root: expected an object, got ${describeValue(components)}; ignored.`,
+    )
     ctx.pop()
     return outcomes
   }
@@ -149,7 +173,11 @@ function parseComponents(ctx: OasContext): ComponentOutcomes {
     const entries = components[bucket]
     if (entries === undefined) continue
     if (!isObject(entries)) {
-      ctx.report(OAS_ISSUES.unexpectedProperty, `Unexpected property '${bucket}' at components: expected a map of names, got ${describeValue(entries)}; ignored.`, bucket)
+      ctx.report(
+        OAS_ISSUES.unexpectedProperty,
+        `Unexpected property '${bucket}' at components: expected a map of names, got ${describeValue(entries)}; ignored.`,
+        bucket,
+      )
       continue
     }
     for (const name in entries) {
@@ -158,7 +186,10 @@ function parseComponents(ctx: OasContext): ComponentOutcomes {
         continue
       }
       const { kind, parse } = BUCKETS[bucket]
-      outcomes[bucket].set(name, ctx.runUnit(['components', bucket, name], kind, () => parse(ctx, entries[name])))
+      outcomes[bucket].set(
+        name,
+        ctx.runUnit(['components', bucket, name], kind, () => parse(ctx, entries[name])),
+      )
     }
   }
   ctx.pop()
@@ -188,7 +219,11 @@ function rootField<T>(ctx: OasContext, key: string, parse: () => T): T | undefin
     if (!(error instanceof ParseFailure)) throw error
     ctx.trail = saved
     const at = error.at?.[0] === key ? error.at : [key]
-    ctx.issues.add(OAS_ISSUES.unexpectedProperty, at, `Unexpected property '${key}' at the document root: ${error.message}; ignored.`)
+    ctx.issues.add(
+      OAS_ISSUES.unexpectedProperty,
+      at,
+      `Unexpected property '${key}' at the document root: ${error.message}; ignored.`,
+    )
     return undefined
   }
 }
@@ -221,7 +256,13 @@ function parseTags(ctx: OasContext, value: unknown): readonly Tag[] {
     ctx.push(String(index))
     ctx.checkKeys(tag, 'tag')
     ctx.pop()
-    return [Object.freeze(typeof tag.description === 'string' ? { name: tag.name, description: tag.description } : { name: tag.name })]
+    return [
+      Object.freeze(
+        typeof tag.description === 'string'
+          ? { name: tag.name, description: tag.description }
+          : { name: tag.name },
+      ),
+    ]
   })
   ctx.pop()
   return Object.freeze(tags)

@@ -27,7 +27,10 @@ export function splitComponentRef(ref: string): { bucket: string; name: string }
   const cached = splitCache.get(ref)
   if (cached !== undefined || splitCache.has(ref)) return cached
   const segments = parseLocalRef(ref)
-  const split = !segments || segments.length !== 3 || segments[0] !== 'components' ? undefined : { bucket: segments[1]!, name: segments[2]! }
+  const split =
+    !segments || segments.length !== 3 || segments[0] !== 'components'
+      ? undefined
+      : { bucket: segments[1]!, name: segments[2]! }
   if (splitCache.size > 100_000) splitCache.clear()
   splitCache.set(ref, split)
   return split
@@ -55,7 +58,11 @@ export function resolveRef<B extends ComponentBucket>(
     const target = splitComponentRef(current)
     if (!target) throw RefError.notFound(current)
     if (target.bucket !== bucket) {
-      throw RefError.typeMismatch(current, BUCKET_TYPE[bucket]!, BUCKET_TYPE[target.bucket] ?? target.bucket)
+      throw RefError.typeMismatch(
+        current,
+        BUCKET_TYPE[bucket]!,
+        BUCKET_TYPE[target.bucket] ?? target.bucket,
+      )
     }
     const components = model.components[bucket] as Readonly<Record<string, unknown>>
     if (!Object.hasOwn(components, target.name)) throw RefError.notFound(current)

@@ -11,15 +11,29 @@ export type CheckFlags = { json?: boolean; debug?: boolean; maxBytes?: number }
  * `svc check`: the report on stdout (text, or exactly one JSON object with `--json`); exit 1
  * when any issue is an error or the document cannot be read.
  */
-export async function checkAction(input: string | undefined, flags: CheckFlags, output: Output, io: Omit<CheckOptions, 'input'> = {}): Promise<ExitCode> {
+export async function checkAction(
+  input: string | undefined,
+  flags: CheckFlags,
+  output: Output,
+  io: Omit<CheckOptions, 'input'> = {},
+): Promise<ExitCode> {
   const cwd = io.cwd ?? process.cwd()
   try {
-    const result = await check({ ...io, input, ...(flags.maxBytes ? { maxBytes: flags.maxBytes } : {}) })
+    const result = await check({
+      ...io,
+      input,
+      ...(flags.maxBytes ? { maxBytes: flags.maxBytes } : {}),
+    })
     if (flags.json) {
       output.json({ parseIssues: result.parseIssues, summary: result.summary })
     } else {
       const displayPath = (path: string) => (isAbsolute(path) ? relative(cwd, path) || path : path)
-      for (const line of renderCheck(result, { debug: Boolean(flags.debug), color: output.color, displayPath })) output.result(line)
+      for (const line of renderCheck(result, {
+        debug: Boolean(flags.debug),
+        color: output.color,
+        displayPath,
+      }))
+        output.result(line)
     }
     return result.summary.error > 0 ? EXIT.failure : EXIT.ok
   } catch (error) {

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { parseApi, summarizeIssues, type IssueSummary, type ParseIssue, type SourceInfo } from '@svc/engine'
+import {
+  parseApi,
+  summarizeIssues,
+  type IssueSummary,
+  type ParseIssue,
+  type SourceInfo,
+} from '@svc/engine'
 import { RecipeError } from '../../errors.js'
 import { MissingFileError, readSource } from '../../input/read-source.js'
 
@@ -31,7 +37,10 @@ export const CHECK_RECIPE = {
  */
 export async function check(options: CheckOptions): Promise<CheckResult> {
   if (options.input === undefined || options.input === '') {
-    throw new RecipeError({ problem: 'svc check needs an API description: a file path, a URL, or - for standard input.', ...CHECK_RECIPE })
+    throw new RecipeError({
+      problem: 'svc check needs an API description: a file path, a URL, or - for standard input.',
+      ...CHECK_RECIPE,
+    })
   }
   const loaded = await readInput(options.input, options)
   const result = await parseApi(
@@ -42,7 +51,12 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
       positions: true,
     },
   )
-  return { origin: loaded.origin, source: result.source, parseIssues: result.parseIssues, summary: summarizeIssues(result.parseIssues) }
+  return {
+    origin: loaded.origin,
+    source: result.source,
+    parseIssues: result.parseIssues,
+    summary: summarizeIssues(result.parseIssues),
+  }
 }
 
 /** Reads the input; a path that does not exist is an invalid argument (exit 2), not an unreadable document. */

@@ -12,15 +12,26 @@ const LEVELS: readonly { level: IssueLevel; title: string }[] = [
 ]
 
 /** The text report of `svc check`: a header, counts, then issues grouped by level. */
-export function renderCheck(result: CheckResult, options: { debug: boolean; color: Colors; displayPath: DisplayPath }): string[] {
+export function renderCheck(
+  result: CheckResult,
+  options: { debug: boolean; color: Colors; displayPath: DisplayPath },
+): string[] {
   const { color } = options
   const { source, summary } = result
-  const kind = source.protocol === 'gql' ? 'GraphQL SDL' : source.version === '2.0' ? 'Swagger 2.0' : `OpenAPI ${source.version}`
+  const kind =
+    source.protocol === 'gql'
+      ? 'GraphQL SDL'
+      : source.version === '2.0'
+        ? 'Swagger 2.0'
+        : `OpenAPI ${source.version}`
   const format = source.format === 'graphql' ? '' : ` (${source.format.toUpperCase()})`
   const lines = [`${color.bold(options.displayPath(result.origin))}: ${kind}${format}`]
   const shownDebug = options.debug ? summary.debug : 0
   if (summary.error + summary.warning + shownDebug === 0) {
-    const hidden = summary.debug > 0 ? color.dim(` (${plural(summary.debug, 'debug issue')} hidden; --debug shows them)`) : ''
+    const hidden =
+      summary.debug > 0
+        ? color.dim(` (${plural(summary.debug, 'debug issue')} hidden; --debug shows them)`)
+        : ''
     lines.push(`${color.green('✓')} no issues${hidden}`)
     return lines
   }
@@ -41,10 +52,15 @@ export function renderCheck(result: CheckResult, options: { debug: boolean; colo
 }
 
 function renderIssue(issue: ParseIssue, color: Colors, displayPath: DisplayPath): string[] {
-  const paint = issue.level === 'error' ? color.red : issue.level === 'warning' ? color.yellow : color.dim
+  const paint =
+    issue.level === 'error' ? color.red : issue.level === 'warning' ? color.yellow : color.dim
   const file = issue.file !== undefined ? `${displayPath(issue.file)}:` : ''
-  const where = issue.line !== undefined ? ` ${color.dim(`(${file}${issue.line}:${issue.column})`)}` : ''
-  return [`  ${paint(issue.type)} ${color.cyan(issue.location || '(document)')}${where}`, `    ${issue.message}`]
+  const where =
+    issue.line !== undefined ? ` ${color.dim(`(${file}${issue.line}:${issue.column})`)}` : ''
+  return [
+    `  ${paint(issue.type)} ${color.cyan(issue.location || '(document)')}${where}`,
+    `    ${issue.message}`,
+  ]
 }
 
 function plural(count: number, word: string): string {

@@ -30,13 +30,18 @@ const RECIPE = {
 /** Converts any OpenAPI document to OpenAPI 3 JSON (2.0 converted; 3.0 and 3.1 normalised to JSON). */
 export async function toV3Json(options: ToV3JsonOptions): Promise<ToV3JsonResult> {
   if (options.input === undefined || options.input === '') {
-    throw new RecipeError({ problem: 'svc to-v3-json needs an OpenAPI document: a file path, a URL, or - for standard input.', ...RECIPE })
+    throw new RecipeError({
+      problem:
+        'svc to-v3-json needs an OpenAPI document: a file path, a URL, or - for standard input.',
+      ...RECIPE,
+    })
   }
   let loaded
   try {
     loaded = await readSource(options.input, options)
   } catch (error) {
-    if (error instanceof MissingFileError) throw new RecipeError({ problem: `No such file: ${error.path}`, ...RECIPE })
+    if (error instanceof MissingFileError)
+      throw new RecipeError({ problem: `No such file: ${error.path}`, ...RECIPE })
     throw error
   }
   const result = await convert(
@@ -64,6 +69,8 @@ function serialize(schema: Record<string, unknown>): string {
     const [code, problem] = /call stack/i.test(error.message)
       ? (['too_deep', 'nested too deeply'] as const)
       : (['too_large', 'too large'] as const)
-    throw new DocumentError(code, `The converted document is ${problem} to write as JSON.`, { cause: error })
+    throw new DocumentError(code, `The converted document is ${problem} to write as JSON.`, {
+      cause: error,
+    })
   }
 }

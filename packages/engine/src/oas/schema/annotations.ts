@@ -37,7 +37,11 @@ function readExample(ctx: OasContext, f: SchemaFields, node: Schema): unknown {
   const examples = f.examples
   if (f.example !== undefined) {
     if (examples !== undefined) {
-      ctx.report(OAS_ISSUES.exampleAndExamples, 'Both example and examples are defined; using example.', 'example')
+      ctx.report(
+        OAS_ISSUES.exampleAndExamples,
+        'Both example and examples are defined; using example.',
+        'example',
+      )
     }
     return checkExample(ctx, f.example, node, 'example')
   }
@@ -51,7 +55,11 @@ function readExample(ctx: OasContext, f: SchemaFields, node: Schema): unknown {
 }
 
 /** The annotations a wrapper (`allOf: [$ref]` with a description) puts on its only member. */
-export function wrapperAnnotations(f: SchemaFields, member: Schema, nullable: boolean): Partial<Mutable<Schema>> {
+export function wrapperAnnotations(
+  f: SchemaFields,
+  member: Schema,
+  nullable: boolean,
+): Partial<Mutable<Schema>> {
   return {
     nullable: nullable || member.nullable,
     title: typeof f.title === 'string' ? f.title : undefined,

@@ -5,9 +5,28 @@ import type { SchemaFields } from './schema-fields.js'
 
 /** String formats that mark an untyped schema as a string. */
 const STRING_FORMATS: ReadonlySet<string> = new Set([
-  'date', 'date-time', 'time', 'duration', 'binary', 'byte', 'password', 'email', 'idn-email',
-  'hostname', 'idn-hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'iri', 'iri-reference',
-  'uri-template', 'uuid', 'json-pointer', 'relative-json-pointer', 'regex',
+  'date',
+  'date-time',
+  'time',
+  'duration',
+  'binary',
+  'byte',
+  'password',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uri-template',
+  'uuid',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
 ])
 
 /**
@@ -19,22 +38,34 @@ const STRING_FORMATS: ReadonlySet<string> = new Set([
 export function inferType(ctx: OasContext, raw: SchemaFields): SchemaType | undefined {
   if (isObject(raw.properties)) {
     if (ctx.dialect === '3.0') {
-      ctx.report(OAS_ISSUES.missingObjectType, 'Schema has "properties" but no type; treated as type "object".')
+      ctx.report(
+        OAS_ISSUES.missingObjectType,
+        'Schema has "properties" but no type; treated as type "object".',
+      )
     }
     return 'object'
   }
   if (isObject(raw.items)) {
-    ctx.report(OAS_ISSUES.missingArrayType, 'Schema has "items" but no type; treated as type "array".')
+    ctx.report(
+      OAS_ISSUES.missingArrayType,
+      'Schema has "items" but no type; treated as type "array".',
+    )
     return 'array'
   }
   if (typeof raw.default === 'boolean' || typeof raw.example === 'boolean') {
     const source = typeof raw.default === 'boolean' ? 'default' : 'example'
-    ctx.report(OAS_ISSUES.missingBooleanType, `Schema has a boolean ${source} but no type; treated as type "boolean".`)
+    ctx.report(
+      OAS_ISSUES.missingBooleanType,
+      `Schema has a boolean ${source} but no type; treated as type "boolean".`,
+    )
     return 'boolean'
   }
   const reason = stringEvidence(raw)
   if (reason) {
-    ctx.report(OAS_ISSUES.missingStringType, `Schema has ${reason} but no type; treated as type "string".`)
+    ctx.report(
+      OAS_ISSUES.missingStringType,
+      `Schema has ${reason} but no type; treated as type "string".`,
+    )
     return 'string'
   }
   return undefined
@@ -43,9 +74,14 @@ export function inferType(ctx: OasContext, raw: SchemaFields): SchemaType | unde
 function stringEvidence(raw: SchemaFields): string | undefined {
   if (typeof raw.default === 'string') return 'a string default'
   if (typeof raw.example === 'string') return 'a string example'
-  if (Array.isArray(raw.enum) && raw.enum.length > 0 && raw.enum.every((value) => typeof value === 'string')) {
+  if (
+    Array.isArray(raw.enum) &&
+    raw.enum.length > 0 &&
+    raw.enum.every((value) => typeof value === 'string')
+  ) {
     return 'a string-only enum'
   }
-  if (typeof raw.format === 'string' && STRING_FORMATS.has(raw.format)) return `the string format "${raw.format}"`
+  if (typeof raw.format === 'string' && STRING_FORMATS.has(raw.format))
+    return `the string format "${raw.format}"`
   return undefined
 }

@@ -60,7 +60,8 @@ export function mergeSchemas(a: Schema, b: Schema, resolve: MergeResolver): Sche
 function merge(state: MergeState, a: Schema, b: Schema, depth: number): Schema {
   if (++state.steps > MAX_STEPS) throw new ParseFailure('allOf is too complex to merge')
   if (depth > MAX_DEPTH) throw new ParseFailure('allOf nests too deeply to merge')
-  if (a.kind === 'ref' && b.kind === 'ref' && a.$ref === b.$ref) return a.nullable && !b.nullable ? b : a
+  if (a.kind === 'ref' && b.kind === 'ref' && a.$ref === b.$ref)
+    return a.nullable && !b.nullable ? b : a
   const left = state.resolve(a)
   const right = state.resolve(b)
   // Recursive schemas (a tree node merged with its extension) meet the same pair of components
@@ -85,9 +86,14 @@ function mergeResolved(state: MergeState, left: Schema, right: Schema, depth: nu
 }
 
 function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: number): Schema {
-  if (left.kind === 'object' && right.kind === 'object') return mergeObjects(state, left, right, depth)
+  if (left.kind === 'object' && right.kind === 'object')
+    return mergeObjects(state, left, right, depth)
   if (left.kind === 'array' && right.kind === 'array') {
-    const node: Mutable<ArraySchema> = { ...left, ...right, items: merge(state, left.items, right.items, depth + 1) }
+    const node: Mutable<ArraySchema> = {
+      ...left,
+      ...right,
+      items: merge(state, left.items, right.items, depth + 1),
+    }
     tighten(node, left, right, 'minItems', 'maxItems')
     if (left.uniqueItems || right.uniqueItems) node.uniqueItems = true
     return node
@@ -104,14 +110,16 @@ function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: nu
     const kind = left.kind === 'integer' || right.kind === 'integer' ? 'integer' : 'number'
     const node = { ...left, ...right, kind } as Mutable<IntegerSchema | NumberSchema>
     if (left.format !== undefined && right.format !== undefined && left.format !== right.format) {
-      if (left.kind === right.kind) conflict(`conflicting formats '${left.format}' and '${right.format}'`)
+      if (left.kind === right.kind)
+        conflict(`conflicting formats '${left.format}' and '${right.format}'`)
       node.format = left.kind === 'integer' ? left.format : right.format
     }
     tighten(node, left, right, 'minimum', 'maximum')
     tighten(node, left, right, 'exclusiveMinimum', 'exclusiveMaximum')
     const low = Math.max(node.minimum ?? -Infinity, node.exclusiveMinimum ?? -Infinity)
     const high = Math.min(node.maximum ?? Infinity, node.exclusiveMaximum ?? Infinity)
-    if (low > high) conflict(`incompatible number ranges: nothing is above ${low} and below ${high}`)
+    if (low > high)
+      conflict(`incompatible number ranges: nothing is above ${low} and below ${high}`)
     intersectEnums(node, left.enum, right.enum)
     return node
   }
@@ -124,7 +132,12 @@ function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: nu
   return conflict(`conflicting types '${left.kind}' and '${right.kind}'`)
 }
 
-function mergeObjects(state: MergeState, left: ObjectSchema, right: ObjectSchema, depth: number): ObjectSchema {
+function mergeObjects(
+  state: MergeState,
+  left: ObjectSchema,
+  right: ObjectSchema,
+  depth: number,
+): ObjectSchema {
   const properties: Record<string, Schema> = {}
   for (const key in left.properties) setOwn(properties, key, left.properties[key]!)
   for (const key in right.properties) {
@@ -159,15 +172,28 @@ function mergeObjects(state: MergeState, left: ObjectSchema, right: ObjectSchema
 }
 
 /** allOf over a union: every member of the union merged with the other side; failing members drop out. */
-function distribute(state: MergeState, union: UnionSchema, other: Schema, depth: number, unionFirst: boolean): Schema {
-  if (union.members.length * (other.kind === 'union' ? other.members.length : 1) > MAX_CROSS_PRODUCT) {
+function distribute(
+  state: MergeState,
+  union: UnionSchema,
+  other: Schema,
+  depth: number,
+  unionFirst: boolean,
+): Schema {
+  if (
+    union.members.length * (other.kind === 'union' ? other.members.length : 1) >
+    MAX_CROSS_PRODUCT
+  ) {
     conflict(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
   }
   const members: Schema[] = []
   let lastError: unknown
   for (const member of union.members) {
     try {
-      members.push(unionFirst ? merge(state, other, member, depth + 1) : merge(state, member, other, depth + 1))
+      members.push(
+        unionFirst
+          ? merge(state, other, member, depth + 1)
+          : merge(state, member, other, depth + 1),
+      )
     } catch (error) {
       if (!(error instanceof MergeConflict)) throw error
       lastError = error
@@ -175,7 +201,11 @@ function distribute(state: MergeState, union: UnionSchema, other: Schema, depth:
   }
   if (members.length === 0) throw lastError
   if (members.length === 1) return members[0]!
-  const node: Mutable<UnionSchema> = { ...union, members: Object.freeze(members), nullable: union.nullable && other.nullable }
+  const node: Mutable<UnionSchema> = {
+    ...union,
+    members: Object.freeze(members),
+    nullable: union.nullable && other.nullable,
+  }
   return Object.freeze(node)
 }
 
@@ -212,7 +242,8 @@ function tighten<T extends object>(node: T, left: T, right: T, low: keyof T, hig
 function same<T extends object>(node: T, left: T, right: T, key: keyof T, plural: string): void {
   const a = left[key]
   const b = right[key]
-  if (a !== undefined && b !== undefined && a !== b) conflict(`conflicting ${plural} '${String(a)}' and '${String(b)}'`)
+  if (a !== undefined && b !== undefined && a !== b)
+    conflict(`conflicting ${plural} '${String(a)}' and '${String(b)}'`)
   if (a !== undefined) node[key] = a
 }
 
@@ -223,7 +254,8 @@ function intersectEnums<V>(
 ): void {
   if (!a || !b) return
   const both = a.filter((value) => b.includes(value))
-  if (both.length === 0) conflict(`enum values have no intersection: [${a.join(', ')}] and [${b.join(', ')}]`)
+  if (both.length === 0)
+    conflict(`enum values have no intersection: [${a.join(', ')}] and [${b.join(', ')}]`)
   node.enum = Object.freeze(both)
 }
 

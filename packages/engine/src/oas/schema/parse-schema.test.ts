@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { parseApi } from '../../parse-api.js'
 import { brief, parseOasDoc } from '../../test-support.js'
 
-const schemas = (entries: Record<string, unknown>, openapi = '3.0.3') => parseOasDoc({ openapi, components: { schemas: entries } })
+const schemas = (entries: Record<string, unknown>, openapi = '3.0.3') =>
+  parseOasDoc({ openapi, components: { schemas: entries } })
 
 describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
   it('fires on conflicting allOf members', async () => {
@@ -10,7 +11,9 @@ describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
       Bad: { allOf: [{ type: 'string' }, { type: 'integer' }] },
       Good: { type: 'string' },
     })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' },
+    ])
     expect(parseIssues[0]!.message).toMatch(/conflicting types 'string' and 'integer'/)
     expect(parseIssues[0]!.cause).toMatch(/conflicting types/)
     expect(Object.keys(model.components.schemas)).toEqual(['Good'])
@@ -19,9 +22,16 @@ describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
   it('fires on conflicting properties inside merged members, naming where', async () => {
     const { parseIssues, model } = await schemas({
       Base: { type: 'object', properties: { id: { type: 'string' } } },
-      Bad: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', properties: { id: { type: 'integer' } } }] },
+      Bad: {
+        allOf: [
+          { $ref: '#/components/schemas/Base' },
+          { type: 'object', properties: { id: { type: 'integer' } } },
+        ],
+      },
     })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' },
+    ])
     expect(parseIssues[0]!.message).toContain('(at components:schemas:Bad:allOf:1)')
     expect(model.components.schemas.Bad).toBeUndefined()
     expect(model.components.schemas.Base).toBeDefined()
@@ -29,15 +39,27 @@ describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
 
   it.each(['oneOf', 'anyOf'])('fires on an empty %s', async (keyword) => {
     const { parseIssues, model } = await schemas({ Bad: { [keyword]: [] } })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' },
+    ])
     expect(parseIssues[0]!.message).toBe(`"${keyword}" array is empty.`)
     expect(model.components.schemas).toEqual({})
   })
 
   it('fires on a cycle in allOf, for every schema on the cycle, without looping', async () => {
     const { parseIssues, model } = await schemas({
-      A: { allOf: [{ $ref: '#/components/schemas/B' }, { type: 'object', properties: { a: { type: 'string' } } }] },
-      B: { allOf: [{ $ref: '#/components/schemas/A' }, { type: 'object', properties: { b: { type: 'string' } } }] },
+      A: {
+        allOf: [
+          { $ref: '#/components/schemas/B' },
+          { type: 'object', properties: { a: { type: 'string' } } },
+        ],
+      },
+      B: {
+        allOf: [
+          { $ref: '#/components/schemas/A' },
+          { type: 'object', properties: { b: { type: 'string' } } },
+        ],
+      },
     })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:B' },
@@ -48,12 +70,17 @@ describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
   })
 
   it('fires on a wrongly typed keyword and on an unknown type', async () => {
-    const { parseIssues } = await schemas({ A: { type: 'string', maxLength: 'ten' }, B: { type: 'file' } })
+    const { parseIssues } = await schemas({
+      A: { type: 'string', maxLength: 'ten' },
+      B: { type: 'file' },
+    })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:A' },
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:B' },
     ])
-    expect(parseIssues[0]!.message).toBe('"maxLength" must be a non-negative integer, got the string "ten".')
+    expect(parseIssues[0]!.message).toBe(
+      '"maxLength" must be a non-negative integer, got the string "ten".',
+    )
     expect(parseIssues[1]!.message).toBe('Unknown type "file".')
   })
 })
@@ -61,29 +88,50 @@ describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
 describe('INVALID_SCHEMA (warning): an array without items', () => {
   it('keeps the schema with items of unknown values', async () => {
     const { parseIssues, model } = await schemas({ Tags: { type: 'array' } })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_SCHEMA', level: 'warning', location: 'components:schemas:Tags' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'warning', location: 'components:schemas:Tags' },
+    ])
     expect(parseIssues[0]!.cause).toBeUndefined()
-    expect(model.components.schemas.Tags).toEqual({ kind: 'array', nullable: false, items: { kind: 'unknown', nullable: true } })
+    expect(model.components.schemas.Tags).toEqual({
+      kind: 'array',
+      nullable: false,
+      items: { kind: 'unknown', nullable: true },
+    })
   })
 })
 
 describe('missing types are inferred', () => {
   it('MISSING_OBJECT_TYPE (debug) in 3.0 for properties without type: object', async () => {
-    const { parseIssues, model } = await schemas({ User: { properties: { id: { type: 'integer' } } } })
-    expect(brief(parseIssues)).toEqual([{ type: 'MISSING_OBJECT_TYPE', level: 'debug', location: 'components:schemas:User' }])
-    expect(model.components.schemas.User).toMatchObject({ kind: 'object', properties: { id: { kind: 'integer' } } })
+    const { parseIssues, model } = await schemas({
+      User: { properties: { id: { type: 'integer' } } },
+    })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'MISSING_OBJECT_TYPE', level: 'debug', location: 'components:schemas:User' },
+    ])
+    expect(model.components.schemas.User).toMatchObject({
+      kind: 'object',
+      properties: { id: { kind: 'integer' } },
+    })
   })
 
   it('is silent about a missing object type in 3.1', async () => {
-    const { parseIssues, model } = await schemas({ User: { properties: { id: { type: 'integer' } } } }, '3.1.0')
+    const { parseIssues, model } = await schemas(
+      { User: { properties: { id: { type: 'integer' } } } },
+      '3.1.0',
+    )
     expect(parseIssues).toEqual([])
     expect(model.components.schemas.User?.kind).toBe('object')
   })
 
   it('MISSING_ARRAY_TYPE (warning) for items without type: array', async () => {
     const { parseIssues, model } = await schemas({ Ids: { items: { type: 'integer' } } })
-    expect(brief(parseIssues)).toEqual([{ type: 'MISSING_ARRAY_TYPE', level: 'warning', location: 'components:schemas:Ids' }])
-    expect(model.components.schemas.Ids).toMatchObject({ kind: 'array', items: { kind: 'integer' } })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'MISSING_ARRAY_TYPE', level: 'warning', location: 'components:schemas:Ids' },
+    ])
+    expect(model.components.schemas.Ids).toMatchObject({
+      kind: 'array',
+      items: { kind: 'integer' },
+    })
   })
 
   it.each([
@@ -91,7 +139,9 @@ describe('missing types are inferred', () => {
     ['a boolean example', { example: false }],
   ])('MISSING_BOOLEAN_TYPE (warning) for %s', async (_, schema) => {
     const { parseIssues, model } = await schemas({ Flag: schema })
-    expect(brief(parseIssues)).toEqual([{ type: 'MISSING_BOOLEAN_TYPE', level: 'warning', location: 'components:schemas:Flag' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'MISSING_BOOLEAN_TYPE', level: 'warning', location: 'components:schemas:Flag' },
+    ])
     expect(model.components.schemas.Flag?.kind).toBe('boolean')
   })
 
@@ -102,30 +152,57 @@ describe('missing types are inferred', () => {
     ['a string format', { format: 'date-time' }],
   ])('MISSING_STRING_TYPE (warning) for %s', async (_, schema) => {
     const { parseIssues, model } = await schemas({ Name: schema })
-    expect(brief(parseIssues)).toEqual([{ type: 'MISSING_STRING_TYPE', level: 'warning', location: 'components:schemas:Name' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'MISSING_STRING_TYPE', level: 'warning', location: 'components:schemas:Name' },
+    ])
     expect(model.components.schemas.Name?.kind).toBe('string')
   })
 
   it('leaves a schema with nothing to go on as unknown, without an issue', async () => {
     const { parseIssues, model } = await schemas({ Anything: { description: 'free form' } })
     expect(parseIssues).toEqual([])
-    expect(model.components.schemas.Anything).toEqual({ kind: 'unknown', nullable: false, description: 'free form' })
+    expect(model.components.schemas.Anything).toEqual({
+      kind: 'unknown',
+      nullable: false,
+      description: 'free form',
+    })
   })
 })
 
 describe('UNEXPECTED_PROPERTY (warning): the property is ignored', () => {
   it('names the key and where it was found; the location is the key itself', async () => {
-    const { parseIssues, model } = await schemas({ User: { type: 'object', requried: ['id'], 'x-internal': true } })
-    expect(brief(parseIssues)).toEqual([{ type: 'UNEXPECTED_PROPERTY', level: 'warning', location: 'components:schemas:User:requried' }])
-    expect(parseIssues[0]!.message).toBe("Unexpected property 'requried' at components:schemas:User.")
-    expect(model.components.schemas.User).toEqual({ kind: 'object', nullable: false, properties: {}, required: [], extensions: { 'x-internal': true } })
+    const { parseIssues, model } = await schemas({
+      User: { type: 'object', requried: ['id'], 'x-internal': true },
+    })
+    expect(brief(parseIssues)).toEqual([
+      {
+        type: 'UNEXPECTED_PROPERTY',
+        level: 'warning',
+        location: 'components:schemas:User:requried',
+      },
+    ])
+    expect(parseIssues[0]!.message).toBe(
+      "Unexpected property 'requried' at components:schemas:User.",
+    )
+    expect(model.components.schemas.User).toEqual({
+      kind: 'object',
+      nullable: false,
+      properties: {},
+      required: [],
+      extensions: { 'x-internal': true },
+    })
   })
 
   it('reports 3.1-only keywords in a 3.0 document, and nullable in a 3.1 one', async () => {
     const old = await schemas({ A: { type: 'string', const: 'x', examples: ['x'] } })
-    expect(brief(old.parseIssues).map((i) => i.location)).toEqual(['components:schemas:A:const', 'components:schemas:A:examples'])
+    expect(brief(old.parseIssues).map((i) => i.location)).toEqual([
+      'components:schemas:A:const',
+      'components:schemas:A:examples',
+    ])
     const next = await schemas({ A: { type: 'string', nullable: true } }, '3.1.0')
-    expect(brief(next.parseIssues)).toEqual([{ type: 'UNEXPECTED_PROPERTY', level: 'warning', location: 'components:schemas:A:nullable' }])
+    expect(brief(next.parseIssues)).toEqual([
+      { type: 'UNEXPECTED_PROPERTY', level: 'warning', location: 'components:schemas:A:nullable' },
+    ])
     expect(next.model.components.schemas.A?.nullable).toBe(false)
   })
 
@@ -134,8 +211,19 @@ describe('UNEXPECTED_PROPERTY (warning): the property is ignored', () => {
       User: { type: 'string' },
       Owner: { $ref: '#/components/schemas/User', description: 'the owner' },
     })
-    expect(brief(parseIssues)).toEqual([{ type: 'UNEXPECTED_PROPERTY', level: 'warning', location: 'components:schemas:Owner:description' }])
-    expect(model.components.schemas.Owner).toEqual({ kind: 'ref', $ref: '#/components/schemas/User', refName: 'User', nullable: false })
+    expect(brief(parseIssues)).toEqual([
+      {
+        type: 'UNEXPECTED_PROPERTY',
+        level: 'warning',
+        location: 'components:schemas:Owner:description',
+      },
+    ])
+    expect(model.components.schemas.Owner).toEqual({
+      kind: 'ref',
+      $ref: '#/components/schemas/User',
+      refName: 'User',
+      nullable: false,
+    })
   })
 
   it('reports a deep position with the full trail (SPEC §7.9)', async () => {
@@ -143,7 +231,16 @@ describe('UNEXPECTED_PROPERTY (warning): the property is ignored', () => {
       paths: {
         '/users': {
           post: {
-            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { email: { type: 'string', formt: 'email' } } } } } },
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { email: { type: 'string', formt: 'email' } },
+                  },
+                },
+              },
+            },
             responses: { '201': { description: 'created' } },
           },
         },
@@ -158,43 +255,79 @@ describe('UNEXPECTED_PROPERTY (warning): the property is ignored', () => {
 describe('values that do not fit the schema are dropped', () => {
   it('INVALID_EXAMPLE (warning) drops the example', async () => {
     const { parseIssues, model } = await schemas({ Age: { type: 'integer', example: 'forty' } })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_EXAMPLE', level: 'warning', location: 'components:schemas:Age:example' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_EXAMPLE', level: 'warning', location: 'components:schemas:Age:example' },
+    ])
     expect(model.components.schemas.Age).toEqual({ kind: 'integer', nullable: false })
   })
 
   it('INVALID_EXAMPLE looks inside inline objects and arrays, and keeps a valid example', async () => {
     const { parseIssues, model } = await schemas({
-      Bad: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } }, example: [{ n: 1 }, { n: 'x' }] },
-      Good: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } }, example: [{ n: 1 }] },
+      Bad: {
+        type: 'array',
+        items: { type: 'object', properties: { n: { type: 'integer' } } },
+        example: [{ n: 1 }, { n: 'x' }],
+      },
+      Good: {
+        type: 'array',
+        items: { type: 'object', properties: { n: { type: 'integer' } } },
+        example: [{ n: 1 }],
+      },
     })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_EXAMPLE', level: 'warning', location: 'components:schemas:Bad:example' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_EXAMPLE', level: 'warning', location: 'components:schemas:Bad:example' },
+    ])
     expect(model.components.schemas.Good).toMatchObject({ example: [{ n: 1 }] })
   })
 
   it('INVALID_DEFAULT (warning) drops a default of the wrong type', async () => {
-    const { parseIssues, model } = await schemas({ On: { type: 'boolean', default: 'yes' }, Off: { type: 'boolean', default: false } })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_DEFAULT', level: 'warning', location: 'components:schemas:On:default' }])
+    const { parseIssues, model } = await schemas({
+      On: { type: 'boolean', default: 'yes' },
+      Off: { type: 'boolean', default: false },
+    })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_DEFAULT', level: 'warning', location: 'components:schemas:On:default' },
+    ])
     expect(model.components.schemas.On).toEqual({ kind: 'boolean', nullable: false })
-    expect(model.components.schemas.Off).toEqual({ kind: 'boolean', nullable: false, default: false })
+    expect(model.components.schemas.Off).toEqual({
+      kind: 'boolean',
+      nullable: false,
+      default: false,
+    })
   })
 
   it('INVALID_FORMAT (debug) drops a number format the model cannot represent', async () => {
-    const { parseIssues, model } = await schemas({ Big: { type: 'integer', format: 'int128' }, Ok: { type: 'number', format: 'double' } })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_FORMAT', level: 'debug', location: 'components:schemas:Big:format' }])
+    const { parseIssues, model } = await schemas({
+      Big: { type: 'integer', format: 'int128' },
+      Ok: { type: 'number', format: 'double' },
+    })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_FORMAT', level: 'debug', location: 'components:schemas:Big:format' },
+    ])
     expect(parseIssues[0]!.message).toBe('Invalid format: int128.')
     expect(model.components.schemas.Big).toEqual({ kind: 'integer', nullable: false })
-    expect(model.components.schemas.Ok).toEqual({ kind: 'number', nullable: false, format: 'double' })
+    expect(model.components.schemas.Ok).toEqual({
+      kind: 'number',
+      nullable: false,
+      format: 'double',
+    })
   })
 
   it('keeps any string format (open vocabulary)', async () => {
     const { parseIssues, model } = await schemas({ Id: { type: 'string', format: 'snowflake' } })
     expect(parseIssues).toEqual([])
-    expect(model.components.schemas.Id).toEqual({ kind: 'string', nullable: false, format: 'snowflake' })
+    expect(model.components.schemas.Id).toEqual({
+      kind: 'string',
+      nullable: false,
+      format: 'snowflake',
+    })
   })
 
   it('INVALID_ENUM (warning) drops the whole enum when one member does not match', async () => {
     const { parseIssues, model } = await schemas({ Size: { type: 'integer', enum: [1, 'two', 3] } })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_ENUM', level: 'warning', location: 'components:schemas:Size:enum' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_ENUM', level: 'warning', location: 'components:schemas:Size:enum' },
+    ])
     expect(model.components.schemas.Size).toEqual({ kind: 'integer', nullable: false })
   })
 
@@ -203,13 +336,22 @@ describe('values that do not fit the schema are dropped', () => {
       Nullable: { type: 'string', nullable: true, enum: ['a', null] },
       Strict: { type: 'string', enum: ['a', null] },
     })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_ENUM', level: 'warning', location: 'components:schemas:Strict:enum' }])
-    expect(model.components.schemas.Nullable).toEqual({ kind: 'string', nullable: true, enum: ['a', null] })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_ENUM', level: 'warning', location: 'components:schemas:Strict:enum' },
+    ])
+    expect(model.components.schemas.Nullable).toEqual({
+      kind: 'string',
+      nullable: true,
+      enum: ['a', null],
+    })
     expect(model.components.schemas.Strict).toEqual({ kind: 'string', nullable: false })
   })
 
   it('INVALID_NULLABLE (warning) for nullable without a type, or not a boolean', async () => {
-    const { parseIssues, model } = await schemas({ Any: { nullable: true }, Odd: { type: 'string', nullable: 'yes' } })
+    const { parseIssues, model } = await schemas({
+      Any: { nullable: true },
+      Odd: { type: 'string', nullable: 'yes' },
+    })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_NULLABLE', level: 'warning', location: 'components:schemas:Any:nullable' },
       { type: 'INVALID_NULLABLE', level: 'warning', location: 'components:schemas:Odd:nullable' },
@@ -224,14 +366,28 @@ describe('values that do not fit the schema are dropped', () => {
       Owner: { nullable: true, allOf: [{ $ref: '#/components/schemas/User' }] },
     })
     expect(parseIssues).toEqual([])
-    expect(model.components.schemas.Owner).toEqual({ kind: 'ref', $ref: '#/components/schemas/User', refName: 'User', nullable: true })
+    expect(model.components.schemas.Owner).toEqual({
+      kind: 'ref',
+      $ref: '#/components/schemas/User',
+      refName: 'User',
+      nullable: true,
+    })
   })
 })
 
 describe('EXAMPLE_AND_EXAMPLES_DEFINED (warning): the singular example wins', () => {
   it('fires on a 3.1 schema with both', async () => {
-    const { parseIssues, model } = await schemas({ Name: { type: 'string', example: 'a', examples: ['b'] } }, '3.1.0')
-    expect(brief(parseIssues)).toEqual([{ type: 'EXAMPLE_AND_EXAMPLES_DEFINED', level: 'warning', location: 'components:schemas:Name:example' }])
+    const { parseIssues, model } = await schemas(
+      { Name: { type: 'string', example: 'a', examples: ['b'] } },
+      '3.1.0',
+    )
+    expect(brief(parseIssues)).toEqual([
+      {
+        type: 'EXAMPLE_AND_EXAMPLES_DEFINED',
+        level: 'warning',
+        location: 'components:schemas:Name:example',
+      },
+    ])
     expect(model.components.schemas.Name).toEqual({ kind: 'string', nullable: false, example: 'a' })
   })
 
@@ -240,11 +396,25 @@ describe('EXAMPLE_AND_EXAMPLES_DEFINED (warning): the singular example wins', ()
       paths: {
         '/items': {
           get: {
-            parameters: [{ name: 'q', in: 'query', schema: { type: 'string' }, example: 'a', examples: { other: { value: 'b' } } }],
+            parameters: [
+              {
+                name: 'q',
+                in: 'query',
+                schema: { type: 'string' },
+                example: 'a',
+                examples: { other: { value: 'b' } },
+              },
+            ],
             responses: {
               '200': {
                 description: 'ok',
-                content: { 'application/json': { schema: { type: 'integer' }, example: 1, examples: { two: { value: 2 } } } },
+                content: {
+                  'application/json': {
+                    schema: { type: 'integer' },
+                    example: 1,
+                    examples: { two: { value: 2 } },
+                  },
+                },
               },
             },
           },
@@ -252,19 +422,34 @@ describe('EXAMPLE_AND_EXAMPLES_DEFINED (warning): the singular example wins', ()
       },
     })
     expect(brief(parseIssues)).toEqual([
-      { type: 'EXAMPLE_AND_EXAMPLES_DEFINED', level: 'warning', location: 'paths:/items:get:parameters:0:example' },
-      { type: 'EXAMPLE_AND_EXAMPLES_DEFINED', level: 'warning', location: 'paths:/items:get:responses:200:content:application/json:example' },
+      {
+        type: 'EXAMPLE_AND_EXAMPLES_DEFINED',
+        level: 'warning',
+        location: 'paths:/items:get:parameters:0:example',
+      },
+      {
+        type: 'EXAMPLE_AND_EXAMPLES_DEFINED',
+        level: 'warning',
+        location: 'paths:/items:get:responses:200:content:application/json:example',
+      },
     ])
     const operation = model.operations[0]!
     expect(operation.parameters[0]).toMatchObject({ name: 'q', example: 'a' })
-    expect(operation.responses['200']).toMatchObject({ content: { 'application/json': { example: 1 } } })
+    expect(operation.responses['200']).toMatchObject({
+      content: { 'application/json': { example: 1 } },
+    })
   })
 })
 
 describe('OpenAPI 3.1 schemas', () => {
   it('reads type arrays: null makes nullable, several types make a union', async () => {
     const { parseIssues, model } = await schemas(
-      { Tag: { type: ['string', 'null'] }, Id: { type: ['string', 'integer'] }, Null: { type: ['null'] }, AlsoNull: { type: 'null' } },
+      {
+        Tag: { type: ['string', 'null'] },
+        Id: { type: ['string', 'integer'] },
+        Null: { type: ['null'] },
+        AlsoNull: { type: 'null' },
+      },
       '3.1.0',
     )
     expect(parseIssues).toEqual([])
@@ -290,13 +475,30 @@ describe('OpenAPI 3.1 schemas', () => {
       },
       '3.1.0',
     )
-    expect(model.components.schemas.Kind).toEqual({ kind: 'string', nullable: false, enum: ['dog'] })
-    expect(model.components.schemas.Age).toEqual({ kind: 'integer', nullable: false, exclusiveMinimum: 0, exclusiveMaximum: 150, example: 3 })
+    expect(model.components.schemas.Kind).toEqual({
+      kind: 'string',
+      nullable: false,
+      enum: ['dog'],
+    })
+    expect(model.components.schemas.Age).toEqual({
+      kind: 'integer',
+      nullable: false,
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 150,
+      example: 3,
+    })
   })
 
   it('reads 3.0 boolean exclusive bounds into the same numeric form', async () => {
-    const { model } = await schemas({ Age: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 10 } })
-    expect(model.components.schemas.Age).toEqual({ kind: 'integer', nullable: false, exclusiveMinimum: 0, maximum: 10 })
+    const { model } = await schemas({
+      Age: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 10 },
+    })
+    expect(model.components.schemas.Age).toEqual({
+      kind: 'integer',
+      nullable: false,
+      exclusiveMinimum: 0,
+      maximum: 10,
+    })
   })
 
   it('applies description siblings of $ref, and combines structural siblings with the target', async () => {
@@ -309,13 +511,33 @@ describe('OpenAPI 3.1 schemas', () => {
       '3.1.0',
     )
     expect(parseIssues).toEqual([])
-    expect(model.components.schemas.Owner).toEqual({ kind: 'ref', $ref: '#/components/schemas/User', refName: 'User', nullable: false, description: 'who owns it' })
-    expect(model.components.schemas.Admin).toMatchObject({ kind: 'object', properties: { id: { kind: 'integer' }, role: { kind: 'string' } } })
+    expect(model.components.schemas.Owner).toEqual({
+      kind: 'ref',
+      $ref: '#/components/schemas/User',
+      refName: 'User',
+      nullable: false,
+      description: 'who owns it',
+    })
+    expect(model.components.schemas.Admin).toMatchObject({
+      kind: 'object',
+      properties: { id: { kind: 'integer' }, role: { kind: 'string' } },
+    })
   })
 
   it('folds a { type: null } member of oneOf into nullable', async () => {
-    const { model } = await schemas({ User: { type: 'object' }, MaybeUser: { oneOf: [{ $ref: '#/components/schemas/User' }, { type: 'null' }] } }, '3.1.0')
-    expect(model.components.schemas.MaybeUser).toEqual({ kind: 'ref', $ref: '#/components/schemas/User', refName: 'User', nullable: true })
+    const { model } = await schemas(
+      {
+        User: { type: 'object' },
+        MaybeUser: { oneOf: [{ $ref: '#/components/schemas/User' }, { type: 'null' }] },
+      },
+      '3.1.0',
+    )
+    expect(model.components.schemas.MaybeUser).toEqual({
+      kind: 'ref',
+      $ref: '#/components/schemas/User',
+      refName: 'User',
+      nullable: true,
+    })
   })
 
   it('reads true and false schemas', async () => {
@@ -328,27 +550,50 @@ describe('OpenAPI 3.1 schemas', () => {
 describe('schema kinds', () => {
   it('keeps refs to components lazy, so recursive schemas are plain data', async () => {
     const { parseIssues, model } = await schemas({
-      Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+      Node: {
+        type: 'object',
+        properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+      },
     })
     expect(parseIssues).toEqual([])
     expect(model.components.schemas.Node).toEqual({
       kind: 'object',
       nullable: false,
       required: [],
-      properties: { children: { kind: 'array', nullable: false, items: { kind: 'ref', $ref: '#/components/schemas/Node', refName: 'Node', nullable: false } } },
+      properties: {
+        children: {
+          kind: 'array',
+          nullable: false,
+          items: {
+            kind: 'ref',
+            $ref: '#/components/schemas/Node',
+            refName: 'Node',
+            nullable: false,
+          },
+        },
+      },
     })
   })
 
   it('treats a property literally named $ref as a property', async () => {
     const { parseIssues, model } = await schemas({
-      JSONSchemaProps: { type: 'object', properties: { $ref: { type: 'string' }, $schema: { type: 'string' } } },
+      JSONSchemaProps: {
+        type: 'object',
+        properties: { $ref: { type: 'string' }, $schema: { type: 'string' } },
+      },
     })
     expect(parseIssues).toEqual([])
-    expect(Object.keys((model.components.schemas.JSONSchemaProps as { properties: object }).properties)).toEqual(['$ref', '$schema'])
+    expect(
+      Object.keys((model.components.schemas.JSONSchemaProps as { properties: object }).properties),
+    ).toEqual(['$ref', '$schema'])
   })
 
   it('keeps a property named __proto__ as data', async () => {
-    const { model } = await schemas(JSON.parse('{ "Odd": { "type": "object", "properties": { "__proto__": { "type": "string" } } } }'))
+    const { model } = await schemas(
+      JSON.parse(
+        '{ "Odd": { "type": "object", "properties": { "__proto__": { "type": "string" } } } }',
+      ),
+    )
     const odd = model.components.schemas.Odd as { properties: Record<string, unknown> }
     expect(Object.hasOwn(odd.properties, '__proto__')).toBe(true)
     expect(Object.getPrototypeOf(odd.properties)).toBe(Object.prototype)
@@ -357,16 +602,30 @@ describe('schema kinds', () => {
   it('merges allOf into one object; a single ref member stays a lazy ref with the wrapper annotations', async () => {
     const { model } = await schemas({
       Base: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
-      Pet: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }] },
+      Pet: {
+        allOf: [
+          { $ref: '#/components/schemas/Base' },
+          { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        ],
+      },
       Described: { description: 'a base', allOf: [{ $ref: '#/components/schemas/Base' }] },
     })
     expect(model.components.schemas.Pet).toEqual({
       kind: 'object',
       nullable: false,
       required: ['id', 'name'],
-      properties: { id: { kind: 'integer', nullable: false }, name: { kind: 'string', nullable: false } },
+      properties: {
+        id: { kind: 'integer', nullable: false },
+        name: { kind: 'string', nullable: false },
+      },
     })
-    expect(model.components.schemas.Described).toEqual({ kind: 'ref', $ref: '#/components/schemas/Base', refName: 'Base', nullable: false, description: 'a base' })
+    expect(model.components.schemas.Described).toEqual({
+      kind: 'ref',
+      $ref: '#/components/schemas/Base',
+      refName: 'Base',
+      nullable: false,
+      description: 'a base',
+    })
   })
 
   it('reads oneOf with a discriminator as a union of lazy refs', async () => {
@@ -395,11 +654,19 @@ describe('schema kinds', () => {
       Shape: {
         allOf: [
           { type: 'object', properties: { id: { type: 'string' } } },
-          { oneOf: [{ type: 'object', properties: { r: { type: 'number' } } }, { type: 'object', properties: { w: { type: 'number' } } }] },
+          {
+            oneOf: [
+              { type: 'object', properties: { r: { type: 'number' } } },
+              { type: 'object', properties: { w: { type: 'number' } } },
+            ],
+          },
         ],
       },
     })
-    const shape = model.components.schemas.Shape as unknown as { kind: string; members: { properties: object }[] }
+    const shape = model.components.schemas.Shape as unknown as {
+      kind: string
+      members: { properties: object }[]
+    }
     expect(shape.kind).toBe('union')
     expect(shape.members.map((m) => Object.keys(m.properties))).toEqual([
       ['id', 'r'],
@@ -411,22 +678,45 @@ describe('schema kinds', () => {
     const node = { $ref: '#/components/schemas/Node' }
     const { parseIssues, model } = await schemas({
       Node: { type: 'object', properties: { next: node } },
-      Both: { allOf: [node, { type: 'object', properties: { next: node, label: { type: 'string' } } }] },
+      Both: {
+        allOf: [node, { type: 'object', properties: { next: node, label: { type: 'string' } } }],
+      },
     })
     expect(parseIssues).toEqual([])
-    expect(model.components.schemas.Both).toMatchObject({ kind: 'object', properties: { next: { kind: 'ref', refName: 'Node' }, label: { kind: 'string' } } })
+    expect(model.components.schemas.Both).toMatchObject({
+      kind: 'object',
+      properties: { next: { kind: 'ref', refName: 'Node' }, label: { kind: 'string' } },
+    })
   })
 
   it('merges allOf over recursive schemas under unions in bounded time', async () => {
     const node = { $ref: '#/components/schemas/Node' }
     const started = Date.now()
     const { parseIssues, model } = await schemas({
-      Node: { type: 'object', properties: { next: { oneOf: [node, { $ref: '#/components/schemas/Other' }] } } },
-      Other: { type: 'object', properties: { back: node, next: { oneOf: [node, { $ref: '#/components/schemas/Other' }] } } },
-      Both: { allOf: [node, { $ref: '#/components/schemas/Other' }, { type: 'object', properties: { next: node } }] },
+      Node: {
+        type: 'object',
+        properties: { next: { oneOf: [node, { $ref: '#/components/schemas/Other' }] } },
+      },
+      Other: {
+        type: 'object',
+        properties: { back: node, next: { oneOf: [node, { $ref: '#/components/schemas/Other' }] } },
+      },
+      Both: {
+        allOf: [
+          node,
+          { $ref: '#/components/schemas/Other' },
+          { type: 'object', properties: { next: node } },
+        ],
+      },
     })
     expect(Date.now() - started).toBeLessThan(10_000)
-    expect(parseIssues.filter((issue) => issue.location === 'components:schemas:Both' && issue.message !== 'allOf is too complex to merge.')).toEqual([])
+    expect(
+      parseIssues.filter(
+        (issue) =>
+          issue.location === 'components:schemas:Both' &&
+          issue.message !== 'allOf is too complex to merge.',
+      ),
+    ).toEqual([])
     expect(Object.keys(model.components.schemas)).toContain('Node')
   })
 
@@ -437,10 +727,15 @@ describe('schema kinds', () => {
 
   it('stops at a depth limit instead of overflowing the stack', async () => {
     const levels = 10_000
-    const deep = '{"type":"object","properties":{"next":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels)
+    const deep =
+      '{"type":"object","properties":{"next":'.repeat(levels) +
+      '{"type":"string"}' +
+      '}}'.repeat(levels)
     const text = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Deep":${deep},"Fine":{"type":"string"}}}}`
     const { parseIssues, model } = await parseApi({ text })
-    expect(brief(parseIssues)).toEqual([{ type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Deep' }])
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Deep' },
+    ])
     expect(parseIssues[0]!.message).toMatch(/^Schema nesting exceeds 256 levels/)
     expect(Object.keys(model.components.schemas)).toEqual(['Fine'])
   })

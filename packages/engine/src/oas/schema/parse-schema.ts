@@ -23,7 +23,14 @@ import { mergeResolver, parseSchemaRef } from './schema-ref.js'
 import { readEnum, readNullable, readNumericFormat } from './values.js'
 
 export type SchemaType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean'
-const TYPES: ReadonlySet<string> = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean'])
+const TYPES: ReadonlySet<string> = new Set([
+  'object',
+  'array',
+  'string',
+  'integer',
+  'number',
+  'boolean',
+])
 const ANY: Schema = Object.freeze({ kind: 'unknown', nullable: true })
 
 /**
@@ -33,7 +40,9 @@ const ANY: Schema = Object.freeze({ kind: 'unknown', nullable: true })
 export function parseSchema(ctx: OasContext, value: unknown, depth = 0): Schema {
   if (depth > MAX_SCHEMA_DEPTH) ctx.fail(`Schema nesting exceeds ${MAX_SCHEMA_DEPTH} levels`)
   if (typeof value === 'boolean' && ctx.dialect === '3.1') {
-    return Object.freeze(value ? { kind: 'unknown', nullable: true } : { kind: 'void', nullable: false })
+    return Object.freeze(
+      value ? { kind: 'unknown', nullable: true } : { kind: 'void', nullable: false },
+    )
   }
   if (!isObject(value)) return ctx.fail(`Expected a schema object, got ${describeValue(value)}`)
   if (typeof value.$ref === 'string') return parseSchemaRef(ctx, value, depth)
@@ -78,7 +87,11 @@ function nullableOf(ctx: OasContext, f: SchemaFields): boolean {
 function parseUnknown(ctx: OasContext, f: SchemaFields): Schema {
   const nullable = nullableOf(ctx, f)
   if (nullable && ctx.dialect === '3.0') {
-    ctx.report(OAS_ISSUES.invalidNullable, 'nullable: true needs a type; without one the schema already accepts any value.', 'nullable')
+    ctx.report(
+      OAS_ISSUES.invalidNullable,
+      'nullable: true needs a type; without one the schema already accepts any value.',
+      'nullable',
+    )
   }
   const node: Mutable<UnknownSchema> = { kind: 'unknown', nullable }
   return annotate(ctx, f, node)
@@ -86,17 +99,34 @@ function parseUnknown(ctx: OasContext, f: SchemaFields): Schema {
 
 /** A 3.1 `type` array: `null` makes it nullable; several other types make a union. */
 function parseTypeArray(ctx: OasContext, f: SchemaFields, types: unknown[], depth: number): Schema {
-  for (const type of types) if (type !== 'null' && (typeof type !== 'string' || !TYPES.has(type))) failType(ctx, type)
+  for (const type of types)
+    if (type !== 'null' && (typeof type !== 'string' || !TYPES.has(type))) failType(ctx, type)
   const nullable = types.includes('null')
   const rest = [...new Set(types.filter((type) => type !== 'null'))] as SchemaType[]
   const fields = f.without('type')
   fields.nullable = nullable
-  if (rest.length === 0) return annotate(ctx, fields, { kind: 'unknown', nullable } as Mutable<UnknownSchema>)
+  if (rest.length === 0)
+    return annotate(ctx, fields, { kind: 'unknown', nullable } as Mutable<UnknownSchema>)
   if (rest.length === 1) return parseTyped(ctx, fields, rest[0]!, depth)
-  const bare = fields.without('title', 'description', 'default', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'nullable')
+  const bare = fields.without(
+    'title',
+    'description',
+    'default',
+    'example',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+    'nullable',
+  )
   bare.extensions = undefined
   const members = rest.map((type) => parseTyped(ctx, bare, type, depth))
-  const node: Mutable<UnionSchema> = { kind: 'union', mode: 'anyOf', members: Object.freeze(members), nullable }
+  const node: Mutable<UnionSchema> = {
+    kind: 'union',
+    mode: 'anyOf',
+    members: Object.freeze(members),
+    nullable,
+  }
   return annotate(ctx, fields, node)
 }
 
@@ -122,15 +152,27 @@ function parseTyped(ctx: OasContext, f: SchemaFields, type: SchemaType, depth: n
 }
 
 /** A scalar schema; a plain one (type, format and nullable only) is the shared node for those. */
-function leaf(ctx: OasContext, f: SchemaFields, node: Mutable<StringSchema | IntegerSchema | NumberSchema | BooleanSchema>): Schema {
+function leaf(
+  ctx: OasContext,
+  f: SchemaFields,
+  node: Mutable<StringSchema | IntegerSchema | NumberSchema | BooleanSchema>,
+): Schema {
   if (!f.isPlain) return annotate(ctx, f, node)
   const format = 'format' in node ? node.format : undefined
-  return ctx.shared(`${node.kind}${node.nullable ? '?' : ''}${format === undefined ? '' : `:${format}`}`, () => node)
+  return ctx.shared(
+    `${node.kind}${node.nullable ? '?' : ''}${format === undefined ? '' : `:${format}`}`,
+    () => node,
+  )
 }
 
 const NONE: readonly string[] = Object.freeze([])
 
-function buildObject(ctx: OasContext, f: SchemaFields, nullable: boolean, depth: number): Mutable<ObjectSchema> {
+function buildObject(
+  ctx: OasContext,
+  f: SchemaFields,
+  nullable: boolean,
+  depth: number,
+): Mutable<ObjectSchema> {
   const properties: Record<string, Schema> = {}
   const raw = f.properties
   if (raw !== undefined) {
@@ -166,17 +208,28 @@ function buildObject(ctx: OasContext, f: SchemaFields, nullable: boolean, depth:
 
 function readRequired(ctx: OasContext, required: unknown): readonly string[] {
   if (required === undefined) return NONE
-  const fail = () => ctx.fail(`"required" must be an array of property names, got ${describeValue(required)}`)
+  const fail = () =>
+    ctx.fail(`"required" must be an array of property names, got ${describeValue(required)}`)
   if (!Array.isArray(required)) return fail()
   for (const name of required) if (typeof name !== 'string') fail()
   const unique = new Set(required as string[])
-  return Object.freeze(unique.size === required.length ? (required as string[]).slice() : [...unique])
+  return Object.freeze(
+    unique.size === required.length ? (required as string[]).slice() : [...unique],
+  )
 }
 
-function buildArray(ctx: OasContext, f: SchemaFields, nullable: boolean, depth: number): Mutable<ArraySchema> {
+function buildArray(
+  ctx: OasContext,
+  f: SchemaFields,
+  nullable: boolean,
+  depth: number,
+): Mutable<ArraySchema> {
   let items = ANY
   if (f.items === undefined) {
-    ctx.report(OAS_ISSUES.arrayWithoutItems, 'Array schema has no "items"; treating its items as unknown values.')
+    ctx.report(
+      OAS_ISSUES.arrayWithoutItems,
+      'Array schema has no "items"; treating its items as unknown values.',
+    )
   } else {
     ctx.push('items')
     items = parseSchema(ctx, f.items, depth + 1)
@@ -188,7 +241,8 @@ function buildArray(ctx: OasContext, f: SchemaFields, nullable: boolean, depth: 
   const maxItems = readCount(ctx, f.maxItems, 'maxItems')
   if (maxItems !== undefined) node.maxItems = maxItems
   if (f.uniqueItems !== undefined) {
-    if (typeof f.uniqueItems !== 'boolean') ctx.fail(`"uniqueItems" must be a boolean, got ${describeValue(f.uniqueItems)}`)
+    if (typeof f.uniqueItems !== 'boolean')
+      ctx.fail(`"uniqueItems" must be a boolean, got ${describeValue(f.uniqueItems)}`)
     if (f.uniqueItems) node.uniqueItems = true
   }
   return node
@@ -197,11 +251,13 @@ function buildArray(ctx: OasContext, f: SchemaFields, nullable: boolean, depth: 
 function buildString(ctx: OasContext, f: SchemaFields, nullable: boolean): Mutable<StringSchema> {
   const node: Mutable<StringSchema> = { kind: 'string', nullable }
   if (f.format !== undefined) {
-    if (typeof f.format !== 'string') ctx.fail(`"format" must be a string, got ${describeValue(f.format)}`)
+    if (typeof f.format !== 'string')
+      ctx.fail(`"format" must be a string, got ${describeValue(f.format)}`)
     node.format = f.format
   }
   if (f.pattern !== undefined) {
-    if (typeof f.pattern !== 'string') ctx.fail(`"pattern" must be a string, got ${describeValue(f.pattern)}`)
+    if (typeof f.pattern !== 'string')
+      ctx.fail(`"pattern" must be a string, got ${describeValue(f.pattern)}`)
     node.pattern = f.pattern
   }
   const minLength = readCount(ctx, f.minLength, 'minLength')
@@ -213,7 +269,12 @@ function buildString(ctx: OasContext, f: SchemaFields, nullable: boolean): Mutab
   return node
 }
 
-function buildNumeric(ctx: OasContext, f: SchemaFields, kind: 'integer' | 'number', nullable: boolean): Mutable<IntegerSchema | NumberSchema> {
+function buildNumeric(
+  ctx: OasContext,
+  f: SchemaFields,
+  kind: 'integer' | 'number',
+  nullable: boolean,
+): Mutable<IntegerSchema | NumberSchema> {
   const node = { kind, nullable } as Mutable<IntegerSchema | NumberSchema>
   const format = readNumericFormat(ctx, f.format, kind)
   if (format !== undefined) node.format = format
@@ -238,11 +299,17 @@ function buildNumeric(ctx: OasContext, f: SchemaFields, kind: 'integer' | 'numbe
 
 function readNumber(ctx: OasContext, value: unknown, key: string): number | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isFinite(value)) return ctx.fail(`"${key}" must be a number, got ${describeValue(value)}`)
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    return ctx.fail(`"${key}" must be a number, got ${describeValue(value)}`)
   return value
 }
 
-function readExclusive(ctx: OasContext, value: unknown, key: string, bound: number | undefined): number | undefined {
+function readExclusive(
+  ctx: OasContext,
+  value: unknown,
+  key: string,
+  bound: number | undefined,
+): number | undefined {
   if (value === undefined || value === false) return undefined
   if (value === true) return bound
   return readNumber(ctx, value, key)
@@ -258,7 +325,9 @@ function readCount(ctx: OasContext, value: unknown, key: string): number | undef
 
 export function readDiscriminator(ctx: OasContext, value: unknown): Discriminator {
   if (!isObject(value) || typeof value.propertyName !== 'string') {
-    return ctx.fail(`"discriminator" must be an object with a string propertyName, got ${describeValue(value)}`)
+    return ctx.fail(
+      `"discriminator" must be an object with a string propertyName, got ${describeValue(value)}`,
+    )
   }
   ctx.push('discriminator')
   ctx.checkKeys(value, 'discriminator')
@@ -266,9 +335,14 @@ export function readDiscriminator(ctx: OasContext, value: unknown): Discriminato
   const mapping = value.mapping
   if (mapping === undefined) return Object.freeze({ propertyName: value.propertyName })
   if (!isObject(mapping) || !Object.values(mapping).every((ref) => typeof ref === 'string')) {
-    return ctx.fail(`"discriminator.mapping" must map values to schema names or refs, got ${describeValue(mapping)}`)
+    return ctx.fail(
+      `"discriminator.mapping" must map values to schema names or refs, got ${describeValue(mapping)}`,
+    )
   }
-  return Object.freeze({ propertyName: value.propertyName, mapping: Object.freeze({ ...(mapping as Record<string, string>) }) })
+  return Object.freeze({
+    propertyName: value.propertyName,
+    mapping: Object.freeze({ ...(mapping as Record<string, string>) }),
+  })
 }
 
 /**
@@ -286,7 +360,12 @@ function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Schema {
     if (isObject(value) && typeof value.$ref !== 'string') {
       const fields = readSchemaFields(ctx, value)
       // A member with annotations only (a description, say) constrains nothing.
-      if (fields.constraints > 0 || fields.oneOf !== undefined || fields.anyOf !== undefined || fields.allOf !== undefined) {
+      if (
+        fields.constraints > 0 ||
+        fields.oneOf !== undefined ||
+        fields.anyOf !== undefined ||
+        fields.allOf !== undefined
+      ) {
         members.push({ index, schema: parseFields(ctx, fields, depth + 1) })
       } else {
         rest.title ??= fields.title
@@ -298,7 +377,8 @@ function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Schema {
     ctx.pop()
   })
   ctx.pop()
-  const restIsStructural = rest.constraints > 0 || rest.oneOf !== undefined || rest.anyOf !== undefined
+  const restIsStructural =
+    rest.constraints > 0 || rest.oneOf !== undefined || rest.anyOf !== undefined
   if (members.length === 0) return parseFields(ctx, rest, depth)
   const nullable = nullableOf(ctx, rest)
   if (members.length === 1 && !restIsStructural) {
@@ -316,7 +396,8 @@ function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Schema {
       merged = mergeSchemas(merged, parsed[i]!, resolve)
     } catch (error) {
       // A merge conflict knows what clashed but not where: it happened at this member.
-      if (error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at) ctx.fail(error.message)
+      if (error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at)
+        ctx.fail(error.message)
       throw error
     } finally {
       ctx.pop()
@@ -325,7 +406,8 @@ function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   }
   const node = { ...merged } as Mutable<Schema>
   if (nullable) node.nullable = true
-  if (rest.discriminator !== undefined && node.kind === 'object') node.discriminator = readDiscriminator(ctx, rest.discriminator)
+  if (rest.discriminator !== undefined && node.kind === 'object')
+    node.discriminator = readDiscriminator(ctx, rest.discriminator)
   delete node.default
   delete node.example
   return annotate(ctx, rest, node)
@@ -333,7 +415,18 @@ function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Schema {
 
 /** The keywords of a schema without its annotations: what a wrapper adds to every member. */
 export function bareOf(f: SchemaFields): SchemaFields {
-  const bare = f.without('title', 'description', 'default', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'nullable', 'discriminator')
+  const bare = f.without(
+    'title',
+    'description',
+    'default',
+    'example',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+    'nullable',
+    'discriminator',
+  )
   bare.extensions = undefined
   return bare
 }
@@ -344,12 +437,18 @@ function parseUnion(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   for (const mode of ['oneOf', 'anyOf'] as const) {
     const list = f[mode]
     if (list === undefined) continue
-    if (!Array.isArray(list)) return ctx.fail(`"${mode}" must be an array, got ${describeValue(list)}`)
+    if (!Array.isArray(list))
+      return ctx.fail(`"${mode}" must be an array, got ${describeValue(list)}`)
     if (list.length === 0) return ctx.fail(`"${mode}" array is empty`)
     ctx.push(mode)
     const members: Schema[] = []
     list.forEach((value, index) => {
-      if (ctx.dialect === '3.1' && isObject(value) && value.type === 'null' && Object.keys(value).length === 1) {
+      if (
+        ctx.dialect === '3.1' &&
+        isObject(value) &&
+        value.type === 'null' &&
+        Object.keys(value).length === 1
+      ) {
         nullable = true
         return
       }
@@ -362,9 +461,18 @@ function parseUnion(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   }
   // Keywords beside oneOf/anyOf other than `type` (properties, required …) hold for every member.
   const sharedFields = f.without('oneOf', 'anyOf', 'type')
-  const shared = sharedFields.constraints > 0 ? parseFields(ctx, bareOf(withType(sharedFields, f.type)), depth) : undefined
+  const shared =
+    sharedFields.constraints > 0
+      ? parseFields(ctx, bareOf(withType(sharedFields, f.type)), depth)
+      : undefined
   const resolve = mergeResolver(ctx)
-  const unions = groups.map((members) => toUnion(shared ? members.map((member) => mergeSchemas(member, shared, resolve)) : members, f.oneOf !== undefined ? 'oneOf' : 'anyOf', nullable))
+  const unions = groups.map((members) =>
+    toUnion(
+      shared ? members.map((member) => mergeSchemas(member, shared, resolve)) : members,
+      f.oneOf !== undefined ? 'oneOf' : 'anyOf',
+      nullable,
+    ),
+  )
   let node = unions[0]!
   if (unions.length > 1) node = mergeSchemas(node, unions[1]!, resolve)
   if (node.kind === 'union') {
@@ -381,16 +489,28 @@ function withType(fields: SchemaFields, type: unknown): SchemaFields {
 }
 
 /** An inline member without a type takes the wrapper's `type` (`type: string, oneOf: [{enum}, …]`). */
-function parseMember(ctx: OasContext, wrapper: SchemaFields, value: unknown, depth: number): Schema {
-  if (typeof wrapper.type !== 'string' || !isObject(value) || typeof value.$ref === 'string') return parseSchema(ctx, value, depth)
+function parseMember(
+  ctx: OasContext,
+  wrapper: SchemaFields,
+  value: unknown,
+  depth: number,
+): Schema {
+  if (typeof wrapper.type !== 'string' || !isObject(value) || typeof value.$ref === 'string')
+    return parseSchema(ctx, value, depth)
   const fields = readSchemaFields(ctx, value)
-  if (fields.type === undefined && fields.allOf === undefined && fields.oneOf === undefined && fields.anyOf === undefined) {
+  if (
+    fields.type === undefined &&
+    fields.allOf === undefined &&
+    fields.oneOf === undefined &&
+    fields.anyOf === undefined
+  ) {
     fields.type = wrapper.type
   }
   return parseFields(ctx, fields, depth)
 }
 
 function toUnion(members: Schema[], mode: 'oneOf' | 'anyOf', nullable: boolean): Schema {
-  if (members.length === 1) return overlay(members[0]!, { nullable: nullable || members[0]!.nullable })
+  if (members.length === 1)
+    return overlay(members[0]!, { nullable: nullable || members[0]!.nullable })
   return Object.freeze({ kind: 'union', mode, members: Object.freeze(members), nullable })
 }

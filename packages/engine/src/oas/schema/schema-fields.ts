@@ -48,7 +48,10 @@ export class SchemaFields {
 
   /** Whether the schema says no more than its type, format and nullability (most leaves do). */
   get isPlain(): boolean {
-    const expected = (this.type === undefined ? 0 : 1) + (this.format === undefined ? 0 : 1) + (this.nullable === undefined ? 0 : 1)
+    const expected =
+      (this.type === undefined ? 0 : 1) +
+      (this.format === undefined ? 0 : 1) +
+      (this.nullable === undefined ? 0 : 1)
     return this.keys === expected
   }
 
@@ -67,7 +70,13 @@ export class SchemaFields {
     this.minProperties = this.maxProperties = this.items = this.minItems = this.maxItems = undefined
     this.uniqueItems = this.format = this.pattern = this.minLength = this.maxLength = undefined
     this.minimum = this.maximum = this.exclusiveMinimum = this.exclusiveMaximum = undefined
-    this.multipleOf = this.enum = this.allOf = this.oneOf = this.anyOf = this.discriminator = undefined
+    this.multipleOf =
+      this.enum =
+      this.allOf =
+      this.oneOf =
+      this.anyOf =
+      this.discriminator =
+        undefined
     this.nullable = this.title = this.description = this.default = this.example = undefined
     this.examples = this.deprecated = this.readOnly = this.writeOnly = this.extensions = undefined
     this.constraints = 0
@@ -83,9 +92,26 @@ export class SchemaFields {
 }
 
 const CONSTRAINTS = [
-  'type', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties', 'items',
-  'minItems', 'maxItems', 'uniqueItems', 'format', 'pattern', 'minLength', 'maxLength', 'minimum',
-  'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'enum',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'enum',
 ] as const satisfies readonly (keyof SchemaFields)[]
 
 /**
@@ -105,41 +131,123 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
     keys++
     // Cases run top to bottom until one matches: the most frequent keywords come first.
     switch (key) {
-      case 'type': fields.type = value; constraints++; break
-      case 'format': fields.format = value; constraints++; break
-      case 'description': fields.description = value; break
+      case 'type':
+        fields.type = value
+        constraints++
+        break
+      case 'format':
+        fields.format = value
+        constraints++
+        break
+      case 'description':
+        fields.description = value
+        break
       case 'nullable':
         if (ctx.dialect === '3.0') fields.nullable = value
         else ctx.unexpected(key)
         break
-      case 'properties': fields.properties = value; constraints++; break
-      case 'enum': fields.enum = value; constraints++; break
-      case 'required': fields.required = value; constraints++; break
-      case 'example': fields.example = value; break
-      case 'title': fields.title = value; break
-      case 'items': fields.items = value; constraints++; break
-      case 'default': fields.default = value; break
-      case 'allOf': fields.allOf = value; break
-      case 'oneOf': fields.oneOf = value; break
-      case 'anyOf': fields.anyOf = value; break
-      case 'additionalProperties': fields.additionalProperties = value; constraints++; break
-      case 'readOnly': fields.readOnly = value; break
-      case 'deprecated': fields.deprecated = value; break
-      case 'minimum': fields.minimum = value; constraints++; break
-      case 'maximum': fields.maximum = value; constraints++; break
-      case 'maxLength': fields.maxLength = value; constraints++; break
-      case 'minLength': fields.minLength = value; constraints++; break
-      case 'pattern': fields.pattern = value; constraints++; break
-      case 'minItems': fields.minItems = value; constraints++; break
-      case 'maxItems': fields.maxItems = value; constraints++; break
-      case 'uniqueItems': fields.uniqueItems = value; constraints++; break
-      case 'writeOnly': fields.writeOnly = value; break
-      case 'discriminator': fields.discriminator = value; break
-      case 'minProperties': fields.minProperties = value; constraints++; break
-      case 'maxProperties': fields.maxProperties = value; constraints++; break
-      case 'exclusiveMinimum': fields.exclusiveMinimum = value; constraints++; break
-      case 'exclusiveMaximum': fields.exclusiveMaximum = value; constraints++; break
-      case 'multipleOf': fields.multipleOf = value; constraints++; break
+      case 'properties':
+        fields.properties = value
+        constraints++
+        break
+      case 'enum':
+        fields.enum = value
+        constraints++
+        break
+      case 'required':
+        fields.required = value
+        constraints++
+        break
+      case 'example':
+        fields.example = value
+        break
+      case 'title':
+        fields.title = value
+        break
+      case 'items':
+        fields.items = value
+        constraints++
+        break
+      case 'default':
+        fields.default = value
+        break
+      case 'allOf':
+        fields.allOf = value
+        break
+      case 'oneOf':
+        fields.oneOf = value
+        break
+      case 'anyOf':
+        fields.anyOf = value
+        break
+      case 'additionalProperties':
+        fields.additionalProperties = value
+        constraints++
+        break
+      case 'readOnly':
+        fields.readOnly = value
+        break
+      case 'deprecated':
+        fields.deprecated = value
+        break
+      case 'minimum':
+        fields.minimum = value
+        constraints++
+        break
+      case 'maximum':
+        fields.maximum = value
+        constraints++
+        break
+      case 'maxLength':
+        fields.maxLength = value
+        constraints++
+        break
+      case 'minLength':
+        fields.minLength = value
+        constraints++
+        break
+      case 'pattern':
+        fields.pattern = value
+        constraints++
+        break
+      case 'minItems':
+        fields.minItems = value
+        constraints++
+        break
+      case 'maxItems':
+        fields.maxItems = value
+        constraints++
+        break
+      case 'uniqueItems':
+        fields.uniqueItems = value
+        constraints++
+        break
+      case 'writeOnly':
+        fields.writeOnly = value
+        break
+      case 'discriminator':
+        fields.discriminator = value
+        break
+      case 'minProperties':
+        fields.minProperties = value
+        constraints++
+        break
+      case 'maxProperties':
+        fields.maxProperties = value
+        constraints++
+        break
+      case 'exclusiveMinimum':
+        fields.exclusiveMinimum = value
+        constraints++
+        break
+      case 'exclusiveMaximum':
+        fields.exclusiveMaximum = value
+        constraints++
+        break
+      case 'multipleOf':
+        fields.multipleOf = value
+        constraints++
+        break
       default:
         if (key.startsWith('x-')) (fields.extensions ??= {})[key] = value
         else if (!known.has(key)) ctx.unexpected(key)

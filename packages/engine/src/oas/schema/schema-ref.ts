@@ -29,10 +29,14 @@ export function parseSchemaRef(ctx: OasContext, value: RawObject, depth: number)
   const node = refTarget(ctx, ref, depth)
   if (!siblings) return typeof summary === 'string' ? overlay(node, { description: summary }) : node
   const f = readSchemaFields(ctx, siblings)
-  const structural = f.constraints > 0 || f.allOf !== undefined || f.oneOf !== undefined || f.anyOf !== undefined
-  const base = structural ? mergeSchemas(node, parseFields(ctx, bareOf(f), depth), mergeResolver(ctx)) : node
+  const structural =
+    f.constraints > 0 || f.allOf !== undefined || f.oneOf !== undefined || f.anyOf !== undefined
+  const base = structural
+    ? mergeSchemas(node, parseFields(ctx, bareOf(f), depth), mergeResolver(ctx))
+    : node
   const annotations = wrapperAnnotations(f, base, false)
-  if (annotations.description === undefined && typeof summary === 'string') annotations.description = summary
+  if (annotations.description === undefined && typeof summary === 'string')
+    annotations.description = summary
   return overlay(base, annotations)
 }
 
@@ -53,7 +57,8 @@ function refTarget(ctx: OasContext, ref: string, depth: number): Schema {
     ctx.useRef(ref, 'schemas')
     return refNode(ctx, ref, segments?.at(-1) ?? ref)
   }
-  if (ctx.inlining.has(ref)) ctx.fail(`Recursive $ref "${ref}" through a location that is not a component`)
+  if (ctx.inlining.has(ref))
+    ctx.fail(`Recursive $ref "${ref}" through a location that is not a component`)
   ctx.inlining.add(ref)
   try {
     return parseSchema(ctx, target, depth + 1)
@@ -67,12 +72,17 @@ export function schemaComponent(ctx: OasContext, name: string): Outcome<Schema> 
   const known = ctx.schemaOutcomes.get(name)
   if (known) return known
   const schemas = ctx.document.components
-  const raw = isObject(schemas) && isObject(schemas.schemas) && Object.hasOwn(schemas.schemas, name) ? schemas.schemas[name] : undefined
+  const raw =
+    isObject(schemas) && isObject(schemas.schemas) && Object.hasOwn(schemas.schemas, name)
+      ? schemas.schemas[name]
+      : undefined
   if (raw === undefined) return undefined
   const active = ctx.activeSchemas.indexOf(name)
   if (active !== -1) throw new AllOfCycleFailure([...ctx.activeSchemas.slice(active), name])
   ctx.activeSchemas.push(name)
-  const outcome = ctx.runUnit(['components', 'schemas', name], OAS_ISSUES.invalidSchema, () => parseSchema(ctx, raw))
+  const outcome = ctx.runUnit(['components', 'schemas', name], OAS_ISSUES.invalidSchema, () =>
+    parseSchema(ctx, raw),
+  )
   ctx.activeSchemas.pop()
   ctx.schemaOutcomes.set(name, outcome)
   return outcome
@@ -90,7 +100,8 @@ export function mergeResolver(ctx: OasContext): MergeResolver {
     let current: Schema = schema
     for (let lookups = 1; current.kind === 'ref'; lookups++) {
       const ref = current.$ref
-      if (lookups > MAX_REF_LOOKUPS) throw new DependencyFailure(schema.$ref, RefError.maxLookups(ref).message, at)
+      if (lookups > MAX_REF_LOOKUPS)
+        throw new DependencyFailure(schema.$ref, RefError.maxLookups(ref).message, at)
       const target = splitComponentRef(ref)
       if (target && target.bucket !== 'schemas') {
         const actual = BUCKET_TYPE[target.bucket] ?? target.bucket
@@ -100,7 +111,8 @@ export function mergeResolver(ctx: OasContext): MergeResolver {
       if (!outcome) throw new DependencyFailure(ref, RefError.notFound(ref).message, at)
       if (!outcome.ok) {
         const unit = ctx.activeSchemas.at(-1)
-        if (outcome.cycle && unit !== undefined && outcome.cycle.includes(unit)) throw new AllOfCycleFailure(outcome.cycle)
+        if (outcome.cycle && unit !== undefined && outcome.cycle.includes(unit))
+          throw new AllOfCycleFailure(outcome.cycle)
         throw new DependencyFailure(ref, `Ref "${ref}" is invalid: ${outcome.reason}`, at)
       }
       ctx.inheritRefs(outcome.refs)

@@ -37,17 +37,23 @@ function expected(kind: Schema['kind']): string {
 export function mismatch(schema: Schema, value: unknown, at = '', depth = 0): string | undefined {
   const where = at === '' ? '' : `at ${at}: `
   if (value === null) {
-    const accepts = schema.nullable || schema.kind === 'unknown' || schema.kind === 'ref' || schema.kind === 'union'
+    const accepts =
+      schema.nullable ||
+      schema.kind === 'unknown' ||
+      schema.kind === 'ref' ||
+      schema.kind === 'union'
     return accepts ? undefined : `${where}expected ${describeSchema(schema)}, got null`
   }
-  if (!conformsShallow(schema.kind, value)) return `${where}expected ${describeSchema(schema)}, got ${describeValue(value)}`
+  if (!conformsShallow(schema.kind, value))
+    return `${where}expected ${describeSchema(schema)}, got ${describeValue(value)}`
   if (depth > 32) return undefined
   switch (schema.kind) {
     case 'string':
     case 'integer':
     case 'number':
     case 'boolean':
-      if (schema.enum === undefined || (schema.enum as readonly unknown[]).includes(value)) return undefined
+      if (schema.enum === undefined || (schema.enum as readonly unknown[]).includes(value))
+        return undefined
       return `${where}expected ${describeSchema(schema)}, got ${describeValue(value)}`
     case 'array': {
       const items = value as unknown[]
@@ -61,7 +67,8 @@ export function mismatch(schema: Schema, value: unknown, at = '', depth = 0): st
       const record = value as Record<string, unknown>
       for (const key in record) {
         const property = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined
-        const found = property && mismatch(property, record[key], at === '' ? key : `${at}.${key}`, depth + 1)
+        const found =
+          property && mismatch(property, record[key], at === '' ? key : `${at}.${key}`, depth + 1)
         if (found) return found
       }
       return undefined
@@ -99,7 +106,11 @@ export function readEnum<T>(
 ): readonly (T | null)[] | undefined {
   if (values === undefined) return undefined
   if (!Array.isArray(values)) {
-    ctx.report(OAS_ISSUES.invalidEnum, `Removed invalid enum: expected an array, got ${describeValue(values)}.`, 'enum')
+    ctx.report(
+      OAS_ISSUES.invalidEnum,
+      `Removed invalid enum: expected an array, got ${describeValue(values)}.`,
+      'enum',
+    )
     return undefined
   }
   if (values.length === 0) {
@@ -108,8 +119,13 @@ export function readEnum<T>(
   }
   for (const member of values) {
     if (member === null ? nullable : conformsShallow(kind, member)) continue
-    const why = member === null ? 'null in an enum of a schema that is not nullable' : describeValue(member)
-    ctx.report(OAS_ISSUES.invalidEnum, `Removed invalid enum. Expected "${expected(kind)}", got: ${why}.`, 'enum')
+    const why =
+      member === null ? 'null in an enum of a schema that is not nullable' : describeValue(member)
+    ctx.report(
+      OAS_ISSUES.invalidEnum,
+      `Removed invalid enum. Expected "${expected(kind)}", got: ${why}.`,
+      'enum',
+    )
     return undefined
   }
   return Object.freeze(values as (T | null)[])
@@ -118,7 +134,8 @@ export function readEnum<T>(
 /** Drops a `default` that does not match the declared type (INVALID_DEFAULT). */
 export function readDefault(ctx: OasContext, value: unknown, schema: Schema): unknown {
   if (value === undefined) return undefined
-  if (value === null ? schema.nullable || !typed(schema) : conformsShallow(schema.kind, value)) return value
+  if (value === null ? schema.nullable || !typed(schema) : conformsShallow(schema.kind, value))
+    return value
   ctx.report(
     OAS_ISSUES.invalidDefault,
     `Removed invalid default. Expected "${expected(schema.kind)}", got: ${describeValue(value)}.`,
@@ -128,7 +145,12 @@ export function readDefault(ctx: OasContext, value: unknown, schema: Schema): un
 }
 
 /** Drops an `example` that does not conform to the schema (INVALID_EXAMPLE). */
-export function checkExample(ctx: OasContext, value: unknown, schema: Schema, segment: string): unknown {
+export function checkExample(
+  ctx: OasContext,
+  value: unknown,
+  schema: Schema,
+  segment: string,
+): unknown {
   if (value === undefined) return undefined
   const problem = mismatch(schema, value)
   if (problem === undefined) return value
@@ -141,7 +163,10 @@ function typed(schema: Schema): boolean {
 }
 
 function describeSchema(schema: Schema): string {
-  if ((schema.kind === 'string' || schema.kind === 'integer' || schema.kind === 'number') && schema.enum) {
+  if (
+    (schema.kind === 'string' || schema.kind === 'integer' || schema.kind === 'number') &&
+    schema.enum
+  ) {
     return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`
   }
   return `"${expected(schema.kind)}"`
@@ -151,7 +176,11 @@ const INTEGER_FORMATS = new Set(['int32', 'int64'])
 const NUMBER_FORMATS = new Set(['float', 'double'])
 
 /** Keeps a number/integer format the model can represent; others are dropped (INVALID_FORMAT, debug). */
-export function readNumericFormat(ctx: OasContext, format: unknown, kind: 'integer' | 'number'): string | undefined {
+export function readNumericFormat(
+  ctx: OasContext,
+  format: unknown,
+  kind: 'integer' | 'number',
+): string | undefined {
   if (format === undefined) return undefined
   const valid = kind === 'integer' ? INTEGER_FORMATS : NUMBER_FORMATS
   if (typeof format === 'string' && valid.has(format)) return format
