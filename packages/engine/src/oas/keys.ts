@@ -1,3 +1,5 @@
+import { HTTP_METHODS } from '../model/operation.js'
+
 /**
  * The fixed fields of each OpenAPI object, per dialect. A key outside its object's set (and not an
  * `x-` extension) is reported as UNEXPECTED_PROPERTY and ignored.
@@ -74,21 +76,7 @@ const SCHEMA_31 = [
   'contentSchema',
 ]
 
-const PATH_ITEM_30 = [
-  '$ref',
-  'summary',
-  'description',
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-  'servers',
-  'parameters',
-]
+const PATH_ITEM_30 = ['$ref', 'summary', 'description', ...HTTP_METHODS, 'servers', 'parameters']
 const PARAMETER = [
   'name',
   'in',
@@ -192,18 +180,7 @@ const KEYS_31: Record<ObjectKind, Set<string>> = {
   ),
   info: set('title', 'summary', 'description', 'termsOfService', 'contact', 'license', 'version'),
   license: set('name', 'identifier', 'url'),
-  components: set(
-    'schemas',
-    'responses',
-    'parameters',
-    'examples',
-    'requestBodies',
-    'headers',
-    'securitySchemes',
-    'links',
-    'callbacks',
-    'pathItems',
-  ),
+  components: set(...KEYS_30.components, 'pathItems'),
   reference: set('$ref', 'summary', 'description'),
   schema: set(...SCHEMA_31),
 }

@@ -108,18 +108,7 @@ function parseTypeArray(ctx: OasContext, f: SchemaFields, types: unknown[], dept
   if (rest.length === 0)
     return annotate(ctx, fields, { kind: 'unknown', nullable } as Mutable<UnknownSchema>)
   if (rest.length === 1) return parseTyped(ctx, fields, rest[0]!, depth)
-  const bare = fields.without(
-    'title',
-    'description',
-    'default',
-    'example',
-    'examples',
-    'deprecated',
-    'readOnly',
-    'writeOnly',
-    'nullable',
-  )
-  bare.extensions = undefined
+  const bare = bareOf(fields)
   const members = rest.map((type) => parseTyped(ctx, bare, type, depth))
   const node: Mutable<UnionSchema> = {
     kind: 'union',
