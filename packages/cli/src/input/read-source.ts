@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { DEFAULT_LIMITS, DocumentError } from '@svc/engine'
+import { RecipeError, type Recipe } from '../errors.js'
 
 /** An API description as the CLI obtained it. */
 export type LoadedSource = {
@@ -109,4 +110,24 @@ function describeFetchError(error: unknown): string {
     return `no answer within ${URL_TIMEOUT_MS / 1000} s`
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
   return cause?.code ?? cause?.message ?? String(error)
+}
+
+/**
+ * The input of an engine command: a missing argument, or a path that names no file, is an
+ * invalid input (a recipe error, exit 2); anything that fails later is an unreadable document.
+ */
+export async function readCommandInput(
+  input: string | undefined,
+  recipe: Recipe,
+  options: { cwd?: string; stdin?: NodeJS.ReadableStream; maxBytes?: number } = {},
+): Promise<LoadedSource> {
+  if (input === undefined || input === '') throw new RecipeError(recipe)
+  try {
+    return await readSource(input, options)
+  } catch (error) {
+    if (error instanceof MissingFileError) {
+      throw new RecipeError({ ...recipe, problem: `No such file: ${error.path}` })
+    }
+    throw error
+  }
 }

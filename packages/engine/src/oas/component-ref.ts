@@ -1,5 +1,5 @@
 import type { ComponentBucket, ComponentRef } from '../model/operation.js'
-import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
+import { getAtLocalRef, parseLocalRef } from '../refs/pointer.js'
 import { splitComponentRef } from '../refs/resolve-ref.js'
 import { isObject, type OasContext, type RawObject } from './context.js'
 
@@ -22,7 +22,7 @@ export function parseMaybeRef<B extends ComponentBucket, T>(
   if (component) {
     ctx.useRef(ref, bucket)
     if (description === undefined) {
-      return ctx.sharedRef(`${bucket}:${ref}`, (): ComponentRef<B> => ({
+      return ctx.shared(`${bucket}:${ref}`, (): ComponentRef<B> => ({
         kind: 'ref',
         bucket,
         $ref: ref,
@@ -31,11 +31,15 @@ export function parseMaybeRef<B extends ComponentBucket, T>(
     }
     return Object.freeze({ kind: 'ref', bucket, $ref: ref, refName: component.name, description })
   }
-  const segments = parseLocalRef(ref)
-  const target = segments ? getAtPointer(ctx.document, segments) : undefined
+  const target = getAtLocalRef(ctx.document, ref)
   if (target === undefined) {
     ctx.useRef(ref, bucket)
-    return Object.freeze({ kind: 'ref', bucket, $ref: ref, refName: segments?.at(-1) ?? ref })
+    return Object.freeze({
+      kind: 'ref',
+      bucket,
+      $ref: ref,
+      refName: parseLocalRef(ref)?.at(-1) ?? ref,
+    })
   }
   if (ctx.inlining.has(ref)) ctx.fail(`Recursive $ref "${ref}"`)
   ctx.inlining.add(ref)

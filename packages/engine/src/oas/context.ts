@@ -67,8 +67,7 @@ export class OasContext {
   /** How many of {@link fieldsPool} are in use. */
   fieldsDepth = 0
   /** Shared nodes for plain leaves and bare refs: a third of a large model is `{ type: string }`. */
-  readonly #shared = new Map<string, Schema>()
-  readonly #sharedRefs = new Map<string, object>()
+  readonly #shared = new Map<string, object>()
   /** `in` and `name` of parameters reached through refs, by ref: operations merge them by those. */
   readonly parameterKeys = new Map<string, string>()
 
@@ -82,16 +81,9 @@ export class OasContext {
    * One frozen node per distinct plain leaf (`{ kind: 'string', format: 'uri', nullable: false }`)
    * or bare ref: nodes are immutable, so sharing them is invisible except in memory and time.
    */
-  shared<S extends Schema>(key: string, make: () => S): S {
+  shared<N extends object>(key: string, make: () => N): N {
     let node = this.#shared.get(key)
-    if (node === undefined) this.#shared.set(key, (node = Object.freeze(make()) as Schema))
-    return node as S
-  }
-
-  /** The same sharing for bare refs to non-schema components (`#/components/parameters/…`). */
-  sharedRef<N extends object>(key: string, make: () => N): N {
-    let node = this.#sharedRefs.get(key)
-    if (node === undefined) this.#sharedRefs.set(key, (node = Object.freeze(make())))
+    if (node === undefined) this.#shared.set(key, (node = Object.freeze(make())))
     return node as N
   }
 

@@ -11,7 +11,7 @@ import {
   type WebhookOperation,
 } from '../model/operation.js'
 import { setOwn } from '../model/own.js'
-import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
+import { getAtLocalRef } from '../refs/pointer.js'
 import { parseMaybeRef } from './component-ref.js'
 import {
   describeValue,
@@ -110,8 +110,7 @@ function resolvePathItem(ctx: OasContext, value: unknown): RawObject | undefined
     return undefined
   }
   if (typeof value.$ref !== 'string') return value
-  const segments = parseLocalRef(value.$ref)
-  const target = segments ? getAtPointer(ctx.document, segments) : undefined
+  const target = getAtLocalRef(ctx.document, value.$ref)
   if (!isObject(target)) {
     const reason = `Ref "${value.$ref}" not found`
     ctx.issues.add(
@@ -212,8 +211,7 @@ function parameterKey(ctx: OasContext, parameter: Parameter | ComponentRef<'para
   const ref = parameter.$ref
   let key = ctx.parameterKeys.get(ref)
   if (key === undefined) {
-    const segments = parseLocalRef(ref)
-    const target = segments ? getAtPointer(ctx.document, segments) : undefined
+    const target = getAtLocalRef(ctx.document, ref)
     const named =
       isObject(target) && typeof target.name === 'string' && typeof target.in === 'string'
     key = named ? `${target.in}\u0000${target.name}` : ref

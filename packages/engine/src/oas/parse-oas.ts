@@ -9,7 +9,7 @@ import type {
 } from '../model/operation.js'
 import type { SecurityScheme } from '../model/security-scheme.js'
 import { setOwn } from '../model/own.js'
-import { getAtPointer, parseLocalRef } from '../refs/pointer.js'
+import { getAtLocalRef } from '../refs/pointer.js'
 import { parseMaybeRef } from './component-ref.js'
 import { describeValue, isObject, OasContext, type Outcome, type RawObject } from './context.js'
 import { pruneIfUnusable, type ComponentOutcomes, type RefCheck } from './dependencies.js'
@@ -201,8 +201,7 @@ function followLocalRef(ctx: OasContext, raw: unknown): unknown {
   let value = raw
   for (let hops = 0; isObject(value) && typeof value.$ref === 'string'; hops++) {
     if (hops >= 10) ctx.fail('Max lookups reached')
-    const segments = parseLocalRef(value.$ref)
-    const target = segments ? getAtPointer(ctx.document, segments) : undefined
+    const target = getAtLocalRef(ctx.document, value.$ref)
     if (target === undefined) ctx.fail(`Ref "${value.$ref}" not found`)
     value = target
   }

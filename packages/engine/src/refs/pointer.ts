@@ -30,6 +30,12 @@ export function componentRef(bucket: string, name: string): string {
   return `#/components/${bucket}/${encodePointerSegment(name)}`
 }
 
+/** The value a local `$ref` (`#/paths/~1pets/get`) points at in `root`; undefined when there is none. */
+export function getAtLocalRef(root: unknown, ref: string): unknown {
+  const segments = parseLocalRef(ref)
+  return segments ? getAtPointer(root, segments) : undefined
+}
+
 /** Follows decoded segments into a plain JSON value; undefined when a segment is absent. */
 export function getAtPointer(root: unknown, segments: readonly string[]): unknown {
   let node = root

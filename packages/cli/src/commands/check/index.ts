@@ -6,8 +6,8 @@ import {
   type ParseIssue,
   type SourceInfo,
 } from '@svc/engine'
-import { RecipeError } from '../../errors.js'
-import { MissingFileError, readSource } from '../../input/read-source.js'
+import type { Recipe } from '../../errors.js'
+import { readCommandInput } from '../../input/read-source.js'
 
 export type CheckOptions = {
   /** A file path, an http(s) URL, or `-` for standard input. */
@@ -25,7 +25,8 @@ export type CheckResult = {
   readonly summary: IssueSummary
 }
 
-export const CHECK_RECIPE = {
+export const CHECK_RECIPE: Recipe = {
+  problem: 'svc check needs an API description: a file path, a URL, or - for standard input.',
   usage: 'svc check <file|url|-> [--json] [--debug] [--max-bytes N]',
   example: 'svc check ./openapi.yaml',
   discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
@@ -36,13 +37,7 @@ export const CHECK_RECIPE = {
  * RecipeError when the input is missing, a DocumentError when it cannot be read.
  */
 export async function check(options: CheckOptions): Promise<CheckResult> {
-  if (options.input === undefined || options.input === '') {
-    throw new RecipeError({
-      problem: 'svc check needs an API description: a file path, a URL, or - for standard input.',
-      ...CHECK_RECIPE,
-    })
-  }
-  const loaded = await readInput(options.input, options)
+  const loaded = await readCommandInput(options.input, CHECK_RECIPE, options)
   const result = await parseApi(
     { text: loaded.text, origin: loaded.origin },
     {
@@ -56,17 +51,5 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     source: result.source,
     parseIssues: result.parseIssues,
     summary: summarizeIssues(result.parseIssues),
-  }
-}
-
-/** Reads the input; a path that does not exist is an invalid argument (exit 2), not an unreadable document. */
-export async function readInput(input: string, options: Omit<CheckOptions, 'input'>) {
-  try {
-    return await readSource(input, options)
-  } catch (error) {
-    if (error instanceof MissingFileError) {
-      throw new RecipeError({ problem: `No such file: ${error.path}`, ...CHECK_RECIPE })
-    }
-    throw error
   }
 }

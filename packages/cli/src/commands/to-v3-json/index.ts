@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { DocumentError, toV3Json as convert } from '@svc/engine'
-import { CommandError, RecipeError } from '../../errors.js'
-import { MissingFileError, readSource } from '../../input/read-source.js'
+import { CommandError, type Recipe } from '../../errors.js'
+import { readCommandInput } from '../../input/read-source.js'
 
 export type ToV3JsonOptions = {
   readonly input?: string | undefined
@@ -21,7 +21,8 @@ export type ToV3JsonResult = {
   readonly wrote?: string
 }
 
-const RECIPE = {
+const RECIPE: Recipe = {
+  problem: 'svc to-v3-json needs an OpenAPI document: a file path, a URL, or - for standard input.',
   usage: 'svc to-v3-json <file|url|-> [-o out.json]',
   example: 'svc to-v3-json ./swagger.yaml -o openapi.json',
   discover: "git ls-files '*.yaml' '*.yml' '*.json'",
@@ -29,21 +30,7 @@ const RECIPE = {
 
 /** Converts any OpenAPI document to OpenAPI 3 JSON (2.0 converted; 3.0 and 3.1 normalised to JSON). */
 export async function toV3Json(options: ToV3JsonOptions): Promise<ToV3JsonResult> {
-  if (options.input === undefined || options.input === '') {
-    throw new RecipeError({
-      problem:
-        'svc to-v3-json needs an OpenAPI document: a file path, a URL, or - for standard input.',
-      ...RECIPE,
-    })
-  }
-  let loaded
-  try {
-    loaded = await readSource(options.input, options)
-  } catch (error) {
-    if (error instanceof MissingFileError)
-      throw new RecipeError({ problem: `No such file: ${error.path}`, ...RECIPE })
-    throw error
-  }
+  const loaded = await readCommandInput(options.input, RECIPE, options)
   const result = await convert(
     { text: loaded.text, origin: loaded.origin },
     loaded.isFile ? { readFile: (path: string) => readFileSync(path, 'utf8') } : {},

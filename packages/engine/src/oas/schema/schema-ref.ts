@@ -1,6 +1,6 @@
 import { OAS_ISSUES } from '../../issues/index.js'
 import type { RefSchema, Schema } from '../../model/schema.js'
-import { getAtPointer, parseLocalRef } from '../../refs/pointer.js'
+import { getAtLocalRef, parseLocalRef } from '../../refs/pointer.js'
 import { RefError } from '../../refs/ref-error.js'
 import { BUCKET_TYPE, MAX_REF_LOOKUPS, splitComponentRef } from '../../refs/resolve-ref.js'
 import { isObject, type OasContext, type Outcome, type RawObject } from '../context.js'
@@ -50,12 +50,11 @@ function refTarget(ctx: OasContext, ref: string, depth: number): Schema {
     ctx.useRef(ref, 'schemas')
     return refNode(ctx, ref, component.name)
   }
-  const segments = parseLocalRef(ref)
-  const target = segments ? getAtPointer(ctx.document, segments) : undefined
+  const target = getAtLocalRef(ctx.document, ref)
   if (target === undefined) {
     // Missing, remote, or a file that was not followed: reported once every unit is parsed.
     ctx.useRef(ref, 'schemas')
-    return refNode(ctx, ref, segments?.at(-1) ?? ref)
+    return refNode(ctx, ref, parseLocalRef(ref)?.at(-1) ?? ref)
   }
   if (ctx.inlining.has(ref))
     ctx.fail(`Recursive $ref "${ref}" through a location that is not a component`)
