@@ -1,0 +1,52 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Logger } from 'pino'
+import { ApiError, errorResponse, renderError } from './errors/index.js'
+import type { HubEnv, HubServices } from './http/env.js'
+import { authenticate } from './middleware/authenticate.js'
+import { recordMetrics } from './middleware/metrics.js'
+import { requestContext } from './middleware/request-context.js'
+import { apis } from './routes/apis.js'
+import { health } from './routes/health.js'
+import { projects } from './routes/projects.js'
+import { stacks } from './routes/stacks.js'
+import { user } from './routes/user.js'
+
+export const HUB_API_VERSION = '1.0.0'
+
+/** The hub's HTTP app: every route, one error shape, one description at `/v1/openapi.json`. */
+export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
+  const app = new OpenAPIHono<HubEnv>()
+  app.use('*', requestContext(hub, log))
+  app.use('*', recordMetrics(hub.metrics))
+  app.route('/', health)
+
+  app.use('/v1/*', authenticate)
+  app.route('/v1', user)
+  app.route('/v1/stacks', stacks)
+  app.route('/v1/projects', projects)
+  app.route('/v1/apis', apis)
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A personal access token (`svc_pat_…`)',
+  })
+  const document = () =>
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'svc hub',
+        version: HUB_API_VERSION,
+        description: 'APIs, revisions, stacks and projects. Every error is the ApiError envelope.',
+      },
+      servers: [{ url: hub.config.publicUrl }],
+    })
+  let cached: ReturnType<typeof document> | undefined
+  app.get('/v1/openapi.json', (c) => c.json((cached ??= document())))
+
+  app.notFound((c) =>
+    errorResponse(c, new ApiError('not_found', `No route matches ${c.req.method} ${c.req.path}.`)),
+  )
+  app.onError(renderError)
+  return app
+}

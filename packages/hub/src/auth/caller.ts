@@ -1,0 +1,10 @@
+import type { Scope } from './scopes.js'
+
+/** Who is calling: the user a valid PAT belongs to, and what the PAT allows. */
+export type Caller = {
+  readonly userId: string
+  readonly handle: string
+  readonly tokenId: string
+  readonly scopes: readonly Scope[]
+  readonly expiresAt: string | null
+}

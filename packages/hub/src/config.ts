@@ -1,0 +1,85 @@
+import path from 'node:path'
+
+/** Size limits of one stack version upload (422 `payload_too_large` when exceeded). */
+export type PublishLimits = {
+  readonly bundleBytes: number
+  readonly fileBytes: number
+  readonly sourceBytes: number
+  readonly files: number
+}
+
+/** Size limits of one project's base files upload. */
+export type BaseFileLimits = PublishLimits
+
+export type HubConfig = {
+  readonly port: number
+  readonly host: string
+  /** Where the embedded SQLite database lives when no `DATABASE_URL` is set. */
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  /** PostgreSQL schema to use (created when missing) instead of `public`. */
+  readonly databaseSchema: string | undefined
+  /** `{base_url}`: the origin the hub puts into the URLs it returns. */
+  readonly publicUrl: string
+  readonly logLevel: string
+  readonly publish: PublishLimits
+  readonly baseFiles: BaseFileLimits
+  /** Largest JSON request body accepted. */
+  readonly jsonBodyBytes: number
+}
+
+const MiB = 1024 * 1024
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+/** Reads the hub's configuration from the environment (docs/hub/configuration.md). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const port = integer(env, 'PORT', 8080)
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.SVC_HUB_DATA || '.svc-hub'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.SVC_HUB_DATABASE_SCHEMA || undefined,
+    publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
+    logLevel: env.SVC_HUB_LOG_LEVEL || 'info',
+    publish: {
+      bundleBytes: integer(env, 'SVC_HUB_MAX_BUNDLE_BYTES', 10 * MiB),
+      fileBytes: integer(env, 'SVC_HUB_MAX_FILE_BYTES', 2 * MiB),
+      sourceBytes: integer(env, 'SVC_HUB_MAX_SOURCE_BYTES', 20 * MiB),
+      files: integer(env, 'SVC_HUB_MAX_FILES', 2000),
+    },
+    baseFiles: {
+      bundleBytes: 0,
+      fileBytes: integer(env, 'SVC_HUB_MAX_FILE_BYTES', 2 * MiB),
+      sourceBytes: integer(env, 'SVC_HUB_MAX_SOURCE_BYTES', 20 * MiB),
+      files: integer(env, 'SVC_HUB_MAX_FILES', 2000),
+    },
+    jsonBodyBytes: integer(env, 'SVC_HUB_MAX_JSON_BYTES', 1 * MiB),
+  }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`)
+  }
+  return value
+}
+
+function origin(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`SVC_HUB_PUBLIC_URL must be an absolute URL, got '${raw}'`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`SVC_HUB_PUBLIC_URL must be http or https, got '${raw}'`)
+  }
+  return url.href.replace(/\/+$/, '')
+}

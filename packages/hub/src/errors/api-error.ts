@@ -1,0 +1,22 @@
+import { HTTPException } from 'hono/http-exception'
+import { ERROR_CODES, type ErrorCode } from './codes.js'
+
+/** A failure the caller can act on: rendered as the ApiError envelope with `code`'s status. */
+export class ApiError extends HTTPException {
+  override readonly name = 'ApiError'
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(ERROR_CODES[code], { message })
+  }
+}
+
+/** The body of every non-2xx response. */
+export type ApiErrorBody = {
+  code: ErrorCode
+  message: string
+  details?: unknown
+  requestId: string
+}

@@ -1,0 +1,31 @@
+/**
+ * The closed list of error codes the hub answers with, each with its HTTP status.
+ * docs/api/errors.md documents every entry; a test keeps the two in step.
+ */
+export const ERROR_CODES = {
+  malformed_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  already_exists: 409,
+  version_exists: 409,
+  unsupported_media_type: 415,
+  invalid_request: 422,
+  missing_part: 422,
+  duplicate_part: 422,
+  invalid_version: 422,
+  invalid_manifest: 422,
+  manifest_name_mismatch: 422,
+  composition_inconsistent: 422,
+  unsafe_path: 422,
+  duplicate_path: 422,
+  payload_too_large: 422,
+  empty_bundle: 422,
+  missing_manifest: 422,
+  internal_error: 500,
+  unavailable: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]

@@ -1,0 +1,22 @@
+import type { Logger } from 'pino'
+import type { Caller } from '../auth/caller.js'
+import type { HubConfig } from '../config.js'
+import type { HubMetrics } from '../middleware/metrics.js'
+import type { Store } from '../store/store.js'
+
+/** What every request handler can reach: the one env type of every router and middleware. */
+export type HubServices = {
+  readonly store: Store
+  readonly config: HubConfig
+  readonly metrics: HubMetrics
+}
+
+export type HubEnv = {
+  Variables: {
+    requestId: string
+    log: Logger
+    hub: HubServices
+    /** Set by `authenticate` when the request carries a valid credential. */
+    caller: Caller | undefined
+  }
+}

@@ -1,0 +1,63 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi'
+import { ApiError, ERROR_CODES, type ErrorCode } from '../errors/index.js'
+import { HANDLE_PATTERN, SLUG_PATTERN } from '../accounts/handles.js'
+import type { HubEnv } from './env.js'
+
+/** A route group: every request part it declares is validated, and a failure is 422 `invalid_request`. */
+export function createRouter(): OpenAPIHono<HubEnv> {
+  return new OpenAPIHono<HubEnv>({
+    defaultHook: (result) => {
+      if (result.success) return
+      const issues = result.error.issues.map((issue) => ({
+        path: [result.target, ...issue.path.map(String)].join('.'),
+        message: issue.message,
+      }))
+      throw new ApiError(
+        'invalid_request',
+        `The request is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}.`,
+        { issues },
+      )
+    },
+  })
+}
+
+export const ErrorSchema = z
+  .object({
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.unknown().optional(),
+    requestId: z.string(),
+  })
+  .openapi('ApiError')
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'The body could not be read (`malformed_request`)',
+  401: 'No valid personal access token (`unauthorized`)',
+  403: 'The caller may not do this (`forbidden`, `insufficient_scope`)',
+  404: 'No such resource (`not_found`)',
+  409: 'Conflicts with what is stored',
+  415: 'The body has the wrong content type (`unsupported_media_type`)',
+  422: 'The request is not valid (see the code)',
+}
+
+/** The OpenAPI `responses` entries for the given error statuses, all the ApiError envelope. */
+export function errorResponses(...statuses: (keyof typeof DESCRIPTIONS)[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: ErrorSchema } },
+      },
+    ]),
+  )
+}
+
+export const AccountParam = z
+  .string()
+  .regex(HANDLE_PATTERN)
+  .openapi({ description: 'A user or organisation handle', example: 'acme' })
+
+export const SlugParam = z.string().regex(SLUG_PATTERN).openapi({ example: 'billing' })
+
+export const BEARER = [{ bearerAuth: [] }]

@@ -1,0 +1,74 @@
+import { Command, CommanderError, Option } from 'commander'
+import pc from 'picocolors'
+import { AdminError } from './accounts/admin.js'
+import { ConfigError, loadConfig } from './config.js'
+import { createLogger, startHub } from './server.js'
+import { StoreConfigError } from './store/index.js'
+import { registerAdminCommands } from './admin/commands.js'
+
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
+
+const program = new Command('svc-hub')
+  .description('The svc hub: stores APIs, stacks and projects and serves them over HTTP')
+  .exitOverride()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+  .showHelpAfterError()
+
+program
+  .command('serve')
+  .description('Start the hub (HTTP API on PORT; SQLite under SVC_HUB_DATA, or DATABASE_URL)')
+  .addOption(new Option('--port <port>', 'port to listen on (overrides PORT)').env('PORT'))
+  .action(async (options: { port?: string }) => {
+    const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) })
+    const log = createLogger(config)
+    const hub = await startHub(config, log, (pat) => {
+      process.stderr.write(
+        [
+          '',
+          pc.bold(
+            'svc hub: first start. Created the user `admin` and a personal access token with every scope.',
+          ),
+          'It is shown only this once; store it now:',
+          '',
+          `  ${pc.green(pat)}`,
+          '',
+          `Try: curl -H "Authorization: Bearer ${pat}" ${config.publicUrl}/v1/user`,
+          '',
+        ].join('\n'),
+      )
+    })
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        hub.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            log.error({ err: error }, 'shutdown failed')
+            process.exit(EXIT_FAILURE)
+          },
+        )
+      })
+    }
+  })
+
+registerAdminCommands(program)
+
+try {
+  await program.parseAsync(process.argv)
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE
+  } else if (
+    error instanceof AdminError ||
+    error instanceof ConfigError ||
+    error instanceof StoreConfigError
+  ) {
+    process.stderr.write(`error: ${error.message}\n`)
+    process.exitCode = EXIT_FAILURE
+  } else {
+    process.stderr.write(
+      `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    )
+    process.exitCode = EXIT_FAILURE
+  }
+}

@@ -1,0 +1,75 @@
+import { createMiddleware } from 'hono/factory'
+import type { Caller } from '../auth/caller.js'
+import type { Scope } from '../auth/scopes.js'
+import { hashSecret, isWellFormed, PAT_PREFIX } from '../auth/secrets.js'
+import { ApiError } from '../errors/index.js'
+import type { HubEnv } from '../http/env.js'
+
+type Reason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
+
+const MESSAGES: Record<Reason, string> = {
+  missing: 'This request needs a personal access token: send `Authorization: Bearer svc_pat_…`.',
+  malformed: 'The Authorization header is not `Bearer <personal access token>`.',
+  unknown: 'The personal access token is not valid.',
+  revoked: 'The personal access token has been revoked.',
+  expired: 'The personal access token has expired.',
+}
+
+/** Don't write `last_used_at` more than once a minute per token. */
+const TOUCH_INTERVAL_MS = 60_000
+
+export function unauthorized(reason: Reason): ApiError {
+  return new ApiError('unauthorized', MESSAGES[reason], { reason })
+}
+
+/**
+ * Resolves the Bearer PAT into `caller`. A request without credentials passes through (routes
+ * that need one ask with `requireCaller`); a credential that is present but bad is refused here.
+ */
+export const authenticate = createMiddleware<HubEnv>(async function authenticate(c, next) {
+  const header = c.req.header('authorization')
+  c.set('caller', undefined)
+  if (header !== undefined) c.set('caller', await resolve(c.get('hub').store, header))
+  await next()
+})
+
+async function resolve(
+  store: HubEnv['Variables']['hub']['store'],
+  header: string,
+): Promise<Caller> {
+  const match = /^Bearer +(\S+) *$/i.exec(header)
+  const pat = match?.[1]
+  if (!pat || !isWellFormed(pat, PAT_PREFIX)) throw unauthorized('malformed')
+  const token = await store.accounts.findTokenByHash(hashSecret(pat))
+  if (!token) throw unauthorized('unknown')
+  if (token.revoked_at) throw unauthorized('revoked')
+  const at = new Date()
+  if (token.expires_at && token.expires_at <= at.toISOString()) throw unauthorized('expired')
+  if (!token.last_used_at || Date.parse(token.last_used_at) + TOUCH_INTERVAL_MS < at.getTime()) {
+    await store.accounts.touchToken(token.id, at.toISOString())
+  }
+  return {
+    userId: token.user_id,
+    handle: token.user_handle,
+    tokenId: token.id,
+    scopes: token.scopes.split(' ').filter(Boolean) as Scope[],
+    expiresAt: token.expires_at,
+  }
+}
+
+/** The authenticated caller, or 401; with `scopes`, 403 `insufficient_scope` unless the PAT has one. */
+export function requireCaller(
+  c: { get(key: 'caller'): Caller | undefined },
+  ...scopes: Scope[]
+): Caller {
+  const caller = c.get('caller')
+  if (!caller) throw unauthorized('missing')
+  if (scopes.length > 0 && !scopes.some((s) => caller.scopes.includes(s))) {
+    throw new ApiError(
+      'insufficient_scope',
+      `This request needs a token with the scope ${scopes.map((s) => `'${s}'`).join(' or ')}.`,
+      { required: scopes, granted: caller.scopes },
+    )
+  }
+  return caller
+}

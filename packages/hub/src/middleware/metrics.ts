@@ -1,0 +1,44 @@
+import { createMiddleware } from 'hono/factory'
+import { routePath } from 'hono/route'
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
+import type { HubEnv } from '../http/env.js'
+
+export type HubMetrics = {
+  readonly registry: Registry
+  readonly requests: Counter<'method' | 'route' | 'status'>
+  readonly duration: Histogram<'method' | 'route'>
+}
+
+/** One registry per app, so two hubs in one process (tests) never share counters. */
+export function createMetrics(): HubMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  return {
+    registry,
+    requests: new Counter({
+      name: 'svc_hub_http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'svc_hub_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route pattern',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+  }
+}
+
+export function recordMetrics(metrics: HubMetrics) {
+  return createMiddleware<HubEnv>(async function recordMetrics(c, next) {
+    const stop = metrics.duration.startTimer()
+    await next()
+    const pattern = routePath(c, -1)
+    // Labels are route patterns, never raw paths, so a scan of random URLs adds no series.
+    const route = pattern.endsWith('*') ? 'unmatched' : pattern
+    stop({ method: c.req.method, route })
+    metrics.requests.inc({ method: c.req.method, route, status: String(c.res.status) })
+  })
+}

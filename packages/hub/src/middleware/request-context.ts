@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto'
+import { createMiddleware } from 'hono/factory'
+import type { Logger } from 'pino'
+import type { HubEnv, HubServices } from '../http/env.js'
+
+/** An incoming `X-Request-Id` is kept only when it is short and plain, so logs stay clean. */
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * Gives every request an id (echoed in `X-Request-Id` and in every error body), a logger
+ * that stamps that id on each line, and the hub's services; logs one line when it ends.
+ */
+export function requestContext(hub: HubServices, log: Logger) {
+  return createMiddleware<HubEnv>(async function requestContext(c, next) {
+    const incoming = c.req.header('x-request-id')
+    const requestId =
+      incoming && CLIENT_ID.test(incoming) ? incoming : `req_${randomBytes(10).toString('hex')}`
+    const started = performance.now()
+    c.set('requestId', requestId)
+    c.set('log', log.child({ requestId }))
+    c.set('hub', hub)
+    c.header('X-Request-Id', requestId)
+    await next()
+    c.header('X-Request-Id', requestId)
+    const durationMs = Math.round((performance.now() - started) * 10) / 10
+    c.get('log').info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, durationMs },
+      'request',
+    )
+  })
+}

@@ -1,0 +1,310 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import semver from 'semver'
+import { parseScopedName } from '../accounts/handles.js'
+import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
+import type { Scope } from '../auth/scopes.js'
+import { ApiError } from '../errors/index.js'
+import type { HubEnv } from '../http/env.js'
+import { jsonBodyLimit } from '../http/json-body-limit.js'
+import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
+import { requireCaller } from '../middleware/authenticate.js'
+import { foldSettings, unfoldSettings } from '../projects/config-fold.js'
+import {
+  ProjectConfigResponseSchema,
+  projectConfigResponse,
+  projectRecord,
+  ProjectSchema,
+  storedConfig,
+} from '../projects/record.js'
+import { EMPTY_CONFIG } from '../projects/config-fold.js'
+import { StoredFileSchema, fileRecords } from '../stacks/record.js'
+import { readUpload } from '../uploads/read-upload.js'
+
+const ProjectParams = z.object({ account: AccountParam, slug: SlugParam })
+
+const CreateProjectSchema = z
+  .strictObject({
+    account: AccountParam,
+    slug: SlugParam,
+    stack: z.string().openapi({ example: '@acme/billing-stack' }),
+    stackVersion: z
+      .string()
+      .optional()
+      .openapi({ description: 'A published semver version or `latest` (default)' }),
+    api: z.string().openapi({ example: 'acme/billing' }),
+  })
+  .openapi('CreateProject')
+
+const ClientConfigSchema = z
+  .strictObject({
+    source: z
+      .unknown()
+      .optional()
+      .openapi({ description: 'Accepted and ignored: a project reads its bound API' }),
+    settings: z.record(z.string(), z.unknown()),
+  })
+  .openapi('ClientConfig')
+
+const BaseFilesSchema = z
+  .object({
+    project: z.object({ account: z.string(), slug: z.string() }),
+    files: z.array(StoredFileSchema),
+    fileCount: z.int(),
+    totalBytes: z.int(),
+  })
+  .openapi('BaseFiles')
+
+export const projects = createRouter()
+
+projects.openapi(
+  createRoute({
+    method: 'post',
+    path: '/',
+    tags: ['projects'],
+    summary: 'Create a project (web app and tests; the CLI never creates projects)',
+    security: BEARER,
+    middleware: [jsonBodyLimit] as const,
+    request: {
+      body: { required: true, content: { 'application/json': { schema: CreateProjectSchema } } },
+    },
+    responses: {
+      201: {
+        description: 'The project',
+        content: { 'application/json': { schema: ProjectSchema } },
+      },
+      ...errorResponses(400, 401, 403, 404, 409, 415, 422),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c, 'write:projects')
+    const body = c.req.valid('json')
+    const { store, config } = c.get('hub')
+    const account = await accountOrThrow(store, body.account)
+    await requireAccess(store, caller, account, 'write', 'projects')
+
+    const stackName = parseScopedName(body.stack, { scoped: true })
+    if (!stackName)
+      throw invalid('stack', `'${body.stack}' is not a stack name such as @acme/billing`)
+    const stack = await store.stacks.find(stackName.account, stackName.slug)
+    if (!stack) throw invalid('stack', `there is no stack ${body.stack}`)
+    await requireAccess(
+      store,
+      caller,
+      await accountOrThrow(store, stackName.account),
+      'read',
+      'stacks',
+    )
+    const stackVersion = body.stackVersion ?? 'latest'
+    if (stackVersion !== 'latest') {
+      if (semver.valid(stackVersion) !== stackVersion) {
+        throw invalid('stackVersion', `'${stackVersion}' is neither a semver version nor 'latest'`)
+      }
+      if (!(await store.stacks.version(stack.id, stackVersion))) {
+        throw invalid('stackVersion', `${body.stack} has no version ${stackVersion}`)
+      }
+    }
+    const apiName = parseScopedName(body.api, { scoped: false })
+    if (!apiName) throw invalid('api', `'${body.api}' is not an API name such as acme/billing`)
+    const api = await store.projects.findApi(apiName.account, apiName.slug)
+    if (!api) throw invalid('api', `there is no API ${apiName.account}/${apiName.slug}`)
+    await requireAccess(store, caller, await accountOrThrow(store, apiName.account), 'read', 'APIs')
+
+    try {
+      await store.projects.create({
+        account_id: account.id,
+        slug: body.slug,
+        stack_id: stack.id,
+        stack_version: stackVersion,
+        api_id: api.id,
+        config: JSON.stringify(EMPTY_CONFIG),
+        created_by: caller.userId,
+      })
+    } catch (error) {
+      if (!store.capabilities.isUniqueViolation(error)) throw error
+      throw new ApiError(
+        'already_exists',
+        `The project ${body.account}/${body.slug} exists already.`,
+      )
+    }
+    const row = await store.projects.find(body.account, body.slug)
+    if (!row) throw new Error('the project just created is missing')
+    return c.json(projectRecord(row, config.publicUrl), 201)
+  },
+)
+
+projects.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}/config',
+    tags: ['projects'],
+    summary: "Read a project's flat config (the overwrite pre-check of `svc push`)",
+    security: BEARER,
+    request: { params: ProjectParams },
+    responses: {
+      200: {
+        description: 'The config',
+        content: { 'application/json': { schema: ProjectConfigResponseSchema } },
+      },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const row = await projectFor(c, 'read', 'read', 'write:projects')
+    return c.json(projectConfigResponse(row), 200)
+  },
+)
+
+projects.openapi(
+  createRoute({
+    method: 'put',
+    path: '/{account}/{slug}/client-config',
+    tags: ['projects'],
+    summary: "Replace a project's config from client.json (`svc push`)",
+    description:
+      '`settings` is folded into the flat config, one enrichment row per leaf; `source` is ignored.',
+    security: BEARER,
+    middleware: [jsonBodyLimit] as const,
+    request: {
+      params: ProjectParams,
+      body: { required: true, content: { 'application/json': { schema: ClientConfigSchema } } },
+    },
+    responses: {
+      200: {
+        description: 'The stored config',
+        content: { 'application/json': { schema: ProjectConfigResponseSchema } },
+      },
+      ...errorResponses(400, 401, 403, 404, 415, 422),
+    },
+  }),
+  async (c) => {
+    const row = await projectFor(c, 'write', 'write:projects')
+    const config = foldSettings(c.req.valid('json').settings)
+    const updatedAt = await c.get('hub').store.projects.setConfig(row.id, JSON.stringify(config))
+    return c.json(projectConfigResponse(row, config, updatedAt), 200)
+  },
+)
+
+projects.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}/client-config',
+    tags: ['projects'],
+    summary: 'The config unfolded back into client.json settings (`svc pull`)',
+    security: BEARER,
+    request: { params: ProjectParams },
+    responses: {
+      200: {
+        description: 'client.json `project` and `settings`',
+        content: {
+          'application/json': {
+            schema: z.object({ project: z.string(), settings: z.record(z.string(), z.unknown()) }),
+          },
+        },
+      },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const row = await projectFor(c, 'read', 'read', 'write:projects')
+    return c.json(
+      {
+        project: `@${row.account_handle}/${row.slug}`,
+        settings: unfoldSettings(storedConfig(row)),
+      },
+      200,
+    )
+  },
+)
+
+projects.openapi(
+  createRoute({
+    method: 'put',
+    path: '/{account}/{slug}/preview/base-files',
+    tags: ['projects'],
+    summary: "Replace a project's base files (`svc push --base-files`)",
+    description:
+      'Multipart, one `files` part per file (its filename is the relative path); replaces the whole set atomically.',
+    security: BEARER,
+    request: {
+      params: ProjectParams,
+      body: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The stored set',
+        content: { 'application/json': { schema: BaseFilesSchema } },
+      },
+      ...errorResponses(400, 401, 403, 404, 415, 422),
+    },
+  }),
+  async (c) => {
+    const row = await projectFor(c, 'write', 'write:projects')
+    const { store, config } = c.get('hub')
+    const upload = await readUpload(c.req.raw, {
+      fields: [],
+      bundle: false,
+      limits: config.baseFiles,
+    }).catch((error: unknown) => {
+      c.header('Connection', 'close')
+      throw error
+    })
+    const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
+    await store.transaction(async (tx) => {
+      for (const file of files) await tx.blobs.put(file.data, file.sha256)
+      await tx.projects.replaceBaseFiles(
+        row.id,
+        files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),
+      )
+    })
+    const stored = fileRecords(
+      files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),
+    )
+    return c.json(
+      {
+        project: { account: row.account_handle, slug: row.slug },
+        files: stored,
+        fileCount: stored.length,
+        totalBytes: stored.reduce((sum, f) => sum + f.size, 0),
+      },
+      200,
+    )
+  },
+)
+
+/**
+ * The project in the URL once the caller may `access` it: 401 without a token, 403 without a
+ * scope or without access to the account (before existence is told), then 404.
+ */
+async function projectFor(c: Context<HubEnv>, access: Access, ...scopes: Scope[]) {
+  const caller = requireCaller(c, ...scopes)
+  const handle = c.req.param('account') ?? ''
+  const slug = c.req.param('slug') ?? ''
+  const { store } = c.get('hub')
+  const account = await accountOrThrow(store, handle)
+  await requireAccess(store, caller, account, access, 'projects')
+  const row = await store.projects.find(handle, slug)
+  if (!row) {
+    throw new ApiError(
+      'not_found',
+      `There is no project ${handle}/${slug}; create it in the web app first.`,
+    )
+  }
+  return row
+}
+
+function invalid(field: string, why: string): ApiError {
+  return new ApiError('invalid_request', `The request is not valid: ${field}: ${why}.`, {
+    issues: [{ path: `json.${field}`, message: why }],
+  })
+}

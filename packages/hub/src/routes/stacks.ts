@@ -1,0 +1,285 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import semver from 'semver'
+import { accountOrThrow, requireAccess } from '../auth/access.js'
+import { ApiError } from '../errors/index.js'
+import type { HubEnv } from '../http/env.js'
+import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
+import { requireCaller } from '../middleware/authenticate.js'
+import { publishStackVersion } from '../stacks/publish.js'
+import {
+  fileRecords,
+  StackRefSchema,
+  StackVersionDetailSchema,
+  StackVersionSchema,
+  stackVersionRecord,
+} from '../stacks/record.js'
+import type { Context } from 'hono'
+import { readUpload } from '../uploads/read-upload.js'
+
+const StackParams = z.object({ account: AccountParam, slug: SlugParam })
+const VersionParams = StackParams.extend({
+  version: z.string().max(256).openapi({ example: '1.2.0' }),
+})
+
+const StackSchema = z
+  .object({
+    stack: StackRefSchema,
+    createdAt: z.iso.datetime(),
+    latestVersion: z.string().nullable(),
+    versions: z.array(z.string()).openapi({ description: 'Every published version, newest first' }),
+  })
+  .openapi('Stack')
+
+export const stacks = createRouter()
+
+stacks.openapi(
+  createRoute({
+    method: 'post',
+    path: '/{account}/{slug}/versions',
+    tags: ['stacks'],
+    summary: 'Publish a stack version',
+    description:
+      'Uploads a version, its bundle and its source files in one multipart request and stores them atomically. ' +
+      'The stack is created on its first publish. Parts may come in any order.',
+    security: BEARER,
+    request: {
+      params: StackParams,
+      body: {
+        required: true,
+        content: {
+          // A plain schema (not zod): the body is streamed by readUpload, never buffered by a validator.
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['version', 'bundle', 'files'],
+              properties: {
+                version: { type: 'string', description: 'semver, e.g. 1.2.0' },
+                bundle: { type: 'string', format: 'binary', description: 'server.js' },
+                files: {
+                  type: 'array',
+                  items: { type: 'string', format: 'binary' },
+                  description: "One part per source file; the part's filename is its relative path",
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      201: {
+        description: 'The stored stack version',
+        content: { 'application/json': { schema: StackVersionSchema } },
+      },
+      ...errorResponses(400, 401, 403, 404, 409, 415, 422),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c, 'write:releases')
+    const { account: handle, slug } = c.req.valid('param')
+    const { store, config } = c.get('hub')
+    const account = await accountOrThrow(store, handle)
+    await requireAccess(store, caller, account, 'write', 'stacks')
+    const upload = await readUpload(c.req.raw, {
+      fields: ['version'],
+      bundle: true,
+      limits: config.publish,
+    }).catch((error: unknown) => {
+      // A refused upload is not read to its end: tell the client the connection ends here.
+      c.header('Connection', 'close')
+      throw error
+    })
+    const record = await publishStackVersion({
+      store,
+      caller,
+      account,
+      slug,
+      upload,
+      publicUrl: config.publicUrl,
+    })
+    c.header('Location', record.versionUrl)
+    return c.json(record, 201)
+  },
+)
+
+stacks.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}',
+    tags: ['stacks'],
+    summary: 'Get a stack and its versions',
+    security: BEARER,
+    request: { params: StackParams },
+    responses: {
+      200: { description: 'The stack', content: { 'application/json': { schema: StackSchema } } },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const { stack, versions } = await readableStack(c)
+    const sorted = versions.map((v) => v.version).sort(semver.rcompare)
+    return c.json(
+      {
+        stack: { account: stack.account_handle, slug: stack.slug },
+        createdAt: stack.created_at,
+        latestVersion: sorted[0] ?? null,
+        versions: sorted,
+      },
+      200,
+    )
+  },
+)
+
+stacks.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}/versions',
+    tags: ['stacks'],
+    summary: "List a stack's versions, newest first",
+    security: BEARER,
+    request: { params: StackParams },
+    responses: {
+      200: {
+        description: 'The versions',
+        content: {
+          'application/json': { schema: z.object({ versions: z.array(StackVersionSchema) }) },
+        },
+      },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const { stack, versions } = await readableStack(c)
+    const { store, config } = c.get('hub')
+    const ref = { account: stack.account_handle, slug: stack.slug }
+    const records = await Promise.all(
+      [...versions]
+        .sort((a, b) => semver.rcompare(a.version, b.version))
+        .map(async (v) =>
+          stackVersionRecord(
+            v,
+            ref,
+            (await store.stacks.publisherHandle(v.published_by)) ?? '',
+            config.publicUrl,
+          ),
+        ),
+    )
+    return c.json({ versions: records }, 200)
+  },
+)
+
+stacks.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}/versions/{version}',
+    tags: ['stacks'],
+    summary: 'Get one stack version: its record, composition and file list',
+    security: BEARER,
+    request: { params: VersionParams },
+    responses: {
+      200: {
+        description: 'The version',
+        content: { 'application/json': { schema: StackVersionDetailSchema } },
+      },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const { stack, version } = await readableVersion(c)
+    const { store, config } = c.get('hub')
+    const publisher = (await store.stacks.publisherHandle(version.published_by)) ?? ''
+    const record = stackVersionRecord(
+      version,
+      { account: stack.account_handle, slug: stack.slug },
+      publisher,
+      config.publicUrl,
+    )
+    return c.json({ ...record, files: fileRecords(await store.stacks.files(version.id)) }, 200)
+  },
+)
+
+stacks.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}/versions/{version}/bundle',
+    tags: ['stacks'],
+    summary: "Download a version's bundle (server.js)",
+    security: BEARER,
+    request: { params: VersionParams },
+    responses: {
+      200: {
+        description: 'The bundle',
+        content: { 'text/javascript': { schema: { type: 'string', format: 'binary' } } },
+      },
+      ...errorResponses(401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const { version } = await readableVersion(c)
+    return blobResponse(c, version.bundle_sha256, 'text/javascript; charset=utf-8', 'server.js')
+  },
+)
+
+const fileRoute = createRoute({
+  method: 'get',
+  path: '/{account}/{slug}/versions/{version}/files/{path}',
+  tags: ['stacks'],
+  summary: "Download one of a version's source files",
+  description: 'The path may contain `/` as is or percent-encoded.',
+  security: BEARER,
+  request: { params: VersionParams.extend({ path: z.string().openapi({ example: 'deno.json' }) }) },
+  responses: {
+    200: {
+      description: "The file's bytes",
+      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    },
+    ...errorResponses(401, 403, 404),
+  },
+})
+// Registered by hand so that `{path}` can span several segments.
+stacks.openAPIRegistry.registerPath(fileRoute)
+stacks.get('/:account/:slug/versions/:version/files/:path{.+}', async (c) => {
+  const { version } = await readableVersion(c)
+  const path = c.req.param('path')
+  const file = await c.get('hub').store.stacks.file(version.id, path)
+  if (!file) throw new ApiError('not_found', `Version ${version.version} has no file '${path}'.`)
+  return blobResponse(c, file.sha256, 'application/octet-stream', path.split('/').pop() ?? path)
+})
+
+type StackContext = Context<HubEnv>
+
+async function readableStack(c: StackContext) {
+  const caller = requireCaller(c, 'read', 'write:releases')
+  const handle = c.req.param('account') ?? ''
+  const slug = c.req.param('slug') ?? ''
+  const { store } = c.get('hub')
+  const account = await accountOrThrow(store, handle)
+  await requireAccess(store, caller, account, 'read', 'stacks')
+  const stack = await store.stacks.find(handle, slug)
+  if (!stack) throw new ApiError('not_found', `There is no stack @${handle}/${slug}.`)
+  return { stack, versions: await store.stacks.versions(stack.id) }
+}
+
+async function readableVersion(c: StackContext) {
+  const { stack, versions } = await readableStack(c)
+  const wanted = c.req.param('version')
+  const version = versions.find((v) => v.version === wanted)
+  if (!version) {
+    throw new ApiError(
+      'not_found',
+      `@${stack.account_handle}/${stack.slug} has no version '${wanted}'.`,
+    )
+  }
+  return { stack, version }
+}
+
+async function blobResponse(c: StackContext, sha256: string, type: string, name: string) {
+  const data = await c.get('hub').store.blobs.get(sha256)
+  if (!data) throw new Error(`blob ${sha256} is missing`)
+  return c.body(data as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': type,
+    'Content-Disposition': `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`,
+    ETag: `"${sha256}"`,
+    'Cache-Control': 'private, max-age=31536000, immutable',
+  })
+}

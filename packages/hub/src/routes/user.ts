@@ -1,0 +1,50 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { SCOPES } from '../auth/scopes.js'
+import { BEARER, createRouter, errorResponses } from '../http/router.js'
+import { requireCaller } from '../middleware/authenticate.js'
+
+const UserSchema = z
+  .object({
+    id: z.string(),
+    handle: z.string(),
+    kind: z.literal('user'),
+    organizations: z.array(
+      z.object({ handle: z.string(), role: z.enum(['owner', 'writer', 'reader']) }),
+    ),
+    token: z.object({
+      id: z.string(),
+      scopes: z.array(z.enum(SCOPES)),
+      expiresAt: z.iso.datetime().nullable(),
+    }),
+  })
+  .openapi('User')
+
+export const user = createRouter()
+
+user.openapi(
+  createRoute({
+    method: 'get',
+    path: '/user',
+    tags: ['accounts'],
+    summary: 'The caller: the user the token belongs to, its organisations and the token',
+    security: BEARER,
+    responses: {
+      200: { description: 'The caller', content: { 'application/json': { schema: UserSchema } } },
+      ...errorResponses(401),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c)
+    const organizations = await c.get('hub').store.accounts.memberships(caller.userId)
+    return c.json(
+      {
+        id: caller.userId,
+        handle: caller.handle,
+        kind: 'user' as const,
+        organizations,
+        token: { id: caller.tokenId, scopes: [...caller.scopes], expiresAt: caller.expiresAt },
+      },
+      200,
+    )
+  },
+)

@@ -1,0 +1,102 @@
+import semver from 'semver'
+import type { Caller } from '../auth/caller.js'
+import { ApiError } from '../errors/index.js'
+import { now } from '../store/ids.js'
+import type { AccountRow } from '../store/schema.js'
+import type { Store } from '../store/store.js'
+import type { Upload } from '../uploads/read-upload.js'
+import { reconcileComposition } from './composition.js'
+import { stackVersionRecord, type StackVersionRecord } from './record.js'
+import { readRootManifest, ROOT_MANIFEST } from './root-manifest.js'
+
+export type PublishRequest = {
+  readonly store: Store
+  readonly caller: Caller
+  /** The account in the URL, already checked for write access. */
+  readonly account: AccountRow
+  readonly slug: string
+  readonly upload: Upload
+  readonly publicUrl: string
+}
+
+/**
+ * Validates an upload as a stack version of `account/slug` and stores it in one transaction:
+ * blobs, the stack (on first publish), the version and its file list. A version that exists
+ * already (also when a concurrent publish of it just won) is 409 `version_exists`.
+ */
+export async function publishStackVersion(request: PublishRequest): Promise<StackVersionRecord> {
+  const { store, caller, account, slug, upload } = request
+  const version = upload.fields.get('version')?.trim()
+  if (!version) throw missingPart('version', 'the semver version to publish')
+  if (version.length > 256 || semver.valid(version) !== version) {
+    throw new ApiError('invalid_version', `'${version}' is not a semver version such as 1.2.0.`, {
+      version,
+    })
+  }
+  const bundle = upload.bundle
+  if (!bundle) throw missingPart('bundle', 'the bundled server.js')
+  if (bundle.data.byteLength === 0) throw new ApiError('empty_bundle', 'The bundle part is empty.')
+
+  const manifest = readRootManifest(upload.files)
+  if (manifest.account !== account.handle || manifest.slug !== slug) {
+    throw new ApiError(
+      'manifest_name_mismatch',
+      `The root manifest names @${manifest.account}/${manifest.slug}, but this request publishes @${account.handle}/${slug}.`,
+      { manifestName: `@${manifest.account}/${manifest.slug}`, url: `@${account.handle}/${slug}` },
+    )
+  }
+  const { composition, problems } = reconcileComposition(
+    manifest.imports,
+    new Set(upload.files.map((f) => f.path)),
+  )
+  if (problems.length > 0) {
+    throw new ApiError(
+      'composition_inconsistent',
+      `The generator composition does not match the uploaded tree: ${problems.map((p) => p.problem).join('; ')}.`,
+      { problems },
+    )
+  }
+
+  const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
+  try {
+    const row = await store.transaction(async (tx) => {
+      await tx.blobs.put(bundle.data, bundle.sha256)
+      for (const file of files) await tx.blobs.put(file.data, file.sha256)
+      const stack = await tx.stacks.ensure(account.id, slug)
+      return tx.stacks.insertVersion(
+        {
+          stack_id: stack.id,
+          version,
+          bundle_sha256: bundle.sha256,
+          bundle_bytes: bundle.data.byteLength,
+          source_file_count: files.length,
+          source_total_bytes: files.reduce((sum, f) => sum + f.data.byteLength, 0),
+          composition: JSON.stringify(composition),
+          manifest_path: ROOT_MANIFEST,
+          published_by: caller.userId,
+          published_at: now(),
+        },
+        files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),
+      )
+    })
+    return stackVersionRecord(
+      row,
+      { account: account.handle, slug },
+      caller.handle,
+      request.publicUrl,
+    )
+  } catch (error) {
+    if (store.capabilities.isUniqueViolation(error)) {
+      throw new ApiError(
+        'version_exists',
+        `@${account.handle}/${slug}@${version} is already published; versions are immutable, so publish a new version.`,
+        { version },
+      )
+    }
+    throw error
+  }
+}
+
+function missingPart(part: string, what: string): ApiError {
+  return new ApiError('missing_part', `The '${part}' part (${what}) is missing.`, { part })
+}

@@ -1,0 +1,138 @@
+import type { Kysely } from 'kysely'
+import { newId, now } from './ids.js'
+import type { AccountKind, AccountRow, Database, Role, TokenRow } from './schema.js'
+
+export type TokenWithUser = TokenRow & { user_handle: string }
+
+/** Users, organisations, memberships, PATs and organisation API keys. */
+export class AccountsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(handle: string, kind: AccountKind): Promise<AccountRow> {
+    const row: AccountRow = {
+      id: newId(kind === 'user' ? 'usr' : 'org'),
+      handle,
+      kind,
+      created_at: now(),
+    }
+    await this.db.insertInto('accounts').values(row).execute()
+    return row
+  }
+
+  find(handle: string): Promise<AccountRow | undefined> {
+    return this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('handle', '=', handle)
+      .executeTakeFirst()
+  }
+
+  findById(id: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const row = await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()
+    return row === undefined
+  }
+
+  async setRole(orgId: string, userId: string, role: Role): Promise<void> {
+    await this.db
+      .insertInto('memberships')
+      .values({ org_id: orgId, user_id: userId, role, created_at: now() })
+      .onConflict((oc) => oc.columns(['org_id', 'user_id']).doUpdateSet({ role }))
+      .execute()
+  }
+
+  async roleOf(orgId: string, userId: string): Promise<Role | undefined> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+    return row?.role
+  }
+
+  /** The organisations `userId` belongs to, with its role in each. */
+  memberships(userId: string): Promise<{ handle: string; role: Role }[]> {
+    return this.db
+      .selectFrom('memberships')
+      .innerJoin('accounts', 'accounts.id', 'memberships.org_id')
+      .select(['accounts.handle as handle', 'memberships.role as role'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('accounts.handle')
+      .execute()
+  }
+
+  async insertToken(token: {
+    userId: string
+    hash: string
+    scopes: readonly string[]
+    note: string | null
+    expiresAt: string | null
+  }): Promise<TokenRow> {
+    const row: TokenRow = {
+      id: newId('tok'),
+      user_id: token.userId,
+      token_hash: token.hash,
+      scopes: token.scopes.join(' '),
+      note: token.note,
+      created_at: now(),
+      expires_at: token.expiresAt,
+      revoked_at: null,
+      last_used_at: null,
+    }
+    await this.db.insertInto('tokens').values(row).execute()
+    return row
+  }
+
+  findTokenByHash(hash: string): Promise<TokenWithUser | undefined> {
+    return this.db
+      .selectFrom('tokens')
+      .innerJoin('accounts', 'accounts.id', 'tokens.user_id')
+      .selectAll('tokens')
+      .select('accounts.handle as user_handle')
+      .where('tokens.token_hash', '=', hash)
+      .executeTakeFirst()
+  }
+
+  findToken(id: string): Promise<TokenRow | undefined> {
+    return this.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  /** Marks the token revoked; answers false when there is no such token. */
+  async revokeToken(id: string): Promise<TokenRow | undefined> {
+    await this.db
+      .updateTable('tokens')
+      .set({ revoked_at: now() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute()
+    return this.findToken(id)
+  }
+
+  async touchToken(id: string, at: string): Promise<void> {
+    await this.db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute()
+  }
+
+  async insertApiKey(key: {
+    orgId: string
+    hash: string
+    createdBy: string | null
+  }): Promise<string> {
+    const id = newId('key')
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id,
+        org_id: key.orgId,
+        key_hash: key.hash,
+        created_by: key.createdBy,
+        created_at: now(),
+        revoked_at: null,
+      })
+      .execute()
+    return id
+  }
+}

@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely'
+import type { Database } from './schema.js'
+
+/** What differs between the engines, as data (the rest of the store never names an engine). */
+export type DialectCapabilities = {
+  readonly name: 'sqlite' | 'postgres'
+  /** Column type of binary data. */
+  readonly blobType: 'blob' | 'bytea'
+  /** Whether `error` is a unique or primary key violation. */
+  isUniqueViolation(error: unknown): boolean
+}
+
+/** An opened engine: its Kysely instance and what it can do. */
+export type StoreDialect = {
+  readonly db: Kysely<Database>
+  readonly capabilities: DialectCapabilities
+  /** Human-readable target for logs (never contains a password). */
+  readonly describe: string
+  /** Answers when the engine can serve queries (for `/readyz`). */
+  ping(): Promise<void>
+}

@@ -1,0 +1,3 @@
+export { openStore, storeOptions, StoreConfigError, type StoreOptions } from './open-store.js'
+export { Store, Repos } from './store.js'
+export type * from './schema.js'

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely'
+import type { DialectCapabilities } from '../dialect.js'
+import { initial } from './0001-initial.js'
+
+/** The one migration set of both engines, in order. Never edit a migration that has shipped. */
+export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001-initial': initial(caps),
+  }
+  return { getMigrations: async () => migrations }
+}

@@ -1,0 +1,63 @@
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import { openPostgres } from './postgres/postgres-dialect.js'
+import { openSqlite } from './sqlite/sqlite-dialect.js'
+import { Store } from './store.js'
+
+export type StoreOptions =
+  | { readonly kind: 'sqlite'; readonly dataDir: string | ':memory:' }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string }
+
+export class StoreConfigError extends Error {
+  override readonly name = 'StoreConfigError'
+}
+
+/** Which store the environment asks for: PostgreSQL when `DATABASE_URL` is set, else SQLite. */
+export function storeOptions(config: {
+  databaseUrl: string | undefined
+  dataDir: string
+  databaseSchema?: string | undefined
+}): StoreOptions {
+  if (!config.databaseUrl) return { kind: 'sqlite', dataDir: config.dataDir }
+  if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    throw new StoreConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL')
+  }
+  return {
+    kind: 'postgres',
+    url: config.databaseUrl,
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+  }
+}
+
+/** Opens the store and brings its schema up to date. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.kind === 'postgres' && options.schema) {
+    await createSchema(options.url, options.schema)
+  }
+  const store = new Store(
+    options.kind === 'sqlite'
+      ? openSqlite(options.dataDir)
+      : openPostgres(options.url, options.schema ? { schema: options.schema } : {}),
+  )
+  try {
+    await store.migrate()
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+  return store
+}
+
+async function createSchema(url: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new StoreConfigError(`database schema '${schema}' must match [a-z_][a-z0-9_]*`)
+  }
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+  })
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
+  } finally {
+    await db.destroy()
+  }
+}

@@ -1,0 +1,36 @@
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { DialectCapabilities, StoreDialect } from '../dialect.js'
+import type { Database } from '../schema.js'
+
+export const POSTGRES_CAPABILITIES: DialectCapabilities = {
+  name: 'postgres',
+  blobType: 'bytea',
+  isUniqueViolation: (error) => error instanceof Error && 'code' in error && error.code === '23505',
+}
+
+export type PostgresOptions = {
+  /** Schema to create and use instead of `public` (tests give each store its own). */
+  readonly schema?: string
+  readonly maxConnections?: number
+}
+
+/** Connects to `databaseUrl` (a `postgres://` or `postgresql://` URL) through a pool. */
+export function openPostgres(databaseUrl: string, options: PostgresOptions = {}): StoreDialect {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const url = new URL(databaseUrl)
+  url.password = ''
+  return {
+    db,
+    capabilities: POSTGRES_CAPABILITIES,
+    describe: `postgres ${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}`,
+    ping: async () => {
+      await sql`select 1`.execute(db)
+    },
+  }
+}

@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely'
+import { newId, now } from './ids.js'
+import type { ApiRow, Database, ProjectRow } from './schema.js'
+import type { StoredFile } from './stacks-repo.js'
+
+export type ProjectWithRefs = ProjectRow & {
+  account_handle: string
+  stack_account_handle: string
+  stack_slug: string
+  api_account_handle: string
+  api_slug: string
+}
+
+/** Projects, their flat config and base files, and the minimal API records they bind. */
+export class ProjectsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async createApi(api: Omit<ApiRow, 'id' | 'created_at'>): Promise<ApiRow> {
+    const row: ApiRow = { id: newId('api'), created_at: now(), ...api }
+    await this.db.insertInto('apis').values(row).execute()
+    return row
+  }
+
+  findApi(accountHandle: string, slug: string): Promise<ApiRow | undefined> {
+    return this.db
+      .selectFrom('apis')
+      .innerJoin('accounts', 'accounts.id', 'apis.account_id')
+      .selectAll('apis')
+      .where('accounts.handle', '=', accountHandle)
+      .where('apis.slug', '=', slug)
+      .executeTakeFirst()
+  }
+
+  async create(
+    project: Omit<ProjectRow, 'id' | 'created_at' | 'config_updated_at'>,
+  ): Promise<ProjectRow> {
+    const row: ProjectRow = {
+      id: newId('prj'),
+      created_at: now(),
+      config_updated_at: null,
+      ...project,
+    }
+    await this.db.insertInto('projects').values(row).execute()
+    return row
+  }
+
+  find(accountHandle: string, slug: string): Promise<ProjectWithRefs | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .innerJoin('accounts as owner', 'owner.id', 'projects.account_id')
+      .innerJoin('stacks', 'stacks.id', 'projects.stack_id')
+      .innerJoin('accounts as stack_owner', 'stack_owner.id', 'stacks.account_id')
+      .innerJoin('apis', 'apis.id', 'projects.api_id')
+      .innerJoin('accounts as api_owner', 'api_owner.id', 'apis.account_id')
+      .selectAll('projects')
+      .select([
+        'owner.handle as account_handle',
+        'stack_owner.handle as stack_account_handle',
+        'stacks.slug as stack_slug',
+        'api_owner.handle as api_account_handle',
+        'apis.slug as api_slug',
+      ])
+      .where('owner.handle', '=', accountHandle)
+      .where('projects.slug', '=', slug)
+      .executeTakeFirst()
+  }
+
+  async setConfig(projectId: string, config: string): Promise<string> {
+    const at = now()
+    await this.db
+      .updateTable('projects')
+      .set({ config, config_updated_at: at })
+      .where('id', '=', projectId)
+      .execute()
+    return at
+  }
+
+  async replaceBaseFiles(projectId: string, files: readonly StoredFile[]): Promise<void> {
+    await this.db.deleteFrom('project_base_files').where('project_id', '=', projectId).execute()
+    for (let i = 0; i < files.length; i += 200) {
+      await this.db
+        .insertInto('project_base_files')
+        .values(files.slice(i, i + 200).map((f) => ({ project_id: projectId, ...f })))
+        .execute()
+    }
+  }
+
+  baseFiles(projectId: string): Promise<StoredFile[]> {
+    return this.db
+      .selectFrom('project_base_files')
+      .select(['path', 'size', 'sha256'])
+      .where('project_id', '=', projectId)
+      .orderBy('path')
+      .execute()
+  }
+}

@@ -1,0 +1,136 @@
+import type { Insertable, Selectable } from 'kysely'
+
+/**
+ * The hub's tables. Times are ISO 8601 UTC strings (they sort as text on both engines);
+ * JSON columns are text; blobs are content-addressed by their SHA-256.
+ */
+export type Database = {
+  accounts: AccountsTable
+  memberships: MembershipsTable
+  tokens: TokensTable
+  api_keys: ApiKeysTable
+  blobs: BlobsTable
+  stacks: StacksTable
+  stack_versions: StackVersionsTable
+  stack_version_files: StackVersionFilesTable
+  apis: ApisTable
+  projects: ProjectsTable
+  project_base_files: ProjectBaseFilesTable
+}
+
+export type AccountKind = 'user' | 'org'
+export type Role = 'owner' | 'writer' | 'reader'
+
+export type AccountsTable = {
+  id: string
+  handle: string
+  kind: AccountKind
+  created_at: string
+}
+
+export type MembershipsTable = {
+  org_id: string
+  user_id: string
+  role: Role
+  created_at: string
+}
+
+export type TokensTable = {
+  id: string
+  user_id: string
+  /** SHA-256 hex of the whole PAT; the PAT itself is never stored. */
+  token_hash: string
+  /** Space-separated scopes. */
+  scopes: string
+  note: string | null
+  created_at: string
+  expires_at: string | null
+  revoked_at: string | null
+  last_used_at: string | null
+}
+
+export type ApiKeysTable = {
+  id: string
+  org_id: string
+  key_hash: string
+  /** The user who made the key; null when made by `svc-hub admin`. */
+  created_by: string | null
+  created_at: string
+  revoked_at: string | null
+}
+
+export type BlobsTable = {
+  sha256: string
+  size: number
+  data: Uint8Array
+  created_at: string
+}
+
+export type StacksTable = {
+  id: string
+  account_id: string
+  slug: string
+  created_at: string
+}
+
+export type StackVersionsTable = {
+  id: string
+  stack_id: string
+  version: string
+  bundle_sha256: string
+  bundle_bytes: number
+  source_file_count: number
+  source_total_bytes: number
+  /** JSON: the generator composition, `[{ name, kind: 'imported' | 'cloned', ... }]`. */
+  composition: string
+  manifest_path: string
+  published_by: string
+  published_at: string
+}
+
+export type StackVersionFilesTable = {
+  stack_version_id: string
+  path: string
+  size: number
+  sha256: string
+}
+
+export type ApisTable = {
+  id: string
+  account_id: string
+  slug: string
+  name: string
+  visibility: 'public' | 'private'
+  source_url: string | null
+  created_at: string
+}
+
+export type ProjectsTable = {
+  id: string
+  account_id: string
+  slug: string
+  stack_id: string
+  /** A semver version of the stack or `latest`. */
+  stack_version: string
+  api_id: string
+  /** JSON: the flat ProjectConfig. */
+  config: string
+  config_updated_at: string | null
+  created_by: string
+  created_at: string
+}
+
+export type ProjectBaseFilesTable = {
+  project_id: string
+  path: string
+  size: number
+  sha256: string
+}
+
+export type AccountRow = Selectable<AccountsTable>
+export type TokenRow = Selectable<TokensTable>
+export type StackRow = Selectable<StacksTable>
+export type StackVersionRow = Selectable<StackVersionsTable>
+export type NewStackVersion = Insertable<StackVersionsTable>
+export type ApiRow = Selectable<ApisTable>
+export type ProjectRow = Selectable<ProjectsTable>

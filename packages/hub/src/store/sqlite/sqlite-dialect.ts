@@ -1,0 +1,40 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import { Kysely, SqliteDialect, sql } from 'kysely'
+import type { DialectCapabilities, StoreDialect } from '../dialect.js'
+import type { Database } from '../schema.js'
+
+export const SQLITE_CAPABILITIES: DialectCapabilities = {
+  name: 'sqlite',
+  blobType: 'blob',
+  isUniqueViolation: (error) =>
+    error instanceof Error &&
+    'code' in error &&
+    (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+}
+
+/** Opens (creating when needed) the embedded database file `hub.db` in `dataDir`, or `:memory:`. */
+export function openSqlite(dataDir: string | ':memory:'): StoreDialect {
+  let file = ':memory:'
+  if (dataDir !== ':memory:') {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    file = path.join(dataDir, 'hub.db')
+  }
+  const database = new SqliteDatabase(file)
+  // WAL lets readers (and a second process such as `svc-hub admin`) run beside the writer;
+  // the busy timeout makes a writer wait for the other process instead of failing at once.
+  database.pragma('journal_mode = WAL')
+  database.pragma('foreign_keys = ON')
+  database.pragma('busy_timeout = 5000')
+  database.pragma('synchronous = NORMAL')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+  return {
+    db,
+    capabilities: SQLITE_CAPABILITIES,
+    describe: `sqlite ${file}`,
+    ping: async () => {
+      await sql`select 1`.execute(db)
+    },
+  }
+}

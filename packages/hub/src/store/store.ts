@@ -1,0 +1,70 @@
+import { Migrator, type Kysely } from 'kysely'
+import { AccountsRepo } from './accounts-repo.js'
+import { BlobsRepo } from './blobs-repo.js'
+import type { DialectCapabilities, StoreDialect } from './dialect.js'
+import { migrationProvider } from './migrations/index.js'
+import { ProjectsRepo } from './projects-repo.js'
+import type { Database } from './schema.js'
+import { StacksRepo } from './stacks-repo.js'
+
+/** The repositories over one connection or one transaction. */
+export class Repos {
+  readonly accounts: AccountsRepo
+  readonly blobs: BlobsRepo
+  readonly stacks: StacksRepo
+  readonly projects: ProjectsRepo
+
+  constructor(db: Kysely<Database>) {
+    this.accounts = new AccountsRepo(db)
+    this.blobs = new BlobsRepo(db)
+    this.stacks = new StacksRepo(db)
+    this.projects = new ProjectsRepo(db)
+  }
+}
+
+/**
+ * The hub's storage seam: the same code on SQLite and PostgreSQL; only `capabilities`
+ * (from `store/sqlite/` or `store/postgres/`) tells them apart.
+ */
+export class Store extends Repos {
+  readonly capabilities: DialectCapabilities
+  readonly #dialect: StoreDialect
+
+  constructor(dialect: StoreDialect) {
+    super(dialect.db)
+    this.#dialect = dialect
+    this.capabilities = dialect.capabilities
+  }
+
+  get describe(): string {
+    return this.#dialect.describe
+  }
+
+  /** Runs `work` in one transaction: everything it writes lands, or nothing does. */
+  transaction<T>(work: (tx: Repos) => Promise<T>): Promise<T> {
+    return this.#dialect.db.transaction().execute((trx) => work(new Repos(trx)))
+  }
+
+  /** Applies every pending migration; safe to run from several processes at once. */
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({
+      db: this.#dialect.db,
+      provider: migrationProvider(this.capabilities),
+    })
+    const { error, results } = await migrator.migrateToLatest()
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName
+      throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, {
+        cause: error,
+      })
+    }
+  }
+
+  ping(): Promise<void> {
+    return this.#dialect.ping()
+  }
+
+  close(): Promise<void> {
+    return this.#dialect.db.destroy()
+  }
+}

@@ -1,0 +1,246 @@
+import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import busboy from 'busboy'
+import { ApiError } from '../errors/index.js'
+import { checkUploadPath } from './safe-path.js'
+
+export type UploadLimits = {
+  /** Largest `bundle` part; 0 when the upload has none. */
+  readonly bundleBytes: number
+  readonly fileBytes: number
+  /** Largest sum of all `files` parts. */
+  readonly sourceBytes: number
+  readonly files: number
+}
+
+export type UploadedFile = { readonly path: string; readonly data: Buffer; readonly sha256: string }
+
+export type Upload = {
+  readonly fields: ReadonlyMap<string, string>
+  readonly bundle: UploadedFile | undefined
+  readonly files: readonly UploadedFile[]
+}
+
+export type UploadShape = {
+  /** Text parts, each allowed once. */
+  readonly fields: readonly string[]
+  /** Whether one `bundle` file part is allowed. */
+  readonly bundle: boolean
+  readonly limits: UploadLimits
+}
+
+const FIELD_BYTES = 1024
+/** Room for part headers and boundaries on top of the content limits. */
+const FRAMING_BYTES_PER_PART = 1024
+
+/**
+ * Reads a `multipart/form-data` upload of named text fields, an optional `bundle` and `files`
+ * parts (one per file; the part's filename is the file's relative path), in any order. Every
+ * limit is enforced while the body streams in, so an oversized upload is refused after at most
+ * one part's limit of bytes, and memory stays bounded by the limits.
+ */
+export async function readUpload(request: Request, shape: UploadShape): Promise<Upload> {
+  const contentType = request.headers.get('content-type') ?? ''
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw new ApiError(
+      'unsupported_media_type',
+      'Send the upload as multipart/form-data (one part per field and file).',
+    )
+  }
+  const { limits } = shape
+  const maxBody =
+    limits.bundleBytes +
+    limits.sourceBytes +
+    FIELD_BYTES * shape.fields.length +
+    FRAMING_BYTES_PER_PART * (limits.files + shape.fields.length + 2)
+  const declared = Number(request.headers.get('content-length') ?? NaN)
+  if (declared > maxBody) throw tooLarge(`The request body (${declared} bytes)`, maxBody)
+  if (!request.body) throw new ApiError('malformed_request', 'The request has no body.')
+
+  let parser: busboy.Busboy
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      preservePath: true,
+      defParamCharset: 'utf8',
+      limits: {
+        fieldSize: FIELD_BYTES,
+        fileSize: Math.max(limits.bundleBytes, limits.fileBytes) + 1,
+        parts: limits.files + shape.fields.length + 2,
+        headerPairs: 16,
+      },
+    })
+  } catch (error) {
+    throw new ApiError(
+      'malformed_request',
+      `Malformed multipart body: ${(error as Error).message}.`,
+    )
+  }
+  const source = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>)
+  return collect(source, parser, shape, maxBody)
+}
+
+function collect(
+  source: Readable,
+  parser: busboy.Busboy,
+  shape: UploadShape,
+  maxBody: number,
+): Promise<Upload> {
+  const { limits } = shape
+  const fields = new Map<string, string>()
+  const files: UploadedFile[] = []
+  const paths = new Set<string>()
+  let bundle: UploadedFile | undefined
+  let sourceBytes = 0
+  let bodyBytes = 0
+
+  return new Promise<Upload>((resolve, reject) => {
+    let settled = false
+    // Stop reading: the hub answers at once and the HTTP layer closes the connection after a
+    // short drain, so a refused upload is never read to its end.
+    const fail = (error: ApiError) => {
+      if (settled) return
+      settled = true
+      source.unpipe(parser)
+      source.pause()
+      parser.removeAllListeners('close')
+      reject(error)
+    }
+
+    source.on('data', (chunk: Buffer) => {
+      bodyBytes += chunk.byteLength
+      if (bodyBytes > maxBody) fail(tooLarge('The request body', maxBody))
+    })
+    source.on('error', () => fail(new ApiError('malformed_request', 'The upload was interrupted.')))
+
+    parser.on('field', (name, value, info) => {
+      if (!shape.fields.includes(name)) return fail(unknownPart(name, shape))
+      if (fields.has(name)) return fail(duplicatePart(name))
+      if (info.valueTruncated) {
+        return fail(
+          new ApiError(
+            'payload_too_large',
+            `The '${name}' part is longer than ${FIELD_BYTES} bytes.`,
+          ),
+        )
+      }
+      fields.set(name, value)
+    })
+
+    parser.on('file', (name, stream, info) => {
+      const isBundle = name === 'bundle' && shape.bundle
+      if (!isBundle && name !== 'files') {
+        stream.resume()
+        return fail(shape.fields.includes(name) ? textOnly(name) : unknownPart(name, shape))
+      }
+      if (isBundle && bundle) {
+        stream.resume()
+        return fail(duplicatePart('bundle'))
+      }
+      let path = 'server.js'
+      if (!isBundle) {
+        const checked = checkUploadPath(info.filename ?? '')
+        if (!checked.ok) {
+          stream.resume()
+          return fail(
+            new ApiError(
+              'unsafe_path',
+              `Refused file path ${JSON.stringify(info.filename ?? '')}: ${checked.reason}.`,
+              {
+                path: info.filename ?? '',
+                reason: checked.reason,
+              },
+            ),
+          )
+        }
+        path = checked.path
+        if (paths.has(path)) {
+          stream.resume()
+          return fail(
+            new ApiError('duplicate_path', `The file '${path}' is in the upload twice.`, { path }),
+          )
+        }
+        paths.add(path)
+        if (paths.size > limits.files) {
+          stream.resume()
+          return fail(
+            new ApiError('payload_too_large', `The upload has more than ${limits.files} files.`, {
+              limit: limits.files,
+            }),
+          )
+        }
+      }
+      const limit = isBundle ? limits.bundleBytes : limits.fileBytes
+      const chunks: Buffer[] = []
+      const hash = createHash('sha256')
+      let size = 0
+      stream.on('data', (chunk: Buffer) => {
+        if (settled) return
+        size += chunk.byteLength
+        if (size > limit) {
+          return fail(tooLarge(isBundle ? 'The bundle' : `The file '${path}'`, limit))
+        }
+        if (!isBundle) {
+          sourceBytes += chunk.byteLength
+          if (sourceBytes > limits.sourceBytes)
+            return fail(tooLarge('The source files', limits.sourceBytes))
+        }
+        chunks.push(chunk)
+        hash.update(chunk)
+      })
+      stream.on('end', () => {
+        if (settled) return
+        const file = { path, data: Buffer.concat(chunks, size), sha256: hash.digest('hex') }
+        if (isBundle) bundle = file
+        else files.push(file)
+      })
+    })
+
+    parser.on('partsLimit', () =>
+      fail(
+        new ApiError('payload_too_large', `The upload has more than ${limits.files} files.`, {
+          limit: limits.files,
+        }),
+      ),
+    )
+    parser.on('error', (error) =>
+      fail(
+        new ApiError('malformed_request', `Malformed multipart body: ${(error as Error).message}.`),
+      ),
+    )
+    parser.on('close', () => {
+      if (settled) return
+      settled = true
+      resolve({ fields, bundle, files })
+    })
+    source.pipe(parser)
+  })
+}
+
+function tooLarge(what: string, limit: number): ApiError {
+  return new ApiError('payload_too_large', `${what} exceeds the limit of ${limit} bytes.`, {
+    limit,
+  })
+}
+
+function duplicatePart(name: string): ApiError {
+  return new ApiError('duplicate_part', `The '${name}' part appears more than once.`, {
+    part: name,
+  })
+}
+
+function textOnly(name: string): ApiError {
+  return new ApiError('invalid_request', `The '${name}' part must be a text field, not a file.`, {
+    part: name,
+  })
+}
+
+function unknownPart(name: string, shape: UploadShape): ApiError {
+  const known = [...shape.fields, ...(shape.bundle ? ['bundle'] : []), 'files']
+  return new ApiError(
+    'invalid_request',
+    `Unknown part '${name}'; the parts are ${known.map((k) => `'${k}'`).join(', ')}.`,
+    { part: name },
+  )
+}
