@@ -37,6 +37,7 @@ export class ConfigError extends Error {
 /** Reads the hub's configuration from the environment (docs/hub/configuration.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   const port = integer(env, 'PORT', 8080)
+  if (port > 65535) throw new ConfigError(`PORT must be from 0 to 65535, got '${env.PORT}'`)
   return {
     port,
     host: env.HOST || '0.0.0.0',

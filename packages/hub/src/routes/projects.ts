@@ -255,9 +255,6 @@ projects.openapi(
       fields: [],
       bundle: false,
       limits: config.baseFiles,
-    }).catch((error: unknown) => {
-      c.header('Connection', 'close')
-      throw error
     })
     const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
     await store.transaction(async (tx) => {

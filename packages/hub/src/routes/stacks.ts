@@ -84,10 +84,6 @@ stacks.openapi(
       fields: ['version'],
       bundle: true,
       limits: config.publish,
-    }).catch((error: unknown) => {
-      // A refused upload is not read to its end: tell the client the connection ends here.
-      c.header('Connection', 'close')
-      throw error
     })
     const record = await publishStackVersion({
       store,

@@ -18,4 +18,9 @@ export type StoreDialect = {
   readonly describe: string
   /** Answers when the engine can serve queries (for `/readyz`). */
   ping(): Promise<void>
+  /**
+   * The schema that holds the store's tables, on engines that have schemas. Kysely's migrator
+   * must be told it: left alone, it takes its bookkeeping tables in any schema for its own.
+   */
+  schema?(): Promise<string | undefined>
 }

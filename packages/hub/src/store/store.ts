@@ -36,6 +36,11 @@ export class Store extends Repos {
     this.capabilities = dialect.capabilities
   }
 
+  /** The raw query builder, for tests and one-off tools; hub code goes through the repositories. */
+  get kysely(): Kysely<Database> {
+    return this.#dialect.db
+  }
+
   get describe(): string {
     return this.#dialect.describe
   }
@@ -47,9 +52,11 @@ export class Store extends Repos {
 
   /** Applies every pending migration; safe to run from several processes at once. */
   async migrate(): Promise<void> {
+    const schema = await this.#dialect.schema?.()
     const migrator = new Migrator({
       db: this.#dialect.db,
       provider: migrationProvider(this.capabilities),
+      ...(schema ? { migrationTableSchema: schema } : {}),
     })
     const { error, results } = await migrator.migrateToLatest()
     if (error) {

@@ -92,6 +92,8 @@ function collect(
   const files: UploadedFile[] = []
   const paths = new Set<string>()
   let bundle: UploadedFile | undefined
+  // Parts are counted when they start: a part's data may end after the next part has begun.
+  let bundleSeen = false
   let sourceBytes = 0
   let bodyBytes = 0
 
@@ -134,10 +136,11 @@ function collect(
         stream.resume()
         return fail(shape.fields.includes(name) ? textOnly(name) : unknownPart(name, shape))
       }
-      if (isBundle && bundle) {
+      if (isBundle && bundleSeen) {
         stream.resume()
         return fail(duplicatePart('bundle'))
       }
+      if (isBundle) bundleSeen = true
       let path = 'server.js'
       if (!isBundle) {
         const checked = checkUploadPath(info.filename ?? '')

@@ -32,5 +32,11 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
     ping: async () => {
       await sql`select 1`.execute(db)
     },
+    schema: async () => {
+      if (options.schema) return options.schema
+      const current = sql<{ name: string | null }>`select current_schema() as name`
+      const { rows } = await current.execute(db)
+      return rows[0]?.name ?? undefined
+    },
   }
 }

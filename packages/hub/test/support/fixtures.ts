@@ -1,0 +1,59 @@
+import { addMember, createAccount, createOrg, createToken } from '../../src/accounts/admin.js'
+import type { Store } from '../../src/store/store.js'
+import type { HubProcess } from './hub-process.js'
+
+export type People = {
+  /** Owner of the org `acme` and of the user account `alice`. */
+  alice: string
+  /** Writer in `acme`. */
+  walt: string
+  /** Reader in `acme`. */
+  rita: string
+  /** Not a member of `acme`. */
+  nora: string
+  /** alice with only `read`. */
+  aliceReadOnly: string
+  /** alice with only `write:projects`. */
+  aliceProjects: string
+  /** alice's token, revoked. */
+  aliceRevoked: string
+  /** Token ids by name, for revocation in tests. */
+  ids: Record<string, string>
+}
+
+const ALL = 'read,write:releases,write:projects,write:apis'
+
+/** Users alice (owner of org acme), walt (writer), rita (reader), nora (outsider), with PATs. */
+export async function seedPeople(hub: HubProcess): Promise<People> {
+  const store = await hub.openStore()
+  try {
+    return await seed(store)
+  } finally {
+    await store.close()
+  }
+}
+
+async function seed(store: Store): Promise<People> {
+  for (const handle of ['alice', 'walt', 'rita', 'nora']) await createAccount(store, handle, 'user')
+  await createOrg(store, 'acme', 'alice')
+  await addMember(store, 'acme', 'walt', 'writer')
+  await addMember(store, 'acme', 'rita', 'reader')
+  const ids: Record<string, string> = {}
+  const token = async (name: string, user: string, scopes: string) => {
+    const created = await createToken(store, user, scopes)
+    ids[name] = created.id
+    return created.token
+  }
+  const people = {
+    alice: await token('alice', 'alice', ALL),
+    walt: await token('walt', 'walt', ALL),
+    rita: await token('rita', 'rita', ALL),
+    nora: await token('nora', 'nora', ALL),
+    aliceReadOnly: await token('aliceReadOnly', 'alice', 'read'),
+    aliceProjects: await token('aliceProjects', 'alice', 'write:projects'),
+    aliceRevoked: await token('aliceRevoked', 'alice', ALL),
+    ids,
+  }
+  await store.accounts.revokeToken(ids.aliceRevoked!)
+  return people
+}

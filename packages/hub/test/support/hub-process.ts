@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { openStore, type Store, type StoreOptions } from '../../src/store/index.js'
+import { dropSchema, newSchemaName, postgresUrl, type StoreKind } from './databases.js'
+
+export const HUB_BIN = fileURLToPath(new URL('../../bin/svc-hub.js', import.meta.url))
+
+export type HubProcess = {
+  readonly kind: StoreKind
+  /** Where the hub listens, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string
+  /** The one-time PAT of `admin` printed on first start. */
+  readonly adminPat: string
+  readonly env: NodeJS.ProcessEnv
+  /** The SQLite data directory (also made for PostgreSQL) and the PostgreSQL schema, if any. */
+  readonly dataDir: string
+  readonly schema: string | undefined
+  /** Everything the hub printed on stdout so far (JSON log lines) and stderr. */
+  stdout(): string
+  stderr(): string
+  /** Runs `svc-hub admin <args>` against the same store. */
+  admin(args: readonly string[]): Promise<CommandRun>
+  /** Opens the hub's store directly (for snapshots); close it when done. */
+  openStore(): Promise<Store>
+  /** SIGTERM, wait for exit; answers the exit code. */
+  stop(): Promise<number | null>
+  /** Stops the hub and deletes its data directory or schema. */
+  dispose(): Promise<void>
+}
+
+export type CommandRun = { code: number | null; stdout: string; stderr: string }
+
+export type StartOptions = {
+  env?: NodeJS.ProcessEnv
+  /**
+   * Start on the store of an earlier hub (stopped first) instead of a new, empty one. Both
+   * hubs' `dispose` then delete the same data directory or schema; either may run first.
+   */
+  reuse?: Pick<HubProcess, 'dataDir' | 'schema'>
+}
+
+/**
+ * Starts the real `svc-hub serve` on a free loopback port with a new, empty store of `kind`
+ * (or the store of `options.reuse`).
+ */
+export async function startHub(kind: StoreKind, options: StartOptions = {}): Promise<HubProcess> {
+  const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-hub-test-'))
+  const schema =
+    kind !== 'postgres' ? undefined : options.reuse ? options.reuse.schema : newSchemaName()
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_HUB_DATA: dataDir,
+    SVC_HUB_LOG_LEVEL: 'info',
+    ...(kind === 'postgres'
+      ? { DATABASE_URL: postgresUrl(), SVC_HUB_DATABASE_SCHEMA: schema }
+      : {}),
+    ...options.env,
+  }
+  if (kind === 'sqlite') delete env.DATABASE_URL
+  const storeOptions: StoreOptions =
+    kind === 'sqlite'
+      ? { kind: 'sqlite', dataDir }
+      : { kind: 'postgres', url: postgresUrl(), ...(schema ? { schema } : {}) }
+
+  const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+
+  const url = await waitFor(
+    child,
+    () => {
+      for (const line of stdout.split('\n')) {
+        if (!line.includes('"listening"')) continue
+        return (JSON.parse(line) as { url: string }).url
+      }
+      return undefined
+    },
+    () => `stdout:\n${stdout}\nstderr:\n${stderr}`,
+  )
+  const adminPat = /svc_pat_[A-Za-z0-9_-]{43}/.exec(stderr)?.[0] ?? ''
+
+  let stopped: Promise<number | null> | undefined
+  const stop = () => {
+    if (!stopped) {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      stopped = exited
+    }
+    return stopped
+  }
+  return {
+    kind,
+    url,
+    adminPat,
+    env,
+    dataDir,
+    schema,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    admin: (args) => runNode([HUB_BIN, 'admin', ...args], env),
+    openStore: () => openStore(storeOptions),
+    stop,
+    dispose: async () => {
+      await stop()
+      rmSync(dataDir, { recursive: true, force: true })
+      if (schema) await dropSchema(schema)
+    },
+  }
+}
+
+async function waitFor<T>(
+  child: ChildProcess,
+  check: () => T | undefined,
+  describe: () => string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = check()
+    if (value !== undefined) return value
+    if (child.exitCode !== null)
+      throw new Error(`svc-hub exited with ${child.exitCode}\n${describe()}`)
+    if (Date.now() > deadline)
+      throw new Error(`svc-hub did not start in ${timeoutMs} ms\n${describe()}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/** Runs `node <args>` with `env` and collects its output. */
+export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
