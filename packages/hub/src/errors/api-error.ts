@@ -4,6 +4,8 @@ import { ERROR_CODES, type ErrorCode } from './codes.js'
 /** A failure the caller can act on: rendered as the ApiError envelope with `code`'s status. */
 export class ApiError extends HTTPException {
   override readonly name = 'ApiError'
+  /** Set when the request body was left unread: the answer then ends the connection. */
+  closeConnection = false
   constructor(
     readonly code: ErrorCode,
     message: string,

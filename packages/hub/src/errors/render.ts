@@ -22,6 +22,8 @@ export function errorResponse(c: Context<HubEnv>, error: ApiError): Response {
     ...(error.details === undefined ? {} : { details: error.details }),
     requestId: c.get('requestId'),
   }
+  if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="svc-hub"')
+  if (error.closeConnection) c.header('Connection', 'close')
   return c.json(body, error.status as ContentfulStatusCode)
 }
 

@@ -1,21 +1,34 @@
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { createMiddleware } from 'hono/factory'
-import { bodyLimit } from 'hono/body-limit'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from './env.js'
+import { DISCARD_BYTES, discardRest, readBounded } from './request-body.js'
 
-/** Refuses a JSON body larger than the configured limit while it streams in. */
+/**
+ * Refuses a JSON body over the configured limit with 422 `payload_too_large`, reading no more
+ * than the limit into memory; the body that passes is handed on to the route's validator.
+ */
 export const jsonBodyLimit = createMiddleware<HubEnv>(async function jsonBodyLimit(c, next) {
-  const maxSize = c.get('hub').config.jsonBodyBytes
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ApiError(
-        'payload_too_large',
-        `The request body exceeds the limit of ${maxSize} bytes.`,
-        {
-          limit: maxSize,
-        },
-      )
-    },
-  })(c, next)
+  const body = c.req.raw.body
+  if (!body) return next()
+  const maxBytes = c.get('hub').config.jsonBodyBytes
+  const source = Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+  const error = new ApiError(
+    'payload_too_large',
+    `The request body exceeds the limit of ${maxBytes} bytes.`,
+    { limit: maxBytes },
+  )
+  const declared = Number(c.req.header('content-length') ?? NaN)
+  if (declared > maxBytes) {
+    error.closeConnection = declared > DISCARD_BYTES || !(await discardRest(source))
+    throw error
+  }
+  const read = await readBounded(source, maxBytes)
+  if (read.body === undefined) {
+    error.closeConnection = read.closeConnection
+    throw error
+  }
+  c.req.raw = new Request(c.req.raw, { body: read.body })
+  await next()
 })

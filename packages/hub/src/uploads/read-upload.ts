@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { ApiError } from '../errors/index.js'
+import { DISCARD_BYTES, discardRest } from '../http/request-body.js'
 import { checkUploadPath } from './safe-path.js'
 
 export type UploadLimits = {
@@ -54,9 +55,14 @@ export async function readUpload(request: Request, shape: UploadShape): Promise<
     limits.sourceBytes +
     FIELD_BYTES * shape.fields.length +
     FRAMING_BYTES_PER_PART * (limits.files + shape.fields.length + 2)
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > maxBody) throw tooLarge(`The request body (${declared} bytes)`, maxBody)
   if (!request.body) throw new ApiError('malformed_request', 'The request has no body.')
+  const declared = Number(request.headers.get('content-length') ?? NaN)
+  if (declared > maxBody) {
+    const error = tooLarge(`The request body (${declared} bytes)`, maxBody)
+    error.closeConnection =
+      declared > DISCARD_BYTES || !(await discardRest(nodeStream(request.body)))
+    throw error
+  }
 
   let parser: busboy.Busboy
   try {
@@ -77,8 +83,11 @@ export async function readUpload(request: Request, shape: UploadShape): Promise<
       `Malformed multipart body: ${(error as Error).message}.`,
     )
   }
-  const source = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>)
-  return collect(source, parser, shape, maxBody)
+  return collect(nodeStream(request.body), parser, shape, maxBody)
+}
+
+function nodeStream(body: ReadableStream<Uint8Array>): Readable {
+  return Readable.fromWeb(body as NodeWebStream<Uint8Array>)
 }
 
 function collect(
@@ -99,15 +108,18 @@ function collect(
 
   return new Promise<Upload>((resolve, reject) => {
     let settled = false
-    // Stop reading: the hub answers at once and the HTTP layer closes the connection after a
-    // short drain, so a refused upload is never read to its end.
+    // Stop parsing at once; read (and drop) a bounded rest of the body so that the client can
+    // read the answer, and end the connection when the body is larger than that.
     const fail = (error: ApiError) => {
       if (settled) return
       settled = true
       source.unpipe(parser)
-      source.pause()
       parser.removeAllListeners('close')
-      reject(error)
+      parser.on('error', () => {})
+      void discardRest(source).then((ended) => {
+        error.closeConnection = !ended
+        reject(error)
+      })
     }
 
     source.on('data', (chunk: Buffer) => {

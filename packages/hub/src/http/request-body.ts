@@ -1,0 +1,65 @@
+import type { Readable } from 'node:stream'
+
+/** How much of a refused body the hub still reads so that the client can see the answer. */
+export const DISCARD_BYTES = 16 * 1024 * 1024
+const DISCARD_MS = 2_000
+
+/**
+ * Reads and drops the rest of a refused request body, up to a bound. Answers whether it reached
+ * the end: then the connection stays usable; otherwise the caller answers with
+ * `Connection: close`, so a client streaming a huge body learns early and nothing more is read.
+ */
+export function discardRest(source: Readable): Promise<boolean> {
+  if (source.readableEnded) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    let bytes = 0
+    const finish = (ended: boolean) => {
+      clearTimeout(timer)
+      source.off('data', onData)
+      source.off('end', onEnd)
+      source.off('error', onError)
+      if (!ended) source.pause()
+      resolve(ended)
+    }
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.byteLength
+      if (bytes > DISCARD_BYTES) finish(false)
+    }
+    const onEnd = () => finish(true)
+    const onError = () => finish(false)
+    const timer = setTimeout(() => finish(false), DISCARD_MS)
+    source.on('data', onData)
+    source.once('end', onEnd)
+    source.once('error', onError)
+    source.resume()
+  })
+}
+
+/**
+ * Reads a whole body of at most `maxBytes`; answers undefined when it is larger (the rest is
+ * then read and dropped up to a bound, as `discardRest` says, and `closeConnection` tells
+ * whether the connection must end).
+ */
+export function readBounded(
+  source: Readable,
+  maxBytes: number,
+): Promise<{ body: Buffer } | { body: undefined; closeConnection: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size <= maxBytes) return void chunks.push(chunk)
+      source.off('data', onData)
+      source.off('end', onEnd)
+      source.off('error', reject)
+      void discardRest(source).then((ended) =>
+        resolve({ body: undefined, closeConnection: !ended }),
+      )
+    }
+    const onEnd = () => resolve({ body: Buffer.concat(chunks, size) })
+    source.on('data', onData)
+    source.once('end', onEnd)
+    source.once('error', reject)
+  })
+}
