@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { newId, now } from './ids.js'
+import { byCodeUnits, newId, now } from './ids.js'
 import type { AccountKind, AccountRow, Database, Role, TokenRow } from './schema.js'
 
 export type TokenWithUser = TokenRow & { user_handle: string }
@@ -55,14 +55,14 @@ export class AccountsRepo {
   }
 
   /** The organisations `userId` belongs to, with its role in each. */
-  memberships(userId: string): Promise<{ handle: string; role: Role }[]> {
-    return this.db
+  async memberships(userId: string): Promise<{ handle: string; role: Role }[]> {
+    const rows = await this.db
       .selectFrom('memberships')
       .innerJoin('accounts', 'accounts.id', 'memberships.org_id')
       .select(['accounts.handle as handle', 'memberships.role as role'])
       .where('memberships.user_id', '=', userId)
-      .orderBy('accounts.handle')
       .execute()
+    return rows.sort((a, b) => byCodeUnits(a.handle, b.handle))
   }
 
   async insertToken(token: {
@@ -101,7 +101,7 @@ export class AccountsRepo {
     return this.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()
   }
 
-  /** Marks the token revoked; answers false when there is no such token. */
+  /** Marks the token revoked (once) and answers it; undefined when there is no such token. */
   async revokeToken(id: string): Promise<TokenRow | undefined> {
     await this.db
       .updateTable('tokens')

@@ -10,3 +10,11 @@ export function newId(
 export function now(): string {
   return new Date().toISOString()
 }
+
+/**
+ * Orders text the same on both engines: PostgreSQL's ORDER BY follows the database's collation
+ * (`en_US` puts `B` between `a` and `c`), so lists of paths and handles are sorted here instead.
+ */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

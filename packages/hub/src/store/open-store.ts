@@ -57,6 +57,11 @@ async function createSchema(url: string, schema: string): Promise<void> {
   })
   try {
     await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
+  } catch (error) {
+    // Hubs starting together race here, and `if not exists` does not spare the loser a
+    // unique violation: the schema being there is what counts.
+    const found = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(db)
+    if (found.rows.length === 0) throw error
   } finally {
     await db.destroy()
   }

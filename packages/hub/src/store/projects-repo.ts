@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { newId, now } from './ids.js'
+import { byCodeUnits, newId, now } from './ids.js'
 import type { ApiRow, Database, ProjectRow } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
 
@@ -85,12 +85,12 @@ export class ProjectsRepo {
     }
   }
 
-  baseFiles(projectId: string): Promise<StoredFile[]> {
-    return this.db
+  async baseFiles(projectId: string): Promise<StoredFile[]> {
+    const rows = await this.db
       .selectFrom('project_base_files')
       .select(['path', 'size', 'sha256'])
       .where('project_id', '=', projectId)
-      .orderBy('path')
       .execute()
+    return rows.sort((a, b) => byCodeUnits(a.path, b.path))
   }
 }

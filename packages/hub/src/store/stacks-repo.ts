@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { newId, now } from './ids.js'
+import { byCodeUnits, newId, now } from './ids.js'
 import type { Database, NewStackVersion, StackRow, StackVersionRow } from './schema.js'
 
 export type StoredFile = { path: string; size: number; sha256: string }
@@ -70,13 +70,13 @@ export class StacksRepo {
       .executeTakeFirst()
   }
 
-  files(versionId: string): Promise<StoredFile[]> {
-    return this.db
+  async files(versionId: string): Promise<StoredFile[]> {
+    const rows = await this.db
       .selectFrom('stack_version_files')
       .select(['path', 'size', 'sha256'])
       .where('stack_version_id', '=', versionId)
-      .orderBy('path')
       .execute()
+    return rows.sort((a, b) => byCodeUnits(a.path, b.path))
   }
 
   file(versionId: string, path: string): Promise<StoredFile | undefined> {

@@ -58,7 +58,13 @@ export class Store extends Repos {
       provider: migrationProvider(this.capabilities),
       ...(schema ? { migrationTableSchema: schema } : {}),
     })
-    const { error, results } = await migrator.migrateToLatest()
+    let { error, results } = await migrator.migrateToLatest()
+    // SQLite has no migration lock across processes: when several start on a new file at once,
+    // a slower one fails on tables another just made. A later look finds them applied.
+    for (let attempt = 1; error && attempt < 5; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100 * attempt))
+      ;({ error, results } = await migrator.migrateToLatest())
+    }
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName
       throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, {

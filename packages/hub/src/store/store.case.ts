@@ -1,0 +1,611 @@
+import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { StoreKind } from '../../test/support/databases.js'
+import { snapshotStore } from '../../test/support/store-snapshot.js'
+import { migrationProvider } from './migrations/index.js'
+import { openStore, type StoreOptions } from './open-store.js'
+import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
+import type { StoredFile } from './stacks-repo.js'
+import type { Repos, Store } from './store.js'
+
+/** One store under test: new and empty, with the options that open it again. */
+export type StoreUnderTest = {
+  store: Store
+  options: StoreOptions
+  cleanup: () => Promise<void>
+}
+
+export type StoreCase = {
+  kind: StoreKind
+  /** A new, empty, migrated store on its own data (a temp dir, a fresh schema). */
+  newStore: () => Promise<StoreUnderTest>
+}
+
+/**
+ * The storage contract: what the hub relies on from its store, run the same on every engine
+ * (`sqlite/sqlite-store.test.ts`, `postgres/postgres-store.test.ts`).
+ */
+export function runStoreTests({ kind, newStore }: StoreCase): void {
+  let underTest: StoreUnderTest
+  let store: Store
+
+  beforeEach(async () => {
+    underTest = await newStore()
+    store = underTest.store
+  })
+
+  afterEach(async () => {
+    await underTest.cleanup()
+  })
+
+  describe('opening and migrating', () => {
+    it(`runs on ${kind}`, () => {
+      expect(store.capabilities.name).toBe(kind)
+      expect(store.describe.startsWith(kind)).toBe(true)
+    })
+
+    it('starts empty', async () => {
+      expect(await store.accounts.isEmpty()).toBe(true)
+      await store.accounts.create('alice', 'user')
+      expect(await store.accounts.isEmpty()).toBe(false)
+    })
+
+    it('migrating again, in the same store or in a second one on the same data, is a no-op', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      await store.blobs.put(bytes('kept'))
+      const before = await snapshotStore(store)
+
+      await store.migrate()
+      const second = await openStore(underTest.options)
+      try {
+        expect(await second.accounts.find('alice')).toEqual(alice)
+        expect(await snapshotStore(second)).toEqual(before)
+        const query = sql<{ name: string }>`select name from kysely_migration order by name`
+        const applied = await query.execute(second.kysely)
+        const known = Object.keys(await migrationProvider(store.capabilities).getMigrations())
+        expect(applied.rows.map((r) => r.name)).toEqual(known.sort())
+      } finally {
+        await second.close()
+      }
+      expect(await snapshotStore(store)).toEqual(before)
+    })
+
+    it('a store on other data is empty and independent of this one', async () => {
+      await store.accounts.create('alice', 'user')
+      const other = await newStore()
+      try {
+        expect(await other.store.accounts.isEmpty()).toBe(true)
+        await other.store.accounts.create('alice', 'org')
+      } finally {
+        await other.cleanup()
+      }
+      expect((await store.accounts.find('alice'))?.kind).toBe('user')
+    })
+  })
+
+  describe('accounts', () => {
+    it('users and organisations share one handle namespace', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      expect(alice.id).not.toBe('')
+
+      const asOrg = await rejection(store.accounts.create('alice', 'org'))
+      expect(store.capabilities.isUniqueViolation(asOrg)).toBe(true)
+      const asUser = await rejection(store.accounts.create('alice', 'user'))
+      expect(store.capabilities.isUniqueViolation(asUser)).toBe(true)
+
+      const acme = await store.accounts.create('acme', 'org')
+      expect(
+        store.capabilities.isUniqueViolation(
+          await rejection(store.accounts.create('acme', 'user')),
+        ),
+      ).toBe(true)
+
+      expect(await store.accounts.find('alice')).toEqual(alice)
+      expect(await store.accounts.findById(acme.id)).toEqual(acme)
+      expect(await store.accounts.find('nobody')).toBeUndefined()
+      expect(await store.kysely.selectFrom('accounts').selectAll().execute()).toHaveLength(2)
+    })
+
+    it('tells a unique violation from other failures', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      // A membership in an organisation that does not exist breaks a foreign key, not uniqueness.
+      const foreignKey = await rejection(store.accounts.setRole('org_missing', alice.id, 'owner'))
+      expect(store.capabilities.isUniqueViolation(foreignKey)).toBe(false)
+      expect(store.capabilities.isUniqueViolation(new Error('unique'))).toBe(false)
+      expect(store.capabilities.isUniqueViolation(undefined)).toBe(false)
+    })
+
+    it('setRole makes a membership, and a second call changes its role', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const acme = await store.accounts.create('acme', 'org')
+      expect(await store.accounts.roleOf(acme.id, alice.id)).toBeUndefined()
+
+      await store.accounts.setRole(acme.id, alice.id, 'reader')
+      expect(await store.accounts.roleOf(acme.id, alice.id)).toBe('reader')
+      await store.accounts.setRole(acme.id, alice.id, 'owner')
+      expect(await store.accounts.roleOf(acme.id, alice.id)).toBe('owner')
+
+      expect(await store.kysely.selectFrom('memberships').selectAll().execute()).toHaveLength(1)
+    })
+
+    it('memberships lists the organisations of one user with its role in each, by handle', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const bob = await store.accounts.create('bob', 'user')
+      const carol = await store.accounts.create('carol', 'user')
+      const zeta = await store.accounts.create('zeta', 'org')
+      const beta = await store.accounts.create('beta', 'org')
+      await store.accounts.setRole(zeta.id, alice.id, 'reader')
+      await store.accounts.setRole(beta.id, alice.id, 'owner')
+      await store.accounts.setRole(beta.id, bob.id, 'writer')
+
+      expect(await store.accounts.memberships(alice.id)).toEqual([
+        { handle: 'beta', role: 'owner' },
+        { handle: 'zeta', role: 'reader' },
+      ] satisfies { handle: string; role: Role }[])
+      expect(await store.accounts.memberships(bob.id)).toEqual([{ handle: 'beta', role: 'writer' }])
+      expect(await store.accounts.memberships(carol.id)).toEqual([])
+    })
+
+    it('finds a token by its hash, with the handle of its user', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const token = await store.accounts.insertToken({
+        userId: alice.id,
+        hash: sha256('svc_pat_secret'),
+        scopes: ['stacks:read', 'stacks:write'],
+        note: 'laptop',
+        expiresAt: '2999-01-01T00:00:00.000Z',
+      })
+      expect(token.scopes).toBe('stacks:read stacks:write')
+
+      expect(await store.accounts.findTokenByHash(sha256('svc_pat_secret'))).toEqual({
+        ...token,
+        user_handle: 'alice',
+      })
+      expect(await store.accounts.findToken(token.id)).toEqual(token)
+      expect(await store.accounts.findTokenByHash(sha256('svc_pat_other'))).toBeUndefined()
+
+      const at = '2030-01-02T03:04:05.000Z'
+      await store.accounts.touchToken(token.id, at)
+      expect((await store.accounts.findToken(token.id))?.last_used_at).toBe(at)
+    })
+
+    it('keeps token hashes unique', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const token = {
+        userId: alice.id,
+        hash: sha256('same'),
+        scopes: [],
+        note: null,
+        expiresAt: null,
+      }
+      await store.accounts.insertToken(token)
+      const error = await rejection(store.accounts.insertToken(token))
+      expect(store.capabilities.isUniqueViolation(error)).toBe(true)
+    })
+
+    it('revoking a token stamps revoked_at once; revoking it again keeps the first time', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const token = await store.accounts.insertToken({
+        userId: alice.id,
+        hash: sha256('svc_pat_secret'),
+        scopes: ['stacks:read'],
+        note: null,
+        expiresAt: null,
+      })
+      expect(token.revoked_at).toBeNull()
+
+      const revoked = await store.accounts.revokeToken(token.id)
+      expect(revoked?.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      expect((await store.accounts.findTokenByHash(token.token_hash))?.revoked_at).toBe(
+        revoked?.revoked_at,
+      )
+
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      const again = await store.accounts.revokeToken(token.id)
+      expect(again).toEqual(revoked)
+      expect(await store.accounts.revokeToken('tok_missing')).toBeUndefined()
+    })
+  })
+
+  describe('blobs', () => {
+    it('are content-addressed: the same bytes twice keep one row under their SHA-256', async () => {
+      const data = bytes('export const answer = 42\n')
+      const first = await store.blobs.put(data)
+      const second = await store.blobs.put(bytes('export const answer = 42\n'))
+      expect(first).toBe(sha256(data))
+      expect(second).toBe(first)
+      const rows = await store.kysely.selectFrom('blobs').select(['sha256', 'size']).execute()
+      expect(rows).toEqual([{ sha256: first, size: data.byteLength }])
+    })
+
+    it('give back exactly the bytes stored, all 256 byte values included', async () => {
+      const data = Uint8Array.from({ length: 512 }, (_, i) => i % 256)
+      const key = await store.blobs.put(data)
+      const got = await store.blobs.get(key)
+      expect(got).toBeInstanceOf(Uint8Array)
+      expect([...(got ?? [])]).toEqual([...data])
+      expect(await store.blobs.get(sha256('not stored'))).toBeUndefined()
+    })
+
+    it('store a view into a larger buffer as just the bytes of the view', async () => {
+      const whole = Uint8Array.from({ length: 256 }, (_, i) => i)
+      const view = whole.subarray(100, 110)
+      const key = await store.blobs.put(view)
+      expect(key).toBe(sha256(Uint8Array.from(view)))
+      expect([...((await store.blobs.get(key)) ?? [])]).toEqual([...view])
+    })
+
+    it('store empty bytes', async () => {
+      const key = await store.blobs.put(new Uint8Array(0))
+      const got = await store.blobs.get(key)
+      expect(got).toBeInstanceOf(Uint8Array)
+      expect(got?.byteLength).toBe(0)
+    })
+  })
+
+  describe('stacks', () => {
+    it('ensure makes the stack once and then finds it', async () => {
+      const acme = await store.accounts.create('acme', 'org')
+      const first = await store.stacks.ensure(acme.id, 'web')
+      const second = await store.stacks.ensure(acme.id, 'web')
+      expect(second).toEqual(first)
+      expect(await store.stacks.find('acme', 'web')).toEqual({ ...first, account_handle: 'acme' })
+      expect(await store.stacks.find('acme', 'other')).toBeUndefined()
+      expect(await store.kysely.selectFrom('stacks').selectAll().execute()).toHaveLength(1)
+    })
+
+    it('ensure called concurrently makes one stack', async () => {
+      const acme = await store.accounts.create('acme', 'org')
+      const stacks = await Promise.all(
+        Array.from({ length: 5 }, () => store.stacks.ensure(acme.id, 'web')),
+      )
+      expect(new Set(stacks.map((s) => s.id)).size).toBe(1)
+      expect(await store.kysely.selectFrom('stacks').selectAll().execute()).toHaveLength(1)
+    })
+
+    it('insertVersion stores every file of a tree larger than one insert chunk', async () => {
+      const { alice, stackId, bundle } = await seedStack(store)
+      const files = sourceFiles('src/file', 450, bundle)
+      const row = await store.stacks.insertVersion(
+        newVersion(stackId, alice, bundle, '1.0.0', files),
+        [...files].reverse(),
+      )
+
+      expect(await store.stacks.version(stackId, '1.0.0')).toEqual(row)
+      expect(await store.stacks.versions(stackId)).toEqual([row])
+      expect(await store.stacks.files(row.id)).toEqual(files)
+      expect(await store.stacks.file(row.id, 'src/file-0449.ts')).toEqual(files[449])
+      expect(await store.stacks.file(row.id, 'src/missing.ts')).toBeUndefined()
+      expect(await store.stacks.publisherHandle(alice.id)).toBe('alice')
+    })
+
+    it('lists files in the byte order of their paths', async () => {
+      const { alice, stackId, bundle } = await seedStack(store)
+      const paths = ['src/ab.ts', 'src/a_b.ts', 'src/a/b.ts', 'src/a-c.ts', 'src/B.ts', 'README']
+      const files = paths.map((path) => ({ path, size: 1, sha256: bundle }))
+      const row = await store.stacks.insertVersion(
+        newVersion(stackId, alice, bundle, '1.0.0', files),
+        files,
+      )
+      expect((await store.stacks.files(row.id)).map((f) => f.path)).toEqual([...paths].sort())
+    })
+
+    it('a version is immutable: inserting the same version again is a unique violation', async () => {
+      const { alice, stackId, bundle } = await seedStack(store)
+      const files = sourceFiles('src/a', 3, bundle)
+      const first = await store.stacks.insertVersion(
+        newVersion(stackId, alice, bundle, '1.0.0', files),
+        files,
+      )
+      const before = await snapshotStore(store)
+
+      const other = sourceFiles('src/b', 2, bundle)
+      const error = await rejection(
+        store.stacks.insertVersion(newVersion(stackId, alice, bundle, '1.0.0', other), other),
+      )
+      expect(store.capabilities.isUniqueViolation(error)).toBe(true)
+      expect(await snapshotStore(store)).toEqual(before)
+      expect(await store.stacks.files(first.id)).toEqual(files)
+
+      // The same number in another stack is another version.
+      const tools = await store.stacks.ensure(alice.id, 'tools')
+      await store.stacks.insertVersion(newVersion(tools.id, alice, bundle, '1.0.0', files), files)
+      expect(await store.stacks.versions(tools.id)).toHaveLength(1)
+    })
+
+    it('two transactions publishing the same version at once: one lands, the other is a unique violation', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const acme = await store.accounts.create('acme', 'org')
+      const bundle = bytes('bundle')
+      const contenders = [
+        sourceFiles('src/a', 3, sha256(bundle)),
+        sourceFiles('src/b', 5, sha256(bundle)),
+      ]
+
+      // As `stacks/publish.ts` does it: blobs, then the stack, then the version, in one transaction.
+      const publish = (files: StoredFile[]) =>
+        store.transaction(async (tx) => {
+          const bundleSha = await tx.blobs.put(bundle)
+          const stack = await tx.stacks.ensure(acme.id, 'web')
+          return tx.stacks.insertVersion(
+            newVersion(stack.id, alice, bundleSha, '1.0.0', files),
+            files,
+          )
+        })
+      const results = await Promise.allSettled(contenders.map(publish))
+
+      const winner = results.findIndex((r) => r.status === 'fulfilled')
+      const loser = results.findIndex((r) => r.status === 'rejected')
+      expect([winner, loser].sort()).toEqual([0, 1])
+      const row = (results[winner] as PromiseFulfilledResult<StackVersionRow>).value
+      const reason = (results[loser] as PromiseRejectedResult).reason as unknown
+      expect(store.capabilities.isUniqueViolation(reason)).toBe(true)
+
+      const stack = await store.stacks.find('acme', 'web')
+      expect(await store.stacks.versions(stack?.id ?? '')).toEqual([row])
+      expect(await store.stacks.files(row.id)).toEqual(contenders[winner])
+      // Nothing of the losing transaction is left behind.
+      expect(
+        await store.kysely.selectFrom('stack_version_files').selectAll().execute(),
+      ).toHaveLength(contenders[winner]?.length ?? -1)
+      expect(await store.kysely.selectFrom('stacks').selectAll().execute()).toHaveLength(1)
+    })
+  })
+
+  describe('transactions', () => {
+    it('commit everything the work wrote and answer what it returned', async () => {
+      const result = await store.transaction(async (tx) => {
+        const acme = await tx.accounts.create('acme', 'org')
+        const stack = await tx.stacks.ensure(acme.id, 'web')
+        return { acme, stack }
+      })
+      expect(await store.accounts.find('acme')).toEqual(result.acme)
+      expect(await store.stacks.find('acme', 'web')).toEqual({
+        ...result.stack,
+        account_handle: 'acme',
+      })
+    })
+
+    it('roll back everything the work wrote when it throws', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      await store.blobs.put(bytes('already here'))
+      const before = await snapshotStore(store)
+
+      const boom = new Error('boom after writing')
+      const error = await rejection(
+        store.transaction(async (tx) => {
+          const acme = await tx.accounts.create('acme', 'org')
+          await tx.accounts.setRole(acme.id, alice.id, 'owner')
+          await tx.accounts.insertToken({
+            userId: alice.id,
+            hash: sha256('pat'),
+            scopes: ['stacks:write'],
+            note: null,
+            expiresAt: null,
+          })
+          await tx.accounts.insertApiKey({
+            orgId: acme.id,
+            hash: sha256('key'),
+            createdBy: alice.id,
+          })
+          const bundle = await tx.blobs.put(bytes('bundle'))
+          const stack = await tx.stacks.ensure(acme.id, 'web')
+          const files = sourceFiles('src/f', 250, bundle)
+          await tx.stacks.insertVersion(newVersion(stack.id, alice, bundle, '1.0.0', files), files)
+          const project = await seedProjectIn(tx, alice, stack.id)
+          await tx.projects.setConfig(project.id, '{"basePath":"src"}')
+          // The work sees its own writes before it fails.
+          expect(await tx.accounts.find('acme')).toEqual(acme)
+          throw boom
+        }),
+      )
+
+      expect(error).toBe(boom)
+      expect(await snapshotStore(store)).toEqual(before)
+      expect(await store.accounts.find('acme')).toBeUndefined()
+      // And the store still works afterwards.
+      await store.accounts.create('acme', 'org')
+      expect(await store.accounts.find('acme')).toBeDefined()
+    })
+  })
+
+  describe('projects', () => {
+    it('createApi and findApi, by owner handle and slug', async () => {
+      const bob = await store.accounts.create('bob', 'user')
+      const acme = await store.accounts.create('acme', 'org')
+      const api = await store.projects.createApi({
+        account_id: bob.id,
+        slug: 'petstore',
+        name: 'Petstore',
+        visibility: 'public',
+        source_url: 'https://example.com/petstore.yaml',
+      })
+
+      expect(await store.projects.findApi('bob', 'petstore')).toEqual(api)
+      expect(await store.projects.findApi('acme', 'petstore')).toBeUndefined()
+      expect(await store.projects.findApi('bob', 'other')).toBeUndefined()
+
+      const sameSlug = {
+        account_id: acme.id,
+        slug: 'petstore',
+        name: 'P',
+        visibility: 'private' as const,
+        source_url: null,
+      }
+      expect(await store.projects.createApi(sameSlug)).toEqual(
+        await store.projects.findApi('acme', 'petstore'),
+      )
+      const duplicate = await rejection(store.projects.createApi(sameSlug))
+      expect(store.capabilities.isUniqueViolation(duplicate)).toBe(true)
+    })
+
+    it('create and find, with the handles and slugs the project binds', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const acme = await store.accounts.create('acme', 'org')
+      const stack = await store.stacks.ensure(acme.id, 'web-stack')
+      const project = await seedProjectIn(store, alice, stack.id)
+      expect(project.config_updated_at).toBeNull()
+
+      expect(await store.projects.find('alice', 'my-app')).toEqual({
+        ...project,
+        account_handle: 'alice',
+        stack_account_handle: 'acme',
+        stack_slug: 'web-stack',
+        api_account_handle: 'bob',
+        api_slug: 'petstore',
+      })
+      expect(await store.projects.find('acme', 'my-app')).toBeUndefined()
+      expect(await store.projects.find('alice', 'other')).toBeUndefined()
+
+      const duplicate = await rejection(
+        store.projects.create({ ...withoutGenerated(project), stack_version: '2.0.0' }),
+      )
+      expect(store.capabilities.isUniqueViolation(duplicate)).toBe(true)
+    })
+
+    it('setConfig replaces the config and stamps when', async () => {
+      const { project } = await seedProject(store)
+      const at = await store.projects.setConfig(project.id, '{"basePath":"src/api"}')
+      const found = await store.projects.find('alice', 'my-app')
+      expect(found?.config).toBe('{"basePath":"src/api"}')
+      expect(found?.config_updated_at).toBe(at)
+    })
+
+    it('replaceBaseFiles replaces the whole set, and only that project’s', async () => {
+      const { project, other } = await seedProject(store)
+      const sha = async (text: string) => store.blobs.put(bytes(text))
+      await store.projects.replaceBaseFiles(other.id, [
+        { path: 'keep.ts', size: 1, sha256: await sha('k') },
+      ])
+
+      await store.projects.replaceBaseFiles(project.id, [
+        { path: 'a.ts', size: 1, sha256: await sha('a') },
+        { path: 'b.ts', size: 1, sha256: await sha('b1') },
+      ])
+      const second: StoredFile[] = [
+        { path: 'b.ts', size: 2, sha256: await sha('b2') },
+        { path: 'c.ts', size: 1, sha256: await sha('c') },
+      ]
+      await store.projects.replaceBaseFiles(project.id, second)
+      expect(await store.projects.baseFiles(project.id)).toEqual(second)
+
+      const many = sourceFiles('src/base', 450, await sha('many'))
+      await store.projects.replaceBaseFiles(project.id, many)
+      expect(await store.projects.baseFiles(project.id)).toEqual(many)
+
+      await store.projects.replaceBaseFiles(project.id, [])
+      expect(await store.projects.baseFiles(project.id)).toEqual([])
+      expect((await store.projects.baseFiles(other.id)).map((f) => f.path)).toEqual(['keep.ts'])
+    })
+  })
+
+  describe('lifecycle', () => {
+    it('ping answers while open; after close, ping and queries fail', async () => {
+      await expect(store.ping()).resolves.toBeUndefined()
+      await store.accounts.create('alice', 'user')
+      await store.close()
+      await expect(store.ping()).rejects.toThrow()
+      await expect(store.accounts.find('alice')).rejects.toThrow()
+    })
+  })
+}
+
+function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text)
+}
+
+function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+/** What `promise` rejects with; fails the test when it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a rejection, got a value')
+}
+
+/** `count` files `${prefix}-0000.ts`…, in path order, all with the content `sha`. */
+function sourceFiles(prefix: string, count: number, sha: string): StoredFile[] {
+  return Array.from({ length: count }, (_, i) => ({
+    path: `${prefix}-${String(i).padStart(4, '0')}.ts`,
+    size: i + 1,
+    sha256: sha,
+  }))
+}
+
+function newVersion(
+  stackId: string,
+  publisher: AccountRow,
+  bundleSha: string,
+  version: string,
+  files: readonly StoredFile[],
+): Omit<NewStackVersion, 'id'> {
+  return {
+    stack_id: stackId,
+    version,
+    bundle_sha256: bundleSha,
+    bundle_bytes: 6,
+    source_file_count: files.length,
+    source_total_bytes: files.reduce((sum, f) => sum + f.size, 0),
+    composition: JSON.stringify([{ name: 'gen-zod', kind: 'imported' }]),
+    manifest_path: 'svc.stack.json',
+    published_by: publisher.id,
+    published_at: new Date().toISOString(),
+  }
+}
+
+async function seedStack(store: Store) {
+  const alice = await store.accounts.create('alice', 'user')
+  const acme = await store.accounts.create('acme', 'org')
+  const bundle = await store.blobs.put(bytes('bundle'))
+  const stack = await store.stacks.ensure(acme.id, 'web')
+  return { alice, acme, bundle, stackId: stack.id }
+}
+
+/** The API `bob/petstore` and the project `alice/my-app` of stack `stackId`. */
+async function seedProjectIn(repos: Repos, alice: AccountRow, stackId: string) {
+  const bob = (await repos.accounts.find('bob')) ?? (await repos.accounts.create('bob', 'user'))
+  const api =
+    (await repos.projects.findApi('bob', 'petstore')) ??
+    (await repos.projects.createApi({
+      account_id: bob.id,
+      slug: 'petstore',
+      name: 'Petstore',
+      visibility: 'public',
+      source_url: null,
+    }))
+  return repos.projects.create({
+    account_id: alice.id,
+    slug: 'my-app',
+    stack_id: stackId,
+    stack_version: 'latest',
+    api_id: api.id,
+    config: '{}',
+    created_by: alice.id,
+  })
+}
+
+/** `alice/my-app` and `alice/other-app`, on stack `acme/web-stack` and API `bob/petstore`. */
+async function seedProject(store: Store) {
+  const alice = await store.accounts.create('alice', 'user')
+  const acme = await store.accounts.create('acme', 'org')
+  const stack = await store.stacks.ensure(acme.id, 'web-stack')
+  const project = await seedProjectIn(store, alice, stack.id)
+  const other = await store.projects.create({
+    ...withoutGenerated(project),
+    slug: 'other-app',
+  })
+  return { alice, acme, stack, project, other }
+}
+
+function withoutGenerated<T extends { id: string; created_at: string; config_updated_at: unknown }>(
+  row: T,
+): Omit<T, 'id' | 'created_at' | 'config_updated_at'> {
+  const { id: _id, created_at: _created, config_updated_at: _updated, ...rest } = row
+  return rest
+}
