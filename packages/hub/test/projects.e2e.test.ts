@@ -279,5 +279,42 @@ for (const kind of await storeKinds()) {
         expect(reader.status).toBe(403)
       })
     })
+
+    it('checks the token before it looks at the body', async () => {
+      const anonymous = await call(`${hub.url}/v1/projects`, {
+        method: 'POST',
+        json: { nonsense: true },
+      })
+      expect(anonymous.status).toBe(401)
+      const noScope = await call(`${hub.url}/v1/projects`, {
+        method: 'POST',
+        token: people.aliceReadOnly,
+        json: { nonsense: true },
+      })
+      expect(noScope.status).toBe(403)
+      expect(noScope.body.code).toBe('insufficient_scope')
+    })
+
+    it("tells an outsider nothing about another account's stacks and private APIs", async () => {
+      await expectStoreUnchanged(hub, async () => {
+        const create = (json: object) =>
+          call(`${hub.url}/v1/projects`, {
+            method: 'POST',
+            token: people.nora,
+            json: {
+              account: 'nora',
+              slug: 'mine',
+              api: 'acme/petstore',
+              stack: '@acme/web',
+              ...json,
+            },
+          })
+        for (const stack of ['@acme/web', '@acme/missing']) {
+          const reply = await create({ stack })
+          expect(reply.status, stack).toBe(403)
+          expect(reply.body.code).toBe('forbidden')
+        }
+      })
+    })
   })
 }

@@ -106,6 +106,31 @@ for (const kind of await storeKinds()) {
       ])
     })
 
+    it('names the newest release as latest, not a newer prerelease', async () => {
+      for (const version of ['0.9.0-rc.1', '0.9.0', '0.10.0-beta.1']) {
+        const reply = await publish('alice', 'pre', people.alice, {
+          version,
+          bundle: BUNDLE,
+          files: tree('@alice/pre'),
+        })
+        expect(reply.status).toBe(201)
+      }
+      const stack = await call(`${hub.url}/v1/stacks/alice/pre`, { token: people.alice })
+      expect(stack.body).toMatchObject({
+        latestVersion: '0.9.0',
+        versions: ['0.10.0-beta.1', '0.9.0', '0.9.0-rc.1'],
+      })
+    })
+
+    it('checks the token before it reads the upload', async () => {
+      const reply = await call(versions('alice', 'tools'), {
+        method: 'POST',
+        body: 'not multipart',
+        headers: { 'content-type': 'text/plain' },
+      })
+      expect(reply.status).toBe(401)
+    })
+
     it('answers 401 without a valid token and stores nothing', async () => {
       const parts = { version: '9.0.0', bundle: BUNDLE, files: tree('@alice/tools') }
       await expectStoreUnchanged(hub, async () => {

@@ -55,9 +55,17 @@ export function errorResponses(...statuses: (keyof typeof DESCRIPTIONS)[]) {
 
 export const AccountParam = z
   .string()
-  .regex(HANDLE_PATTERN)
+  .regex(HANDLE_PATTERN, {
+    error: 'must be a handle: 1 to 39 lowercase letters, digits or inner hyphens',
+  })
   .openapi({ description: 'A user or organisation handle', example: 'acme' })
 
-export const SlugParam = z.string().regex(SLUG_PATTERN).openapi({ example: 'billing' })
+export const SlugParam = z
+  .string()
+  .regex(SLUG_PATTERN, {
+    error:
+      'must be a slug: 1 to 64 lowercase letters, digits, dots, hyphens or underscores, starting and ending with a letter or digit',
+  })
+  .openapi({ example: 'billing' })
 
 export const BEARER = [{ bearerAuth: [] }]

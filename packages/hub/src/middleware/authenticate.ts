@@ -57,6 +57,18 @@ async function resolve(
   }
 }
 
+/**
+ * Route middleware: 401 without a valid PAT, 403 `insufficient_scope` unless it has one of
+ * `scopes`. It runs before the route's validators, so an anonymous caller learns nothing about
+ * what a valid request would look like.
+ */
+export function needs(...scopes: Scope[]) {
+  return createMiddleware<HubEnv>(async function needs(c, next) {
+    requireCaller(c, ...scopes)
+    await next()
+  })
+}
+
 /** The authenticated caller, or 401; with `scopes`, 403 `insufficient_scope` unless the PAT has one. */
 export function requireCaller(
   c: { get(key: 'caller'): Caller | undefined },

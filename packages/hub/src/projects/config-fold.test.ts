@@ -53,6 +53,12 @@ describe('foldSettings', () => {
     expect(unfoldSettings(config)).toEqual(settings)
   })
 
+  it('gives back an empty enrichments block', () => {
+    const settings = { basePath: 'src', enrichments: {} }
+    expect(foldSettings(settings).enrichments).toEqual([])
+    expect(unfoldSettings(foldSettings(settings))).toEqual(settings)
+  })
+
   it('adds a __proto__ key as data, never as a prototype', () => {
     const settings = JSON.parse(
       '{"enrichments":{"gen-ts":{"__proto__":{"main":{"polluted":true}}}}}',

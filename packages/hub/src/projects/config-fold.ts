@@ -39,17 +39,14 @@ function isVariantBlock(node: Json): boolean {
 export function foldSettings(settings: Json): ProjectConfig {
   const { enrichments, ...rest } = settings
   if (enrichments !== undefined && !isObject(enrichments)) {
-    throw new ApiError(
-      'invalid_request',
-      'settings.enrichments must be an object keyed by generator id.',
-    )
+    throw invalidSettings('settings.enrichments', 'must be an object keyed by generator id')
   }
   const rows: EnrichmentRow[] = []
   const walk = (generator: string, subject: string[], node: unknown) => {
     if (subject.length > MAX_ENRICHMENT_DEPTH) {
-      throw new ApiError(
-        'invalid_request',
-        `settings.enrichments.${generator} nests deeper than ${MAX_ENRICHMENT_DEPTH} levels.`,
+      throw invalidSettings(
+        `settings.enrichments.${generator}`,
+        `nests deeper than ${MAX_ENRICHMENT_DEPTH} levels`,
       )
     }
     if (!isObject(node) || Object.keys(node).length === 0) {
@@ -62,6 +59,8 @@ export function foldSettings(settings: Json): ProjectConfig {
     }
   }
   for (const [generator, node] of Object.entries(enrichments ?? {})) walk(generator, [], node)
+  // An empty block has no leaf to keep it; it stays among the settings so a pull gives it back.
+  if (isObject(enrichments) && rows.length === 0) return { settings: settings, enrichments: rows }
   return { settings: rest, enrichments: rows }
 }
 
@@ -90,5 +89,12 @@ function setOwn(target: Json, key: string, value: unknown): void {
     enumerable: true,
     writable: true,
     configurable: true,
+  })
+}
+
+/** The same shape as a validation failure of the request body. */
+function invalidSettings(path: string, message: string): ApiError {
+  return new ApiError('invalid_request', `The request is not valid: json.${path}: ${message}.`, {
+    issues: [{ path: `json.${path}`, message }],
   })
 }

@@ -3,7 +3,7 @@ import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
-import { requireCaller } from '../middleware/authenticate.js'
+import { needs, requireCaller } from '../middleware/authenticate.js'
 import type { ApiRow } from '../store/schema.js'
 
 const CreateApiSchema = z
@@ -13,7 +13,7 @@ const CreateApiSchema = z
     name: z.string().min(1).max(200),
     visibility: z.enum(['public', 'private']).default('private'),
     sourceUrl: z
-      .url({ protocol: /^https?$/ })
+      .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
       .max(2048)
       .optional(),
   })
@@ -54,7 +54,7 @@ apis.openapi(
     tags: ['apis'],
     summary: 'Create an API',
     security: BEARER,
-    middleware: [jsonBodyLimit] as const,
+    middleware: [needs('write:apis'), jsonBodyLimit] as const,
     request: {
       body: { required: true, content: { 'application/json': { schema: CreateApiSchema } } },
     },
@@ -64,7 +64,7 @@ apis.openapi(
     },
   }),
   async (c) => {
-    const caller = requireCaller(c, 'write:apis')
+    const caller = requireCaller(c)
     const body = c.req.valid('json')
     const { store, config } = c.get('hub')
     const owner = await accountOrThrow(store, body.owner)
@@ -92,6 +92,7 @@ apis.openapi(
     tags: ['apis'],
     summary: 'Get an API',
     security: BEARER,
+    middleware: [needs('read', 'write:apis')] as const,
     request: { params: z.object({ owner: AccountParam, slug: SlugParam }) },
     responses: {
       200: { description: 'The API', content: { 'application/json': { schema: ApiSchema } } },
@@ -99,7 +100,7 @@ apis.openapi(
     },
   }),
   async (c) => {
-    const caller = requireCaller(c, 'read', 'write:apis')
+    const caller = requireCaller(c)
     const { owner: handle, slug } = c.req.valid('param')
     const { store, config } = c.get('hub')
     const owner = await accountOrThrow(store, handle)

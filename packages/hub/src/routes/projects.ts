@@ -3,12 +3,11 @@ import type { Context } from 'hono'
 import semver from 'semver'
 import { parseScopedName } from '../accounts/handles.js'
 import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
-import type { Scope } from '../auth/scopes.js'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
-import { requireCaller } from '../middleware/authenticate.js'
+import { needs, requireCaller } from '../middleware/authenticate.js'
 import { foldSettings, unfoldSettings } from '../projects/config-fold.js'
 import {
   ProjectConfigResponseSchema,
@@ -55,6 +54,10 @@ const BaseFilesSchema = z
   })
   .openapi('BaseFiles')
 
+/** Reading a project's config needs `read` or `write:projects`; changing it, `write:projects`. */
+const READ = needs('read', 'write:projects')
+const WRITE = needs('write:projects')
+
 export const projects = createRouter()
 
 projects.openapi(
@@ -64,7 +67,7 @@ projects.openapi(
     tags: ['projects'],
     summary: 'Create a project (web app and tests; the CLI never creates projects)',
     security: BEARER,
-    middleware: [jsonBodyLimit] as const,
+    middleware: [WRITE, jsonBodyLimit] as const,
     request: {
       body: { required: true, content: { 'application/json': { schema: CreateProjectSchema } } },
     },
@@ -77,7 +80,7 @@ projects.openapi(
     },
   }),
   async (c) => {
-    const caller = requireCaller(c, 'write:projects')
+    const caller = requireCaller(c)
     const body = c.req.valid('json')
     const { store, config } = c.get('hub')
     const account = await accountOrThrow(store, body.account)
@@ -86,15 +89,11 @@ projects.openapi(
     const stackName = parseScopedName(body.stack, { scoped: true })
     if (!stackName)
       throw invalid('stack', `'${body.stack}' is not a stack name such as @acme/billing`)
+    const stackOwner = await store.accounts.find(stackName.account)
+    if (!stackOwner) throw invalid('stack', `there is no account '${stackName.account}'`)
+    await requireAccess(store, caller, stackOwner, 'read', 'stacks')
     const stack = await store.stacks.find(stackName.account, stackName.slug)
     if (!stack) throw invalid('stack', `there is no stack ${body.stack}`)
-    await requireAccess(
-      store,
-      caller,
-      await accountOrThrow(store, stackName.account),
-      'read',
-      'stacks',
-    )
     const stackVersion = body.stackVersion ?? 'latest'
     if (stackVersion !== 'latest') {
       if (semver.valid(stackVersion) !== stackVersion) {
@@ -106,9 +105,12 @@ projects.openapi(
     }
     const apiName = parseScopedName(body.api, { scoped: false })
     if (!apiName) throw invalid('api', `'${body.api}' is not an API name such as acme/billing`)
+    const apiOwner = await store.accounts.find(apiName.account)
+    if (!apiOwner) throw invalid('api', `there is no account '${apiName.account}'`)
     const api = await store.projects.findApi(apiName.account, apiName.slug)
+    // A private API (or one that may not exist) is only told about to those who can read it.
+    if (api?.visibility !== 'public') await requireAccess(store, caller, apiOwner, 'read', 'APIs')
     if (!api) throw invalid('api', `there is no API ${apiName.account}/${apiName.slug}`)
-    await requireAccess(store, caller, await accountOrThrow(store, apiName.account), 'read', 'APIs')
 
     try {
       await store.projects.create({
@@ -140,6 +142,7 @@ projects.openapi(
     tags: ['projects'],
     summary: "Read a project's flat config (the overwrite pre-check of `svc push`)",
     security: BEARER,
+    middleware: [READ] as const,
     request: { params: ProjectParams },
     responses: {
       200: {
@@ -150,7 +153,7 @@ projects.openapi(
     },
   }),
   async (c) => {
-    const row = await projectFor(c, 'read', 'read', 'write:projects')
+    const row = await projectFor(c, 'read')
     return c.json(projectConfigResponse(row), 200)
   },
 )
@@ -164,7 +167,7 @@ projects.openapi(
     description:
       '`settings` is folded into the flat config, one enrichment row per leaf; `source` is ignored.',
     security: BEARER,
-    middleware: [jsonBodyLimit] as const,
+    middleware: [WRITE, jsonBodyLimit] as const,
     request: {
       params: ProjectParams,
       body: { required: true, content: { 'application/json': { schema: ClientConfigSchema } } },
@@ -178,7 +181,7 @@ projects.openapi(
     },
   }),
   async (c) => {
-    const row = await projectFor(c, 'write', 'write:projects')
+    const row = await projectFor(c, 'write')
     const config = foldSettings(c.req.valid('json').settings)
     const updatedAt = await c.get('hub').store.projects.setConfig(row.id, JSON.stringify(config))
     return c.json(projectConfigResponse(row, config, updatedAt), 200)
@@ -192,6 +195,7 @@ projects.openapi(
     tags: ['projects'],
     summary: 'The config unfolded back into client.json settings (`svc pull`)',
     security: BEARER,
+    middleware: [READ] as const,
     request: { params: ProjectParams },
     responses: {
       200: {
@@ -206,7 +210,7 @@ projects.openapi(
     },
   }),
   async (c) => {
-    const row = await projectFor(c, 'read', 'read', 'write:projects')
+    const row = await projectFor(c, 'read')
     return c.json(
       {
         project: `@${row.account_handle}/${row.slug}`,
@@ -226,6 +230,7 @@ projects.openapi(
     description:
       'Multipart, one `files` part per file (its filename is the relative path); replaces the whole set atomically.',
     security: BEARER,
+    middleware: [WRITE] as const,
     request: {
       params: ProjectParams,
       body: {
@@ -249,7 +254,7 @@ projects.openapi(
     },
   }),
   async (c) => {
-    const row = await projectFor(c, 'write', 'write:projects')
+    const row = await projectFor(c, 'write')
     const { store, config } = c.get('hub')
     const upload = await readUpload(c.req.raw, {
       fields: [],
@@ -283,8 +288,8 @@ projects.openapi(
  * The project in the URL once the caller may `access` it: 401 without a token, 403 without a
  * scope or without access to the account (before existence is told), then 404.
  */
-async function projectFor(c: Context<HubEnv>, access: Access, ...scopes: Scope[]) {
-  const caller = requireCaller(c, ...scopes)
+async function projectFor(c: Context<HubEnv>, access: Access) {
+  const caller = requireCaller(c)
   const handle = c.req.param('account') ?? ''
   const slug = c.req.param('slug') ?? ''
   const { store } = c.get('hub')

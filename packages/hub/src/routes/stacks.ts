@@ -4,7 +4,7 @@ import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
-import { requireCaller } from '../middleware/authenticate.js'
+import { needs, requireCaller } from '../middleware/authenticate.js'
 import { publishStackVersion } from '../stacks/publish.js'
 import {
   fileRecords,
@@ -30,6 +30,9 @@ const StackSchema = z
   })
   .openapi('Stack')
 
+/** Reading a stack needs `read`, or `write:releases` (so a publish-only token can read back). */
+const READ = needs('read', 'write:releases')
+
 export const stacks = createRouter()
 
 stacks.openapi(
@@ -42,6 +45,7 @@ stacks.openapi(
       'Uploads a version, its bundle and its source files in one multipart request and stores them atomically. ' +
       'The stack is created on its first publish. Parts may come in any order.',
     security: BEARER,
+    middleware: [needs('write:releases')] as const,
     request: {
       params: StackParams,
       body: {
@@ -75,7 +79,7 @@ stacks.openapi(
     },
   }),
   async (c) => {
-    const caller = requireCaller(c, 'write:releases')
+    const caller = requireCaller(c)
     const { account: handle, slug } = c.req.valid('param')
     const { store, config } = c.get('hub')
     const account = await accountOrThrow(store, handle)
@@ -105,6 +109,7 @@ stacks.openapi(
     tags: ['stacks'],
     summary: 'Get a stack and its versions',
     security: BEARER,
+    middleware: [READ] as const,
     request: { params: StackParams },
     responses: {
       200: { description: 'The stack', content: { 'application/json': { schema: StackSchema } } },
@@ -114,11 +119,13 @@ stacks.openapi(
   async (c) => {
     const { stack, versions } = await readableStack(c)
     const sorted = versions.map((v) => v.version).sort(semver.rcompare)
+    // As npm's `latest`: a prerelease is latest only while there is no release at all.
+    const latest = sorted.find((v) => semver.prerelease(v) === null) ?? sorted[0] ?? null
     return c.json(
       {
         stack: { account: stack.account_handle, slug: stack.slug },
         createdAt: stack.created_at,
-        latestVersion: sorted[0] ?? null,
+        latestVersion: latest,
         versions: sorted,
       },
       200,
@@ -133,6 +140,7 @@ stacks.openapi(
     tags: ['stacks'],
     summary: "List a stack's versions, newest first",
     security: BEARER,
+    middleware: [READ] as const,
     request: { params: StackParams },
     responses: {
       200: {
@@ -146,20 +154,11 @@ stacks.openapi(
   }),
   async (c) => {
     const { stack, versions } = await readableStack(c)
-    const { store, config } = c.get('hub')
+    const { config } = c.get('hub')
     const ref = { account: stack.account_handle, slug: stack.slug }
-    const records = await Promise.all(
-      [...versions]
-        .sort((a, b) => semver.rcompare(a.version, b.version))
-        .map(async (v) =>
-          stackVersionRecord(
-            v,
-            ref,
-            (await store.stacks.publisherHandle(v.published_by)) ?? '',
-            config.publicUrl,
-          ),
-        ),
-    )
+    const records = [...versions]
+      .sort((a, b) => semver.rcompare(a.version, b.version))
+      .map((v) => stackVersionRecord(v, ref, v.publisher, config.publicUrl))
     return c.json({ versions: records }, 200)
   },
 )
@@ -171,6 +170,7 @@ stacks.openapi(
     tags: ['stacks'],
     summary: 'Get one stack version: its record, composition and file list',
     security: BEARER,
+    middleware: [READ] as const,
     request: { params: VersionParams },
     responses: {
       200: {
@@ -183,11 +183,10 @@ stacks.openapi(
   async (c) => {
     const { stack, version } = await readableVersion(c)
     const { store, config } = c.get('hub')
-    const publisher = (await store.stacks.publisherHandle(version.published_by)) ?? ''
     const record = stackVersionRecord(
       version,
       { account: stack.account_handle, slug: stack.slug },
-      publisher,
+      version.publisher,
       config.publicUrl,
     )
     return c.json({ ...record, files: fileRecords(await store.stacks.files(version.id)) }, 200)
@@ -201,6 +200,7 @@ stacks.openapi(
     tags: ['stacks'],
     summary: "Download a version's bundle (server.js)",
     security: BEARER,
+    middleware: [READ] as const,
     request: { params: VersionParams },
     responses: {
       200: {
@@ -234,7 +234,7 @@ const fileRoute = createRoute({
 })
 // Registered by hand so that `{path}` can span several segments.
 stacks.openAPIRegistry.registerPath(fileRoute)
-stacks.get('/:account/:slug/versions/:version/files/:path{.+}', async (c) => {
+stacks.get('/:account/:slug/versions/:version/files/:path{.+}', READ, async (c) => {
   const { version } = await readableVersion(c)
   const path = c.req.param('path')
   const file = await c.get('hub').store.stacks.file(version.id, path)
@@ -245,7 +245,7 @@ stacks.get('/:account/:slug/versions/:version/files/:path{.+}', async (c) => {
 type StackContext = Context<HubEnv>
 
 async function readableStack(c: StackContext) {
-  const caller = requireCaller(c, 'read', 'write:releases')
+  const caller = requireCaller(c)
   const handle = c.req.param('account') ?? ''
   const slug = c.req.param('slug') ?? ''
   const { store } = c.get('hub')

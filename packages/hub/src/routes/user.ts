@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { SCOPES } from '../auth/scopes.js'
 import { BEARER, createRouter, errorResponses } from '../http/router.js'
-import { requireCaller } from '../middleware/authenticate.js'
+import { needs, requireCaller } from '../middleware/authenticate.js'
 
 const UserSchema = z
   .object({
@@ -28,6 +28,7 @@ user.openapi(
     tags: ['accounts'],
     summary: 'The caller: the user the token belongs to, its organisations and the token',
     security: BEARER,
+    middleware: [needs()] as const,
     responses: {
       200: { description: 'The caller', content: { 'application/json': { schema: UserSchema } } },
       ...errorResponses(401),

@@ -52,10 +52,13 @@ export class StacksRepo {
     return row
   }
 
-  versions(stackId: string): Promise<StackVersionRow[]> {
+  /** Every version of the stack with its publisher's handle, newest first. */
+  versions(stackId: string): Promise<(StackVersionRow & { publisher: string })[]> {
     return this.db
       .selectFrom('stack_versions')
-      .selectAll()
+      .innerJoin('accounts', 'accounts.id', 'stack_versions.published_by')
+      .selectAll('stack_versions')
+      .select('accounts.handle as publisher')
       .where('stack_id', '=', stackId)
       .orderBy('published_at', 'desc')
       .execute()
@@ -86,14 +89,5 @@ export class StacksRepo {
       .where('stack_version_id', '=', versionId)
       .where('path', '=', path)
       .executeTakeFirst()
-  }
-
-  async publisherHandle(userId: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('accounts')
-      .select('handle')
-      .where('id', '=', userId)
-      .executeTakeFirst()
-    return row?.handle
   }
 }

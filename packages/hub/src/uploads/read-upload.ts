@@ -129,6 +129,13 @@ function collect(
     source.on('error', () => fail(new ApiError('malformed_request', 'The upload was interrupted.')))
 
     parser.on('field', (name, value, info) => {
+      if (name === 'files' || (name === 'bundle' && shape.bundle)) {
+        return fail(
+          new ApiError('invalid_request', `The '${name}' part must be a file, with a filename.`, {
+            part: name,
+          }),
+        )
+      }
       if (!shape.fields.includes(name)) return fail(unknownPart(name, shape))
       if (fields.has(name)) return fail(duplicatePart(name))
       if (info.valueTruncated) {
@@ -136,6 +143,7 @@ function collect(
           new ApiError(
             'payload_too_large',
             `The '${name}' part is longer than ${FIELD_BYTES} bytes.`,
+            { part: name, limit: FIELD_BYTES },
           ),
         )
       }
@@ -199,7 +207,7 @@ function collect(
         if (!isBundle) {
           sourceBytes += chunk.byteLength
           if (sourceBytes > limits.sourceBytes)
-            return fail(tooLarge('The source files', limits.sourceBytes))
+            return fail(tooLarge('The source files together', limits.sourceBytes))
         }
         chunks.push(chunk)
         hash.update(chunk)
@@ -234,7 +242,7 @@ function collect(
 }
 
 function tooLarge(what: string, limit: number): ApiError {
-  return new ApiError('payload_too_large', `${what} exceeds the limit of ${limit} bytes.`, {
+  return new ApiError('payload_too_large', `${what}: more than the limit of ${limit} bytes.`, {
     limit,
   })
 }
