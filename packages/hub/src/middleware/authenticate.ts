@@ -6,10 +6,12 @@ import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 
 type Reason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
+type Message = Reason | 'not-a-pat'
 
-const MESSAGES: Record<Reason, string> = {
+const MESSAGES: Record<Message, string> = {
   missing: 'This request needs a personal access token: send `Authorization: Bearer svc_pat_…`.',
   malformed: 'The Authorization header is not `Bearer <personal access token>`.',
+  'not-a-pat': 'The bearer token is not a personal access token (`svc_pat_…`).',
   unknown: 'The personal access token is not valid.',
   revoked: 'The personal access token has been revoked.',
   expired: 'The personal access token has expired.',
@@ -18,8 +20,8 @@ const MESSAGES: Record<Reason, string> = {
 /** Don't write `last_used_at` more than once a minute per token. */
 const TOUCH_INTERVAL_MS = 60_000
 
-export function unauthorized(reason: Reason): ApiError {
-  return new ApiError('unauthorized', MESSAGES[reason], { reason })
+export function unauthorized(reason: Reason, message: Message = reason): ApiError {
+  return new ApiError('unauthorized', MESSAGES[message], { reason })
 }
 
 /**
@@ -39,7 +41,8 @@ async function resolve(
 ): Promise<Caller> {
   const match = /^Bearer +(\S+) *$/i.exec(header)
   const pat = match?.[1]
-  if (!pat || !isWellFormed(pat, PAT_PREFIX)) throw unauthorized('malformed')
+  if (!pat) throw unauthorized('malformed')
+  if (!isWellFormed(pat, PAT_PREFIX)) throw unauthorized('malformed', 'not-a-pat')
   const token = await store.accounts.findTokenByHash(hashSecret(pat))
   if (!token) throw unauthorized('unknown')
   if (token.revoked_at) throw unauthorized('revoked')
