@@ -21,6 +21,8 @@ export type HubConfig = {
   readonly databaseSchema: string | undefined
   /** `{base_url}`: the origin the hub puts into the URLs it returns. */
   readonly publicUrl: string
+  /** True when SVC_HUB_PUBLIC_URL is unset: the hub then uses the port it really listens on. */
+  readonly publicUrlIsDefault: boolean
   readonly logLevel: string
   readonly publish: PublishLimits
   readonly baseFiles: BaseFileLimits
@@ -34,7 +36,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
 
-/** Reads the hub's configuration from the environment (docs/hub/configuration.md). */
+/** Reads the hub's configuration from the environment (docs/hub/running.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   const port = integer(env, 'PORT', 8080)
   if (port > 65535) throw new ConfigError(`PORT must be from 0 to 65535, got '${env.PORT}'`)
@@ -45,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.SVC_HUB_DATABASE_SCHEMA || undefined,
     publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
+    publicUrlIsDefault: !env.SVC_HUB_PUBLIC_URL,
     logLevel: env.SVC_HUB_LOG_LEVEL || 'info',
     publish: {
       bundleBytes: integer(env, 'SVC_HUB_MAX_BUNDLE_BYTES', 10 * MiB),

@@ -1,16 +1,19 @@
+import { createRequire } from 'node:module'
 import { Command, CommanderError, Option } from 'commander'
 import pc from 'picocolors'
 import { AdminError } from './accounts/admin.js'
 import { ConfigError, loadConfig } from './config.js'
-import { createLogger, startHub } from './server.js'
 import { StoreConfigError } from './store/index.js'
 import { registerAdminCommands } from './admin/commands.js'
 
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
+
 const program = new Command('svc-hub')
   .description('The svc hub: stores APIs, stacks and projects and serves them over HTTP')
+  .version(version)
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) })
   .showHelpAfterError()
@@ -21,8 +24,10 @@ program
   .addOption(new Option('--port <port>', 'port to listen on (overrides PORT)').env('PORT'))
   .action(async (options: { port?: string }) => {
     const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) })
+    // Loaded here, not at the top: the admin commands need neither the HTTP app nor its deps.
+    const { createLogger, startHub } = await import('./server.js')
     const log = createLogger(config)
-    const hub = await startHub(config, log, (pat) => {
+    const hub = await startHub(config, log, (pat, publicUrl) => {
       process.stderr.write(
         [
           '',
@@ -33,7 +38,7 @@ program
           '',
           `  ${pc.green(pat)}`,
           '',
-          `Try: curl -H "Authorization: Bearer ${pat}" ${config.publicUrl}/v1/user`,
+          `Try: curl -H "Authorization: Bearer ${pat}" ${publicUrl}/v1/user`,
           '',
         ].join('\n'),
       )
@@ -65,10 +70,19 @@ try {
   ) {
     process.stderr.write(`error: ${error.message}\n`)
     process.exitCode = EXIT_FAILURE
+  } else if (isSystemError(error)) {
+    // The port is taken, the database does not answer …: the message says it all.
+    process.stderr.write(`error: ${error.message}\n`)
+    process.exitCode = EXIT_FAILURE
   } else {
     process.stderr.write(
       `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     )
     process.exitCode = EXIT_FAILURE
   }
+}
+
+/** An error from the system or a database server (it has a `code`), not a bug of the hub. */
+function isSystemError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string'
 }

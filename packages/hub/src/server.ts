@@ -1,3 +1,4 @@
+import type { Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
@@ -20,34 +21,61 @@ export function createLogger(config: Pick<HubConfig, 'logLevel'>): Logger {
 }
 
 /**
- * Opens the store (migrating it), makes the first admin on an empty store, and serves the app.
- * `announce` receives the one-time admin PAT when one was made.
+ * Opens the store (migrating it), serves the app, and makes the first admin on an empty store.
+ * `announce` receives the one-time admin PAT, only once the hub listens (so that a port
+ * already in use cannot swallow it), with the origin to try it on.
  */
 export async function startHub(
   config: HubConfig,
   log: Logger,
-  announce: (pat: string) => void,
+  announce: (pat: string, publicUrl: string) => void,
 ): Promise<RunningHub> {
   const store = await openStore(storeOptions(config))
   log.info({ store: store.describe }, 'store ready')
-  const admin = await bootstrapAdmin(store)
-  if (admin) announce(admin.token)
 
-  const app = createApp({ store, config, metrics: createMetrics() }, log)
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host })
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve)
-    server.once('error', reject)
+  // The app needs the public URL, which needs the port really bound (PORT=0 picks one).
+  let startApp!: (app: ReturnType<typeof createApp>) => void
+  const appReady = new Promise<ReturnType<typeof createApp>>((resolve) => (startApp = resolve))
+  const server = serve({
+    fetch: async (request, env) => (await appReady).fetch(request, env),
+    port: config.port,
+    hostname: config.host,
+  }) as Server
+  // Responses not yet started when shutdown begins say `Connection: close`, so a keep-alive
+  // client cannot hold the process open until its idle timeout once its request is answered.
+  const unanswered = new Set<ServerResponse>()
+  let stopping: Promise<void> | undefined
+  server.prependListener('request', (_request, response: ServerResponse) => {
+    if (stopping) response.shouldKeepAlive = false
+    unanswered.add(response)
+    response.once('close', () => unanswered.delete(response))
   })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve)
+      server.once('error', reject)
+    })
+  } catch (error) {
+    await store.close()
+    throw error
+  }
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const publicUrl = config.publicUrlIsDefault
+    ? `http://localhost:${address.port}`
+    : config.publicUrl
+  startApp(createApp({ store, config: { ...config, publicUrl }, metrics: createMetrics() }, log))
+  const admin = await bootstrapAdmin(store)
+  if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
-  log.info({ url, publicUrl: config.publicUrl }, 'listening')
+  log.info({ url, publicUrl }, 'listening')
 
-  let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down: finishing in-flight requests')
+      for (const response of unanswered) {
+        if (!response.headersSent) response.shouldKeepAlive = false
+      }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       if ('closeIdleConnections' in server) server.closeIdleConnections()
       const timer = setTimeout(() => {

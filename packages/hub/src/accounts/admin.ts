@@ -71,6 +71,12 @@ export async function addMember(
   }
   const org = await accountOf(store, orgHandle, 'org')
   const user = await accountOf(store, userHandle, 'user')
+  const current = await store.accounts.roleOf(org.id, user.id)
+  if (current === 'owner' && role !== 'owner' && (await store.accounts.ownerCount(org.id)) === 1) {
+    throw new AdminError(
+      `${user.handle} is the only owner of ${org.handle}; make another member owner first`,
+    )
+  }
   await store.accounts.setRole(org.id, user.id, role as Role)
   return { org: org.handle, user: user.handle, role: role as Role }
 }

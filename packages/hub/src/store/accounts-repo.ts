@@ -44,6 +44,16 @@ export class AccountsRepo {
       .execute()
   }
 
+  async ownerCount(orgId: string): Promise<number> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('org_id', '=', orgId)
+      .where('role', '=', 'owner')
+      .execute()
+    return rows.length
+  }
+
   async roleOf(orgId: string, userId: string): Promise<Role | undefined> {
     const row = await this.db
       .selectFrom('memberships')

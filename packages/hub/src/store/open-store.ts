@@ -42,8 +42,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     await store.migrate()
   } catch (error) {
-    await store.close()
-    throw error
+    await store.close().catch(() => {})
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new StoreConfigError(`cannot open the store (${store.describe}): ${reason}`, {
+      cause: error,
+    })
   }
   return store
 }
