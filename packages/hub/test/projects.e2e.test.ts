@@ -116,6 +116,7 @@ for (const kind of await storeKinds()) {
     const refusedReads: [string, () => string | undefined, number, string][] = [
       ['no token', () => undefined, 401, 'unauthorized'],
       ['a revoked token', () => people.aliceRevoked, 401, 'unauthorized'],
+      ['an expired token', () => people.aliceExpired, 401, 'unauthorized'],
       ['a non-member', () => people.nora, 403, 'forbidden'],
     ]
     for (const [what, token, status, code] of refusedReads) {
@@ -145,6 +146,13 @@ for (const kind of await storeKinds()) {
 
     const refusedPushes: [string, () => string | undefined, () => unknown, number, string][] = [
       ['no token', () => undefined, () => ({ settings: {} }), 401, 'unauthorized'],
+      [
+        'an expired token',
+        () => people.aliceExpired,
+        () => ({ settings: {} }),
+        401,
+        'unauthorized',
+      ],
       ['a reader', () => people.rita, () => ({ settings: {} }), 403, 'forbidden'],
       ['a non-member', () => people.nora, () => ({ settings: {} }), 403, 'forbidden'],
       [

@@ -134,10 +134,17 @@ for (const kind of await storeKinds()) {
     it('answers 401 without a valid token and stores nothing', async () => {
       const parts = { version: '9.0.0', bundle: BUNDLE, files: tree('@alice/tools') }
       await expectStoreUnchanged(hub, async () => {
-        for (const token of [undefined, people.aliceRevoked, 'svc_pat_' + 'x'.repeat(43)]) {
+        const tokens: [string | undefined, string][] = [
+          [undefined, 'missing'],
+          [people.aliceRevoked, 'revoked'],
+          [people.aliceExpired, 'expired'],
+          ['svc_pat_' + 'x'.repeat(43), 'unknown'],
+          ['svc_pat_short', 'malformed'],
+        ]
+        for (const [token, reason] of tokens) {
           const reply = await publish('alice', 'tools', token, parts)
           expect(reply.status).toBe(401)
-          expect(reply.body.code).toBe('unauthorized')
+          expect(reply.body).toMatchObject({ code: 'unauthorized', details: { reason } })
           expect(reply.body.requestId).toBe(reply.headers.get('x-request-id'))
         }
       })

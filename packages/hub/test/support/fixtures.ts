@@ -17,6 +17,8 @@ export type People = {
   aliceProjects: string
   /** alice's token, revoked. */
   aliceRevoked: string
+  /** alice's token, expired. */
+  aliceExpired: string
   /** Token ids by name, for revocation in tests. */
   ids: Record<string, string>
 }
@@ -52,8 +54,14 @@ async function seed(store: Store): Promise<People> {
     aliceReadOnly: await token('aliceReadOnly', 'alice', 'read'),
     aliceProjects: await token('aliceProjects', 'alice', 'write:projects'),
     aliceRevoked: await token('aliceRevoked', 'alice', ALL),
+    aliceExpired: await token('aliceExpired', 'alice', ALL),
     ids,
   }
   await store.accounts.revokeToken(ids.aliceRevoked!)
+  await store.kysely
+    .updateTable('tokens')
+    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+    .where('id', '=', ids.aliceExpired!)
+    .execute()
   return people
 }
