@@ -21,9 +21,15 @@ export function loadAverage() {
 
 /** The commit, and the engine files that differ from it: dist is built from the working tree. */
 export function engineRevision(root) {
+  return sourceRevision(root, 'packages/engine/src')
+}
+
+/** The commit, and the files under `dir` (relative to `root`) that differ from it. */
+export function sourceRevision(root, dir) {
   try {
-    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
-    const changed = git('status', '--porcelain', '--', 'packages/engine/src')
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trimEnd()
+    // Not trimmed at the start: a porcelain line begins with its two status columns (` M path`).
+    const changed = git('status', '--porcelain', '--', dir)
     return {
       commit: git('rev-parse', '--short', 'HEAD'),
       uncommitted: changed ? changed.split('\n').map((l) => l.slice(3)) : [],
@@ -33,8 +39,8 @@ export function engineRevision(root) {
   }
 }
 
-export function describeRevision({ commit, uncommitted }) {
+export function describeRevision({ commit, uncommitted }, what = 'engine') {
   return uncommitted.length
-    ? `${commit} + ${uncommitted.length} uncommitted engine file(s)`
+    ? `${commit} + ${uncommitted.length} uncommitted ${what} file(s)`
     : commit
 }

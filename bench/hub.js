@@ -1,0 +1,599 @@
+// The hub over real HTTP, each server in its own process: GET config requests/second beside a bare
+// Hono hello-world, and stack publishing (publishes/second, latency), on SQLite and PostgreSQL.
+// Usage: node bench/hub.js [--seconds 10] [--connections 50] [--publish-seconds 20 | --publishes M]
+//   [--concurrency 4] [--warmup 3] [--stores sqlite,postgres] [--log-level info]
+//   [--only get|publish] [--profile DIR: a V8 CPU profile of each hub into DIR]
+// PostgreSQL: SVC_BENCH_DATABASE_URL, else SVC_TEST_DATABASE_URL, else the local test database.
+// SVC_BENCH_HUB_BIN: the svc-hub.js to run instead of packages/hub/bin/svc-hub.js.
+import { randomBytes } from 'node:crypto'
+import http from 'node:http'
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { describeRevision, loadAverage, machineInfo, sourceRevision } from './lib/machine.js'
+import { publishUpload } from './lib/publish-body.js'
+import { killAll, runNode, startServer } from './lib/servers.js'
+import { parseArgs, round } from './lib/stats.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const HUB_BIN = process.env.SVC_BENCH_HUB_BIN || join(ROOT, 'packages/hub/bin/svc-hub.js')
+const HELLO = join(ROOT, 'bench/lib/hello-server.js')
+const RESULT_FILE = join(ROOT, 'bench/results/hub.json')
+const PG_URL =
+  process.env.SVC_BENCH_DATABASE_URL ||
+  process.env.SVC_TEST_DATABASE_URL ||
+  'postgres://postgres@127.0.0.1:5432/test'
+const STORES = { sqlite: 'SQLite', postgres: 'PostgreSQL' }
+const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
+
+// What the bench creates in each hub: an organisation owned by a user with its own PAT, an API,
+// a stack (published to) and a project bound to both (its config is read).
+const ORG = 'acme'
+const STACK = 'billing-stack'
+const PROJECT = 'billing-app'
+const SCOPES = 'read,write:releases,write:projects,write:apis'
+
+/**
+ * The GETs measured on each hub: GET config, and two cheaper routes that show where its time
+ * goes: /healthz (the hub's middleware, no store) and /readyz (one `select 1`).
+ */
+const GETS = {
+  healthz: { path: '/healthz', label: '/healthz (no store)' },
+  readyz: { path: '/readyz', label: '/readyz (select 1)' },
+  config: {
+    path: `/v1/projects/${ORG}/${PROJECT}/config`,
+    label: 'config',
+    authenticated: true,
+  },
+}
+
+/** Publish modes: what a new version shares with the earlier ones. */
+const PUBLISH_MODES = {
+  shared: { label: 'sources unchanged', uniqueFiles: false },
+  unique: { label: 'every file new', uniqueFiles: true },
+}
+
+// ---- cleanup: children, temp dirs and schemas go on the way out, also on an error or ^C
+
+const cleanups = []
+
+/** Registers `work` for the end of the run; answers a function that runs it now (once). */
+function onExit(work) {
+  let done
+  const run = () => (done ??= Promise.resolve().then(work))
+  cleanups.push(run)
+  return run
+}
+
+async function cleanUp() {
+  killAll()
+  for (const run of cleanups.reverse()) {
+    try {
+      await run()
+    } catch (error) {
+      process.stderr.write(`cleanup failed: ${error instanceof Error ? error.message : error}\n`)
+    }
+  }
+  cleanups.length = 0
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the servers and cleaning up\n`)
+    cleanUp().finally(() => process.exit(130))
+  })
+}
+
+// ---- load generation
+
+/**
+ * One autocannon run against `base` (one request shape), with every response's status counted.
+ * `rate` counts 2xx responses only, over the run's wall time.
+ */
+async function load(base, { path, method = 'GET', headers, body, connections, seconds, amount }) {
+  const statuses = {}
+  let sample
+  const result = await autocannon({
+    url: base,
+    connections,
+    pipelining: 1,
+    timeout: method === 'GET' ? 10 : 120,
+    ...(amount ? { amount } : { duration: seconds }),
+    requests: [
+      {
+        method,
+        path,
+        headers,
+        ...(body ? { setupRequest: (request) => ({ ...request, body: body() }) } : {}),
+        onResponse: (status, text) => {
+          statuses[status] = (statuses[status] ?? 0) + 1
+          if (status >= 300 && sample === undefined) sample = `${status} ${text.slice(0, 600)}`
+        },
+      },
+    ],
+  })
+  return {
+    seconds: result.duration,
+    ok: result['2xx'],
+    rate: result['2xx'] / result.duration,
+    latencyMs: {
+      mean: result.latency.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    statuses,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    ...(sample ? { sample } : {}),
+  }
+}
+
+function progress(text) {
+  process.stderr.write(`${text}\n`)
+}
+
+function describeLoad(name, r, unit) {
+  const failed = r.non2xx + r.errors
+  return (
+    `${name}: ${fmt(r.rate, r.rate < 100 ? 1 : 0)} ${unit}/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms` +
+    (failed ? ` (${r.non2xx} non-2xx, ${r.errors} errors${r.sample ? `: ${r.sample}` : ''})` : '')
+  )
+}
+
+// ---- the hello-world floor
+
+async function benchHello(server, options, when) {
+  const shape = { path: '/', connections: options.connections }
+  await load(server.url, { ...shape, seconds: options.warmup })
+  const result = await load(server.url, { ...shape, seconds: options.seconds })
+  progress(describeLoad(`hello-world (${when})`, result, 'req'))
+  return result
+}
+
+// ---- one hub
+
+async function benchHub(kind, options, upload) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-hub-bench-'))
+  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
+  const schema = kind === 'postgres' ? `svc_bench_${randomBytes(6).toString('hex')}` : undefined
+  const dropIt = schema ? onExit(() => dropSchema(schema)) : async () => {}
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_HUB_DATA: dataDir,
+    SVC_HUB_LOG_LEVEL: options.logLevel,
+  }
+  delete env.DATABASE_URL
+  delete env.SVC_HUB_DATABASE_SCHEMA
+  if (schema) Object.assign(env, { DATABASE_URL: PG_URL, SVC_HUB_DATABASE_SCHEMA: schema })
+
+  const profile = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : []
+  const hub = await startServer({
+    label: `svc-hub (${kind})`,
+    args: [...profile, HUB_BIN, 'serve'],
+    env,
+  })
+  const stopHub = onExit(() => hub.stop())
+  const problems = []
+  try {
+    const report = { store: kind, problems }
+    const token = await setUp(hub, env, upload, problems)
+    const auth = { authorization: `Bearer ${token}` }
+    const size = () => (schema ? schemaBytes(schema) : dirBytes(dataDir))
+
+    report.get = {}
+    for (const [name, { path, label, authenticated }] of Object.entries(GETS)) {
+      if (options.only === 'publish') break
+      const get = { path, headers: authenticated ? auth : {}, connections: options.connections }
+      await load(hub.url, { ...get, seconds: options.warmup })
+      report.get[name] = await load(hub.url, { ...get, seconds: options.seconds })
+      progress(describeLoad(`${STORES[kind]} GET ${label}`, report.get[name], 'req'))
+    }
+
+    // Every publish is a new version; the counter is shared by every run against this hub.
+    let patch = 1
+    report.publish = {}
+    for (const [mode, { label, uniqueFiles }] of Object.entries(PUBLISH_MODES)) {
+      if (options.only === 'get') break
+      const publish = {
+        method: 'POST',
+        path: `/v1/stacks/${ORG}/${STACK}/versions`,
+        headers: { ...auth, 'content-type': upload.contentType },
+        body: () => upload.body(`1.0.${patch++}`, { uniqueFiles }),
+        connections: options.concurrency,
+      }
+      await load(hub.url, { ...publish, seconds: options.warmup })
+      const before = { bytes: await size(), versions: await versionCount(hub.url, auth) }
+      const result = await load(hub.url, {
+        ...publish,
+        seconds: options.publishSeconds,
+        amount: options.publishes,
+      })
+      // A publish cut off by the end of the run may still land: count what the store holds.
+      const stored = (await versionCount(hub.url, auth)) - before.versions
+      result.storedVersions = stored
+      result.storedBytesPerPublish = stored ? ((await size()) - before.bytes) / stored : null
+      result.uploadMbPerSecond = (result.rate * upload.bytes) / 1e6
+      report.publish[mode] = result
+      progress(describeLoad(`${STORES[kind]} publish, ${label}`, result, 'publishes'))
+    }
+
+    const logged = hub.errors()
+    if (logged.count) {
+      problems.push(`the hub logged ${logged.count} error line(s); first: ${logged.first[0]}`)
+    }
+    const status = await stopHub()
+    if (status !== 0) problems.push(`svc-hub serve exited with ${status} on SIGTERM`)
+    if (kind === 'sqlite') report.storeMb = round((await dirBytes(dataDir)) / 1e6, 1)
+    else report.storeMb = round((await schemaBytes(schema)) / 1e6, 1)
+    for (const problem of problems) progress(`${STORES[kind]}: ${problem}`)
+    return report
+  } finally {
+    await stopHub()
+    await removeDir()
+    await dropIt()
+  }
+}
+
+/** The bench's user, organisation, PAT, API, first stack version and project; answers the PAT. */
+async function setUp(hub, env, upload, problems) {
+  const adminPat = PAT.exec(hub.stderr())?.[0]
+  if (!adminPat) problems.push('no admin PAT on stderr at first start')
+  else await expectStatus(200, call(hub.url, '/v1/user', { token: adminPat }), 'GET /v1/user')
+
+  const admin = async (...args) => {
+    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], env)
+    if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
+    return JSON.parse(run.stdout)
+  }
+  await admin('create-user', 'bench')
+  await admin('create-org', ORG, '--owner', 'bench')
+  const { token } = await admin('create-token', 'bench', '--scopes', SCOPES)
+
+  await expectStatus(
+    201,
+    call(hub.url, '/v1/apis', { token, json: { owner: ORG, slug: 'billing', name: 'Billing' } }),
+    'POST /v1/apis',
+  )
+  const first = await expectStatus(
+    201,
+    call(hub.url, `/v1/stacks/${ORG}/${STACK}/versions`, {
+      token,
+      method: 'POST',
+      headers: { 'content-type': upload.contentType },
+      body: upload.body('1.0.0'),
+    }),
+    'publish 1.0.0',
+  )
+  if (first.body.sourceFileCount !== upload.fileCount) {
+    throw new Error(
+      `publish 1.0.0 stored ${first.body.sourceFileCount} files, not ${upload.fileCount}`,
+    )
+  }
+  await expectStatus(
+    201,
+    call(hub.url, '/v1/projects', {
+      token,
+      json: { account: ORG, slug: PROJECT, stack: `@${ORG}/${STACK}`, api: `${ORG}/billing` },
+    }),
+    'POST /v1/projects',
+  )
+  const config = await expectStatus(
+    200,
+    call(hub.url, `/v1/projects/${ORG}/${PROJECT}/config`, { token }),
+    'GET config',
+  )
+  if (config.body.project?.slug !== PROJECT) throw new Error(`GET config answered ${config.text}`)
+  return token
+}
+
+/**
+ * One request on its own connection, so that no kept-alive connection from an earlier step (the
+ * setup pauses for admin commands; a later hub may get an earlier one's port) is closed under it.
+ */
+function call(base, path, { token, method, json, body, headers = {} } = {}) {
+  const all = { ...headers }
+  if (token) all.authorization = `Bearer ${token}`
+  let payload = body
+  if (json !== undefined) {
+    all['content-type'] = 'application/json'
+    payload = Buffer.from(JSON.stringify(json))
+  }
+  if (payload !== undefined) all['content-length'] = String(payload.byteLength)
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      new URL(path, base),
+      { method: method ?? (json ? 'POST' : 'GET'), headers: all, agent: false },
+      (response) => {
+        const chunks = []
+        response.on('data', (chunk) => chunks.push(chunk))
+        response.on('error', reject)
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          let parsed
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            parsed = undefined
+          }
+          resolve({ status: response.statusCode, body: parsed, text })
+        })
+      },
+    )
+    request.on('error', reject)
+    request.end(payload)
+  })
+}
+
+async function expectStatus(status, reply, what) {
+  const r = await reply
+  if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status} ${r.text}`)
+  return r
+}
+
+async function versionCount(base, auth) {
+  const reply = await expectStatus(
+    200,
+    call(base, `/v1/stacks/${ORG}/${STACK}`, { headers: auth }),
+    'GET stack',
+  )
+  return reply.body.versions.length
+}
+
+// ---- stores
+
+async function postgresAnswers() {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    await client.query('select 1')
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, why: error instanceof Error ? error.message : String(error) }
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+async function withPostgres(work) {
+  const client = new pg.Client({ connectionString: PG_URL })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+function dropSchema(schema) {
+  return withPostgres((client) => client.query(`drop schema if exists "${schema}" cascade`))
+}
+
+/** Bytes of every table of `schema` with its indexes and TOAST (where the blobs go). */
+function schemaBytes(schema) {
+  return withPostgres(async (client) => {
+    const { rows } = await client.query(
+      `select coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint as bytes
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = $1 and c.relkind = 'r'`,
+      [schema],
+    )
+    return Number(rows[0].bytes)
+  })
+}
+
+async function dirBytes(dir) {
+  let total = 0
+  for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size
+  return total
+}
+
+function redact(url) {
+  try {
+    const u = new URL(url)
+    u.password = ''
+    return u.href
+  } catch {
+    return '(unparseable URL)'
+  }
+}
+
+// ---- report
+
+function printReport(report) {
+  const { options, machine, upload } = report
+  const hello = report.hello
+  const helloRate = mean(hello.map((h) => h.rate))
+  const rows = [
+    [
+      'Hono hello-world',
+      'GET /',
+      options.connections,
+      fmt(helloRate),
+      hello.map((h) => h.latencyMs.p50).join(' / '),
+      hello.map((h) => h.latencyMs.p99).join(' / '),
+      '1',
+      `mean of the runs before / after the hubs: ${hello.map((h) => fmt(h.rate)).join(' / ')} req/s`,
+    ],
+  ]
+  for (const hub of report.hubs) {
+    for (const [name, { label }] of Object.entries(GETS)) {
+      const g = hub.get[name]
+      if (!g) continue
+      const ratio = fmt(g.rate / helloRate, 3)
+      rows.push([
+        `hub, ${STORES[hub.store]}`,
+        `GET ${label}`,
+        options.connections,
+        fmt(g.rate),
+        g.latencyMs.p50,
+        g.latencyMs.p99,
+        name === 'config' ? `**${ratio}**` : ratio,
+        `${fmt(g.ok)} requests` + failures(g),
+      ])
+    }
+  }
+  for (const hub of report.hubs) {
+    for (const [mode, { label }] of Object.entries(PUBLISH_MODES)) {
+      const p = hub.publish[mode]
+      if (!p) continue
+      const stored = p.storedBytesPerPublish
+      rows.push([
+        `hub, ${STORES[hub.store]}`,
+        `publish, ${label}`,
+        options.concurrency,
+        `**${fmt(p.rate, 1)}**`,
+        p.latencyMs.p50,
+        p.latencyMs.p99,
+        '',
+        `${p.ok} publishes, ${fmt(p.uploadMbPerSecond, 1)} MB/s uploaded, ` +
+          `store grew ${stored === null ? '—' : fmt(stored / 1e6, 2)} MB each` +
+          failures(p),
+      ])
+    }
+  }
+  const header = [
+    'server',
+    'request',
+    'conc.',
+    'per second',
+    'p50 ms',
+    'p99 ms',
+    '÷ hello',
+    'notes',
+  ]
+  const revision = report.hubBin ?? describeRevision(report.hub, 'hub')
+  console.log(
+    `\n${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); ` +
+      `load average ${report.loadBefore} before, ${report.loadAfter} after; hub at ${revision}`,
+  )
+  const publishFor = options.publishes
+    ? `${options.publishes} publishes`
+    : `${options.publishSeconds} s`
+  console.log(
+    `GET: ${options.seconds} s at ${options.connections} connections; publish: ${publishFor} at ` +
+      `concurrency ${options.concurrency}, each a ${fmt(upload.bytes / 1e6, 2)} MB upload ` +
+      `(1 MB bundle + ${upload.fileCount} files); ${options.warmup} s warm-up before each; ` +
+      `hub log level ${options.logLevel}\n`,
+  )
+  console.log(`| ${header.join(' | ')} |`)
+  console.log(`| ${header.map((_, i) => (i >= 2 && i <= 6 ? '---:' : '---')).join(' | ')} |`)
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`)
+  for (const skipped of report.skipped) console.log(`\nskipped: ${skipped}`)
+  for (const hub of report.hubs)
+    for (const problem of hub.problems) console.log(`\n${STORES[hub.store]}: ${problem}`)
+}
+
+function failures(r) {
+  const failed = r.non2xx + r.errors
+  return failed
+    ? `; ${failed} failed (${JSON.stringify(r.statuses)}${r.sample ? `; ${r.sample}` : ''})`
+    : ''
+}
+
+function mean(values) {
+  return values.reduce((a, b) => a + b, 0) / values.length
+}
+
+function fmt(value, digits = 0) {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—'
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  })
+}
+
+// ---- main
+
+function readOptions(argv) {
+  const args = parseArgs(argv)
+  const number = (name, fallback) => {
+    const value = Number(args[name] ?? fallback)
+    if (!Number.isFinite(value) || value <= 0)
+      throw new Error(`--${name} must be a positive number`)
+    return value
+  }
+  const stores = String(args.stores ?? 'sqlite,postgres').split(',')
+  for (const store of stores) if (!STORES[store]) throw new Error(`unknown store '${store}'`)
+  if (args.only !== undefined && args.only !== 'get' && args.only !== 'publish')
+    throw new Error('--only takes get or publish')
+  return {
+    seconds: number('seconds', 10),
+    connections: number('connections', 50),
+    publishSeconds: number('publish-seconds', 20),
+    publishes: args.publishes === undefined ? undefined : number('publishes'),
+    concurrency: number('concurrency', 4),
+    warmup: number('warmup', 3),
+    stores,
+    logLevel: String(args['log-level'] ?? 'info'),
+    only: args.only,
+    profile: args.profile,
+  }
+}
+
+async function main() {
+  const options = readOptions(process.argv.slice(2))
+  const upload = publishUpload({ account: ORG, slug: STACK })
+  const report = {
+    date: new Date().toISOString(),
+    options,
+    upload: { bytes: upload.bytes, fileCount: upload.fileCount },
+    loadBefore: loadAverage(),
+    hub: sourceRevision(ROOT, 'packages/hub/src'),
+    ...(process.env.SVC_BENCH_HUB_BIN ? { hubBin: HUB_BIN } : {}),
+    skipped: [],
+    hubs: [],
+    hello: [],
+  }
+  if (report.loadBefore > 0.5) {
+    progress(`note: load average ${report.loadBefore} before the run; other work skews the figures`)
+  }
+  const stores = [...options.stores]
+  if (stores.includes('postgres')) {
+    const answer = await postgresAnswers()
+    if (!answer.ok) {
+      const why = `PostgreSQL: nothing answers at ${redact(PG_URL)} (${answer.why}); set SVC_BENCH_DATABASE_URL`
+      progress(`skipping ${why}`)
+      report.skipped.push(why)
+      stores.splice(stores.indexOf('postgres'), 1)
+    }
+  }
+
+  const hello = await startServer({
+    label: 'hello-world',
+    args: [HELLO],
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+  })
+  const stopHello = onExit(() => hello.stop())
+  report.hello.push(await benchHello(hello, options, 'before the hubs'))
+  for (const store of stores) report.hubs.push(await benchHub(store, options, upload))
+  report.hello.push(await benchHello(hello, options, 'after the hubs'))
+  await stopHello()
+
+  report.loadAfter = loadAverage()
+  report.machine = machineInfo()
+  printReport(report)
+  await mkdir(dirname(RESULT_FILE), { recursive: true })
+  await writeFile(RESULT_FILE, `${JSON.stringify(report, null, 2)}\n`)
+  console.log(`\nwrote ${relative(ROOT, RESULT_FILE)}`)
+}
+
+try {
+  await main()
+} catch (error) {
+  process.exitCode = 1
+  const cause =
+    error instanceof Error && error.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : error}${cause}\n`,
+  )
+} finally {
+  await cleanUp()
+}
