@@ -20,8 +20,9 @@ export function requestContext(hub: HubServices, log: Logger) {
     c.set('log', log.child({ requestId }))
     c.set('hub', hub)
     c.header('X-Request-Id', requestId)
+    // Set before `next()` only: a header set on a finished response makes Hono rebuild it
+    // around its body stream, which halves the hub's rate (docs/benchmarks.md).
     await next()
-    c.header('X-Request-Id', requestId)
     const durationMs = Math.round((performance.now() - started) * 10) / 10
     c.get('log').info(
       { method: c.req.method, path: c.req.path, status: c.res.status, durationMs },

@@ -263,7 +263,7 @@ projects.openapi(
     })
     const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
     await store.transaction(async (tx) => {
-      for (const file of files) await tx.blobs.put(file.data, file.sha256)
+      await tx.blobs.putMany(files)
       await tx.projects.replaceBaseFiles(
         row.id,
         files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),

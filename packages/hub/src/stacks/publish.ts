@@ -60,8 +60,7 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
   const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
   try {
     const row = await store.transaction(async (tx) => {
-      await tx.blobs.put(bundle.data, bundle.sha256)
-      for (const file of files) await tx.blobs.put(file.data, file.sha256)
+      await tx.blobs.putMany([bundle, ...files])
       const stack = await tx.stacks.ensure(account.id, slug)
       return tx.stacks.insertVersion(
         {

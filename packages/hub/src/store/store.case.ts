@@ -236,6 +236,24 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
       expect([...((await store.blobs.get(key)) ?? [])]).toEqual([...view])
     })
 
+    it('are stored in batches: many at once, duplicates and blobs stored already kept once', async () => {
+      const kept = bytes('stored before')
+      await store.blobs.put(kept)
+      // 250 small blobs (more than one 100-row batch) and 3 of 3 MiB (more than one 8 MiB batch).
+      const small = Array.from({ length: 250 }, (_, i) => bytes(`file ${i}`))
+      const large = [1, 2, 3].map((n) => new Uint8Array(3 * 1024 * 1024).fill(n))
+      const all = [...small, ...large, kept, small[0]!].map((data) => ({
+        data,
+        sha256: sha256(data),
+      }))
+      await store.blobs.putMany(all)
+      const rows = await store.kysely.selectFrom('blobs').select('sha256').execute()
+      expect(rows).toHaveLength(254)
+      for (const data of [small[0]!, small[249]!, large[2]!, kept]) {
+        expect([...((await store.blobs.get(sha256(data))) ?? [])].length).toBe(data.byteLength)
+      }
+    })
+
     it('store empty bytes', async () => {
       const key = await store.blobs.put(new Uint8Array(0))
       const got = await store.blobs.get(key)
