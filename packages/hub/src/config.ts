@@ -40,6 +40,12 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   const port = integer(env, 'PORT', 8080)
   if (port > 65535) throw new ConfigError(`PORT must be from 0 to 65535, got '${env.PORT}'`)
+  const publish: PublishLimits = {
+    bundleBytes: integer(env, 'SVC_HUB_MAX_BUNDLE_BYTES', 10 * MiB),
+    fileBytes: integer(env, 'SVC_HUB_MAX_FILE_BYTES', 2 * MiB),
+    sourceBytes: integer(env, 'SVC_HUB_MAX_SOURCE_BYTES', 20 * MiB),
+    files: integer(env, 'SVC_HUB_MAX_FILES', 2000),
+  }
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -49,18 +55,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
     publicUrlIsDefault: !env.SVC_HUB_PUBLIC_URL,
     logLevel: env.SVC_HUB_LOG_LEVEL || 'info',
-    publish: {
-      bundleBytes: integer(env, 'SVC_HUB_MAX_BUNDLE_BYTES', 10 * MiB),
-      fileBytes: integer(env, 'SVC_HUB_MAX_FILE_BYTES', 2 * MiB),
-      sourceBytes: integer(env, 'SVC_HUB_MAX_SOURCE_BYTES', 20 * MiB),
-      files: integer(env, 'SVC_HUB_MAX_FILES', 2000),
-    },
-    baseFiles: {
-      bundleBytes: 0,
-      fileBytes: integer(env, 'SVC_HUB_MAX_FILE_BYTES', 2 * MiB),
-      sourceBytes: integer(env, 'SVC_HUB_MAX_SOURCE_BYTES', 20 * MiB),
-      files: integer(env, 'SVC_HUB_MAX_FILES', 2000),
-    },
+    publish,
+    // Base files share the source limits; they come without a bundle.
+    baseFiles: { ...publish, bundleBytes: 0 },
     jsonBodyBytes: integer(env, 'SVC_HUB_MAX_JSON_BYTES', 1 * MiB),
   }
 }

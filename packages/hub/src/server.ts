@@ -77,10 +77,10 @@ export async function startHub(
         if (!response.headersSent) response.shouldKeepAlive = false
       }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      if ('closeIdleConnections' in server) server.closeIdleConnections()
+      server.closeIdleConnections()
       const timer = setTimeout(() => {
         log.warn('in-flight requests did not finish in time; closing their connections')
-        if ('closeAllConnections' in server) server.closeAllConnections()
+        server.closeAllConnections()
       }, SHUTDOWN_GRACE_MS)
       await closed
       clearTimeout(timer)

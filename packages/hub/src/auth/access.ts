@@ -18,17 +18,6 @@ export async function accountOrThrow(repos: Repos, handle: string): Promise<Acco
   return account
 }
 
-/** What `caller` may do on `account`: everything on itself; its role's grants in an organisation. */
-export async function accessTo(
-  repos: Repos,
-  caller: Caller,
-  account: AccountRow,
-): Promise<readonly Access[]> {
-  if (account.kind === 'user') return account.id === caller.userId ? GRANTS.owner : []
-  const role = await repos.accounts.roleOf(account.id, caller.userId)
-  return role ? GRANTS[role] : []
-}
-
 /** Throws 403 unless `caller` has `access` on `account`; `what` names the resource in the message. */
 export async function requireAccess(
   repos: Repos,
@@ -37,15 +26,20 @@ export async function requireAccess(
   access: Access,
   what: string,
 ): Promise<void> {
-  const granted = await accessTo(repos, caller, account)
-  if (granted.includes(access)) return
-  const role =
-    account.kind === 'org' ? await repos.accounts.roleOf(account.id, caller.userId) : undefined
-  const why =
-    account.kind === 'user'
-      ? `only '${account.handle}' can ${access} ${what} of that user`
-      : role
-        ? `your role in '${account.handle}' is ${role}, which cannot ${access} ${what}`
-        : `you are not a member of the organisation '${account.handle}'`
-  throw new ApiError('forbidden', `Not allowed: ${why}.`, { account: account.handle, access })
+  // A user may do everything on itself; a member, what its role in the organisation grants.
+  if (account.kind === 'user') {
+    if (account.id === caller.userId) return
+    throw forbidden(`only '${account.handle}' can ${access} ${what} of that user`)
+  }
+  const role = await repos.accounts.roleOf(account.id, caller.userId)
+  if (role && GRANTS[role].includes(access)) return
+  throw forbidden(
+    role
+      ? `your role in '${account.handle}' is ${role}, which cannot ${access} ${what}`
+      : `you are not a member of the organisation '${account.handle}'`,
+  )
+
+  function forbidden(why: string): ApiError {
+    return new ApiError('forbidden', `Not allowed: ${why}.`, { account: account.handle, access })
+  }
 }

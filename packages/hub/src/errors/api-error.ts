@@ -22,3 +22,9 @@ export type ApiErrorBody = {
   details?: unknown
   requestId: string
 }
+
+/** 422 `invalid_request` for request parts that break their schema; `path` is like `json.stack`. */
+export function invalidRequest(issues: { path: string; message: string }[]): ApiError {
+  const list = issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+  return new ApiError('invalid_request', `The request is not valid: ${list}.`, { issues })
+}

@@ -1,9 +1,7 @@
-import { Readable } from 'node:stream'
-import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { createMiddleware } from 'hono/factory'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from './env.js'
-import { DISCARD_BYTES, discardRest, readBounded } from './request-body.js'
+import { discardRest, nodeStream, readBounded } from './request-body.js'
 
 /**
  * Refuses a JSON body over the configured limit with 422 `payload_too_large`, reading no more
@@ -13,7 +11,7 @@ export const jsonBodyLimit = createMiddleware<HubEnv>(async function jsonBodyLim
   const body = c.req.raw.body
   if (!body) return next()
   const maxBytes = c.get('hub').config.jsonBodyBytes
-  const source = Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+  const source = nodeStream(body)
   const error = new ApiError(
     'payload_too_large',
     `The request body exceeds the limit of ${maxBytes} bytes.`,
@@ -21,7 +19,7 @@ export const jsonBodyLimit = createMiddleware<HubEnv>(async function jsonBodyLim
   )
   const declared = Number(c.req.header('content-length') ?? NaN)
   if (declared > maxBytes) {
-    error.closeConnection = declared > DISCARD_BYTES || !(await discardRest(source))
+    error.closeConnection = !(await discardRest(source, declared))
     throw error
   }
   const read = await readBounded(source, maxBytes)

@@ -1,15 +1,23 @@
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 
 /** How much of a refused body the hub still reads so that the client can see the answer. */
-export const DISCARD_BYTES = 16 * 1024 * 1024
+const DISCARD_BYTES = 16 * 1024 * 1024
 const DISCARD_MS = 2_000
 
+/** A request body as a Node stream, for the readers below and busboy. */
+export function nodeStream(body: ReadableStream<Uint8Array>): Readable {
+  return Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+}
+
 /**
- * Reads and drops the rest of a refused request body, up to a bound. Answers whether it reached
- * the end: then the connection stays usable; otherwise the caller answers with
- * `Connection: close`, so a client streaming a huge body learns early and nothing more is read.
+ * Reads and drops the rest of a refused request body, up to a bound (nothing at all when its
+ * declared length is over it). Answers whether it reached the end: then the connection stays
+ * usable; otherwise the caller answers with `Connection: close`, so a client streaming a huge
+ * body learns early and nothing more is read.
  */
-export function discardRest(source: Readable): Promise<boolean> {
+export function discardRest(source: Readable, declaredBytes = NaN): Promise<boolean> {
+  if (declaredBytes > DISCARD_BYTES) return Promise.resolve(false)
   if (source.readableEnded) return Promise.resolve(true)
   return new Promise((resolve) => {
     let bytes = 0

@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi'
-import { ApiError, ERROR_CODES, type ErrorCode } from '../errors/index.js'
+import { ERROR_CODES, invalidRequest, type ErrorCode } from '../errors/index.js'
 import { HANDLE_PATTERN, SLUG_PATTERN } from '../accounts/handles.js'
 import type { HubEnv } from './env.js'
 
@@ -12,11 +12,7 @@ export function createRouter(): OpenAPIHono<HubEnv> {
         path: [result.target, ...issue.path.map(String)].join('.'),
         message: issue.message,
       }))
-      throw new ApiError(
-        'invalid_request',
-        `The request is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}.`,
-        { issues },
-      )
+      throw invalidRequest(issues)
     },
   })
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/index.js'
+import { invalidRequest, type ApiError } from '../errors/index.js'
 
 /** One leaf of `settings.enrichments`: `[generator, ...subject, variant] → value`. */
 export type EnrichmentRow = {
@@ -92,9 +92,6 @@ function setOwn(target: Json, key: string, value: unknown): void {
   })
 }
 
-/** The same shape as a validation failure of the request body. */
 function invalidSettings(path: string, message: string): ApiError {
-  return new ApiError('invalid_request', `The request is not valid: json.${path}: ${message}.`, {
-    issues: [{ path: `json.${path}`, message }],
-  })
+  return invalidRequest([{ path: `json.${path}`, message }])
 }

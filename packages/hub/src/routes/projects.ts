@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import semver from 'semver'
 import { parseScopedName } from '../accounts/handles.js'
 import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
-import { ApiError } from '../errors/index.js'
+import { ApiError, invalidRequest } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
@@ -17,8 +17,9 @@ import {
   storedConfig,
 } from '../projects/record.js'
 import { EMPTY_CONFIG } from '../projects/config-fold.js'
-import { StoredFileSchema, fileRecords } from '../stacks/record.js'
-import { readUpload } from '../uploads/read-upload.js'
+import { StoredFileSchema } from '../stacks/record.js'
+import { byCodeUnits } from '../store/ids.js'
+import { readUpload, storedFile } from '../uploads/read-upload.js'
 
 const ProjectParams = z.object({ account: AccountParam, slug: SlugParam })
 
@@ -261,17 +262,11 @@ projects.openapi(
       bundle: false,
       limits: config.baseFiles,
     })
-    const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
+    const stored = upload.files.map(storedFile).sort((a, b) => byCodeUnits(a.path, b.path))
     await store.transaction(async (tx) => {
-      await tx.blobs.putMany(files)
-      await tx.projects.replaceBaseFiles(
-        row.id,
-        files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),
-      )
+      await tx.blobs.putMany(upload.files)
+      await tx.projects.replaceBaseFiles(row.id, stored)
     })
-    const stored = fileRecords(
-      files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),
-    )
     return c.json(
       {
         project: { account: row.account_handle, slug: row.slug },
@@ -306,7 +301,5 @@ async function projectFor(c: Context<HubEnv>, access: Access) {
 }
 
 function invalid(field: string, why: string): ApiError {
-  return new ApiError('invalid_request', `The request is not valid: ${field}: ${why}.`, {
-    issues: [{ path: `json.${field}`, message: why }],
-  })
+  return invalidRequest([{ path: `json.${field}`, message: why }])
 }

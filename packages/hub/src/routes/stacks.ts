@@ -7,7 +7,6 @@ import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '.
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { publishStackVersion } from '../stacks/publish.js'
 import {
-  fileRecords,
   StackRefSchema,
   StackVersionDetailSchema,
   StackVersionSchema,
@@ -117,7 +116,8 @@ stacks.openapi(
     },
   }),
   async (c) => {
-    const { stack, versions } = await readableStack(c)
+    const stack = await readableStack(c)
+    const versions = await c.get('hub').store.stacks.versions(stack.id)
     const sorted = versions.map((v) => v.version).sort(semver.rcompare)
     // As npm's `latest`: a prerelease is latest only while there is no release at all.
     const latest = sorted.find((v) => semver.prerelease(v) === null) ?? sorted[0] ?? null
@@ -153,7 +153,8 @@ stacks.openapi(
     },
   }),
   async (c) => {
-    const { stack, versions } = await readableStack(c)
+    const stack = await readableStack(c)
+    const versions = await c.get('hub').store.stacks.versions(stack.id)
     const { config } = c.get('hub')
     const ref = { account: stack.account_handle, slug: stack.slug }
     const records = [...versions]
@@ -183,13 +184,14 @@ stacks.openapi(
   async (c) => {
     const { stack, version } = await readableVersion(c)
     const { store, config } = c.get('hub')
+    const publisher = await store.accounts.findById(version.published_by)
     const record = stackVersionRecord(
       version,
       { account: stack.account_handle, slug: stack.slug },
-      version.publisher,
+      publisher?.handle ?? '',
       config.publicUrl,
     )
-    return c.json({ ...record, files: fileRecords(await store.stacks.files(version.id)) }, 200)
+    return c.json({ ...record, files: await store.stacks.files(version.id) }, 200)
   },
 )
 
@@ -253,13 +255,13 @@ async function readableStack(c: StackContext) {
   await requireAccess(store, caller, account, 'read', 'stacks')
   const stack = await store.stacks.find(handle, slug)
   if (!stack) throw new ApiError('not_found', `There is no stack @${handle}/${slug}.`)
-  return { stack, versions: await store.stacks.versions(stack.id) }
+  return stack
 }
 
 async function readableVersion(c: StackContext) {
-  const { stack, versions } = await readableStack(c)
-  const wanted = c.req.param('version')
-  const version = versions.find((v) => v.version === wanted)
+  const stack = await readableStack(c)
+  const wanted = c.req.param('version') ?? ''
+  const version = await c.get('hub').store.stacks.version(stack.id, wanted)
   if (!version) {
     throw new ApiError(
       'not_found',

@@ -4,7 +4,7 @@ import { ApiError } from '../errors/index.js'
 import { now } from '../store/ids.js'
 import type { AccountRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
-import type { Upload } from '../uploads/read-upload.js'
+import { storedFile, type Upload } from '../uploads/read-upload.js'
 import { reconcileComposition } from './composition.js'
 import { stackVersionRecord, type StackVersionRecord } from './record.js'
 import { readRootManifest, ROOT_MANIFEST } from './root-manifest.js'
@@ -57,7 +57,7 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
     )
   }
 
-  const files = [...upload.files].sort((a, b) => (a.path < b.path ? -1 : 1))
+  const files = upload.files
   try {
     const row = await store.transaction(async (tx) => {
       await tx.blobs.putMany([bundle, ...files])
@@ -75,7 +75,7 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
           published_by: caller.userId,
           published_at: now(),
         },
-        files.map((f) => ({ path: f.path, size: f.data.byteLength, sha256: f.sha256 })),
+        files.map(storedFile),
       )
     })
     return stackVersionRecord(

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi'
 import type { StackVersionRow } from '../store/schema.js'
-import type { StoredFile } from '../store/stacks-repo.js'
 import type { Composition } from './composition.js'
 
 export const GeneratorSourceSchema = z
@@ -49,15 +48,15 @@ export function stackVersionRecord(
   publishedBy: string,
   publicUrl: string,
 ): StackVersionRecord {
-  const base = `${encodeURIComponent(stack.account)}/stacks/${encodeURIComponent(stack.slug)}/versions/${encodeURIComponent(row.version)}`
+  const [account, slug, version] = [stack.account, stack.slug, row.version].map(encodeURIComponent)
   return {
     id: row.id,
     stack,
     version: row.version,
-    versionUrl: `${publicUrl}/${base}`,
+    versionUrl: `${publicUrl}/${account}/stacks/${slug}/versions/${version}`,
     bundleBytes: row.bundle_bytes,
     bundleSha256: row.bundle_sha256,
-    bundleUrl: `${publicUrl}/v1/stacks/${base.replace('/stacks/', '/')}/bundle`,
+    bundleUrl: `${publicUrl}/v1/stacks/${account}/${slug}/versions/${version}/bundle`,
     sourceFileCount: row.source_file_count,
     sourceTotalBytes: row.source_total_bytes,
     manifestPath: row.manifest_path,
@@ -65,8 +64,4 @@ export function stackVersionRecord(
     publishedBy,
     publishedAt: row.published_at,
   }
-}
-
-export function fileRecords(files: readonly StoredFile[]): z.infer<typeof StoredFileSchema>[] {
-  return files.map(({ path, size, sha256 }) => ({ path, size, sha256 }))
 }

@@ -13,11 +13,7 @@ export class BlobsRepo {
 
   /** Stores `data` under its SHA-256 (given when the caller already computed it) and returns it. */
   async put(data: Uint8Array, sha256 = sha256Hex(data)): Promise<string> {
-    await this.db
-      .insertInto('blobs')
-      .values({ sha256, size: data.byteLength, data, created_at: now() })
-      .onConflict((oc) => oc.column('sha256').doNothing())
-      .execute()
+    await this.putMany([{ data, sha256 }])
     return sha256
   }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { Readable } from 'node:stream'
-import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import type { Readable } from 'node:stream'
 import busboy from 'busboy'
 import { ApiError } from '../errors/index.js'
-import { DISCARD_BYTES, discardRest } from '../http/request-body.js'
+import { discardRest, nodeStream } from '../http/request-body.js'
+import type { StoredFile } from '../store/stacks-repo.js'
 import { checkUploadPath } from './safe-path.js'
 
 export type UploadLimits = {
@@ -16,6 +16,11 @@ export type UploadLimits = {
 }
 
 export type UploadedFile = { readonly path: string; readonly data: Buffer; readonly sha256: string }
+
+/** The row the store keeps for an uploaded file (its bytes go to the blobs). */
+export function storedFile(file: UploadedFile): StoredFile {
+  return { path: file.path, size: file.data.byteLength, sha256: file.sha256 }
+}
 
 export type Upload = {
   readonly fields: ReadonlyMap<string, string>
@@ -59,8 +64,7 @@ export async function readUpload(request: Request, shape: UploadShape): Promise<
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (declared > maxBody) {
     const error = tooLarge(`The request body (${declared} bytes)`, maxBody)
-    error.closeConnection =
-      declared > DISCARD_BYTES || !(await discardRest(nodeStream(request.body)))
+    error.closeConnection = !(await discardRest(nodeStream(request.body), declared))
     throw error
   }
 
@@ -84,10 +88,6 @@ export async function readUpload(request: Request, shape: UploadShape): Promise<
     )
   }
   return collect(nodeStream(request.body), parser, shape, maxBody)
-}
-
-function nodeStream(body: ReadableStream<Uint8Array>): Readable {
-  return Readable.fromWeb(body as NodeWebStream<Uint8Array>)
 }
 
 function collect(
@@ -151,27 +151,27 @@ function collect(
     })
 
     parser.on('file', (name, stream, info) => {
+      const refuse = (error: ApiError) => {
+        stream.resume()
+        fail(error)
+      }
       const isBundle = name === 'bundle' && shape.bundle
       if (!isBundle && name !== 'files') {
-        stream.resume()
-        return fail(shape.fields.includes(name) ? textOnly(name) : unknownPart(name, shape))
+        return refuse(shape.fields.includes(name) ? textOnly(name) : unknownPart(name, shape))
       }
-      if (isBundle && bundleSeen) {
-        stream.resume()
-        return fail(duplicatePart('bundle'))
-      }
+      if (isBundle && bundleSeen) return refuse(duplicatePart('bundle'))
       if (isBundle) bundleSeen = true
       let path = 'server.js'
       if (!isBundle) {
-        const checked = checkUploadPath(info.filename ?? '')
+        const raw = info.filename ?? ''
+        const checked = checkUploadPath(raw)
         if (!checked.ok) {
-          stream.resume()
-          return fail(
+          return refuse(
             new ApiError(
               'unsafe_path',
-              `Refused file path ${JSON.stringify(info.filename ?? '')}: ${checked.reason}.`,
+              `Refused file path ${JSON.stringify(raw)}: ${checked.reason}.`,
               {
-                path: info.filename ?? '',
+                path: raw,
                 reason: checked.reason,
               },
             ),
@@ -179,20 +179,12 @@ function collect(
         }
         path = checked.path
         if (paths.has(path)) {
-          stream.resume()
-          return fail(
+          return refuse(
             new ApiError('duplicate_path', `The file '${path}' is in the upload twice.`, { path }),
           )
         }
         paths.add(path)
-        if (paths.size > limits.files) {
-          stream.resume()
-          return fail(
-            new ApiError('payload_too_large', `The upload has more than ${limits.files} files.`, {
-              limit: limits.files,
-            }),
-          )
-        }
+        if (paths.size > limits.files) return refuse(tooManyFiles(limits.files))
       }
       const limit = isBundle ? limits.bundleBytes : limits.fileBytes
       const chunks: Buffer[] = []
@@ -220,13 +212,7 @@ function collect(
       })
     })
 
-    parser.on('partsLimit', () =>
-      fail(
-        new ApiError('payload_too_large', `The upload has more than ${limits.files} files.`, {
-          limit: limits.files,
-        }),
-      ),
-    )
+    parser.on('partsLimit', () => fail(tooManyFiles(limits.files)))
     parser.on('error', (error) =>
       fail(
         new ApiError('malformed_request', `Malformed multipart body: ${(error as Error).message}.`),
@@ -245,6 +231,10 @@ function tooLarge(what: string, limit: number): ApiError {
   return new ApiError('payload_too_large', `${what}: more than the limit of ${limit} bytes.`, {
     limit,
   })
+}
+
+function tooManyFiles(limit: number): ApiError {
+  return new ApiError('payload_too_large', `The upload has more than ${limit} files.`, { limit })
 }
 
 function duplicatePart(name: string): ApiError {
