@@ -1,0 +1,127 @@
+import { RULES, type RuleId } from './rules.js'
+
+/** How badly a change can hurt a client that worked with the old document. */
+export type ChangeLevel = 'breaking' | 'warning' | 'info'
+
+export const CHANGE_LEVELS: readonly ChangeLevel[] = ['breaking', 'warning', 'info']
+
+/** Sections of an OpenAPI document, as keys of {@link ChangeSummary.details}. */
+export type OasSection =
+  | 'operations'
+  | 'webhooks'
+  | 'schemas'
+  | 'parameters'
+  | 'requestBodies'
+  | 'responses'
+  | 'headers'
+  | 'securitySchemes'
+  | 'servers'
+  | 'tags'
+
+/** Sections of a GraphQL schema, as keys of {@link ChangeSummary.details}. */
+export type GqlSection = 'types' | 'fields' | 'arguments' | 'enumValues' | 'directives'
+
+export type ChangeSection = OasSection | GqlSection
+
+export type ChangeDelta = { added: number; deleted: number; modified: number }
+
+/** SPEC §2 ChangeSummary: only sections with a change appear in `details`. */
+export type ChangeSummary = {
+  readonly diff: boolean
+  readonly details: Readonly<Partial<Record<ChangeSection, Readonly<ChangeDelta>>>>
+}
+
+/** SPEC §2 ChangeSeverity: how many changelog entries there are of each level. */
+export type ChangeCounts = {
+  readonly breaking: number
+  readonly warning: number
+  readonly info: number
+}
+
+/** One changelog entry: a rule of the catalogue that fired at one place. */
+export type Change = {
+  readonly id: RuleId
+  readonly level: ChangeLevel
+  /** One sentence for a human: what changed, naming the thing. */
+  readonly message: string
+  /**
+   * Where it applies. OpenAPI: a JSON pointer into the document (`/paths/~1pets/get/…`,
+   * `/components/schemas/Pet/properties/name`); parameters are addressed by location and name
+   * (`…/parameters/query/limit`). GraphQL: a schema coordinate (`Query.user(id:)`, `Role.ADMIN`,
+   * `@auth(role:)`).
+   */
+  readonly location: string
+  /** The operation it belongs to (`GET /pets`, `webhook petCreated POST`), when it belongs to one. */
+  readonly operation?: string
+  /**
+   * For a change inside a shared component: the operations that reach it, sorted. The change is
+   * listed once, at the component, instead of once per operation.
+   */
+  readonly operations?: readonly string[]
+}
+
+/** What `diffDocuments` returns, what the hub stores and serves, what `svc diff --json` prints. */
+export type Changelog = {
+  readonly summary: ChangeSummary
+  readonly counts: ChangeCounts
+  /** Breaking first, then warnings, then info; within a level by location, then rule id. */
+  readonly changes: readonly Change[]
+}
+
+export type ChangeExtra = Pick<Change, 'operation' | 'operations'>
+
+/** Collects changes and section counts while a diff walks two documents. */
+export class ChangelogBuilder {
+  readonly #changes: Change[] = []
+  readonly #details: Partial<Record<ChangeSection, ChangeDelta>> = {}
+  readonly #seen = new Set<string>()
+
+  /** Records one rule hit; the same rule at the same place for the same operation is kept once. */
+  add(id: RuleId, location: string, message: string, extra: ChangeExtra = {}): void {
+    const key = `${id}\u0000${location}\u0000${extra.operation ?? ''}`
+    if (this.#seen.has(key)) return
+    this.#seen.add(key)
+    const change: Change = { id, level: RULES[id].level, message, location, ...extra }
+    this.#changes.push(change)
+  }
+
+  /** Counts one item of a section as added, deleted or modified. */
+  count(section: ChangeSection, delta: keyof ChangeDelta, by = 1): void {
+    if (by === 0) return
+    const entry = (this.#details[section] ??= { added: 0, deleted: 0, modified: 0 })
+    entry[delta] += by
+  }
+
+  get changeCount(): number {
+    return this.#changes.length
+  }
+
+  finish(): Changelog {
+    const details: Partial<Record<ChangeSection, ChangeDelta>> = {}
+    for (const section of Object.keys(this.#details).sort() as ChangeSection[])
+      details[section] = this.#details[section]
+    const counts = { breaking: 0, warning: 0, info: 0 }
+    for (const change of this.#changes) counts[change.level]++
+    const changes = [...this.#changes].sort(compareChanges)
+    return {
+      summary: { diff: changes.length > 0 || Object.keys(details).length > 0, details },
+      counts,
+      changes,
+    }
+  }
+}
+
+const RANK: Record<ChangeLevel, number> = { breaking: 0, warning: 1, info: 2 }
+
+function compareChanges(a: Change, b: Change): number {
+  return (
+    RANK[a.level] - RANK[b.level] ||
+    compareText(a.operation ?? '', b.operation ?? '') ||
+    compareText(a.location, b.location) ||
+    compareText(a.id, b.id)
+  )
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

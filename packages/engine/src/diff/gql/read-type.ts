@@ -1,0 +1,140 @@
+import {
+  DEFAULT_DEPRECATION_REASON,
+  Kind,
+  type ConstDirectiveNode,
+  type DirectiveDefinitionNode,
+  type EnumTypeDefinitionNode,
+  type EnumTypeExtensionNode,
+  type FieldDefinitionNode,
+  type InputObjectTypeDefinitionNode,
+  type InputObjectTypeExtensionNode,
+  type InputValueDefinitionNode,
+  type InterfaceTypeDefinitionNode,
+  type InterfaceTypeExtensionNode,
+  type NameNode,
+  type ObjectTypeDefinitionNode,
+  type ObjectTypeExtensionNode,
+  type TypeDefinitionNode,
+  type TypeExtensionNode,
+  type UnionTypeDefinitionNode,
+  type UnionTypeExtensionNode,
+} from 'graphql'
+import type { DirectiveShape, FieldShape, InputValueShape, TypeShape } from './schema-shape.js'
+import { typeText, valueText } from './type-expressions.js'
+
+/**
+ * Reads one type definition with its extensions. They must be of the definition's kind, so each
+ * case may read them as such.
+ */
+export function readType(
+  definition: TypeDefinitionNode,
+  extensions: TypeExtensionNode[],
+): TypeShape {
+  switch (definition.kind) {
+    case Kind.OBJECT_TYPE_DEFINITION:
+    case Kind.INTERFACE_TYPE_DEFINITION: {
+      const parts = [definition, ...extensions] as (
+        | ObjectTypeDefinitionNode
+        | ObjectTypeExtensionNode
+        | InterfaceTypeDefinitionNode
+        | InterfaceTypeExtensionNode
+      )[]
+      return {
+        kind: definition.kind === Kind.OBJECT_TYPE_DEFINITION ? 'object' : 'interface',
+        fields: byName(
+          parts.flatMap((part) => part.fields ?? []),
+          readField,
+        ),
+        interfaces: new Set(parts.flatMap((part) => part.interfaces ?? []).map(nameOf)),
+      }
+    }
+    case Kind.INPUT_OBJECT_TYPE_DEFINITION: {
+      const parts = [definition, ...extensions] as (
+        InputObjectTypeDefinitionNode | InputObjectTypeExtensionNode
+      )[]
+      return {
+        kind: 'input',
+        fields: byName(
+          parts.flatMap((part) => part.fields ?? []),
+          readInput,
+        ),
+      }
+    }
+    case Kind.ENUM_TYPE_DEFINITION: {
+      const parts = [definition, ...extensions] as (
+        EnumTypeDefinitionNode | EnumTypeExtensionNode
+      )[]
+      const values = parts.flatMap((part) => part.values ?? [])
+      return { kind: 'enum', values: byName(values, (value) => deprecationOf(value.directives)) }
+    }
+    case Kind.UNION_TYPE_DEFINITION: {
+      const parts = [definition, ...extensions] as (
+        UnionTypeDefinitionNode | UnionTypeExtensionNode
+      )[]
+      return {
+        kind: 'union',
+        members: new Set(parts.flatMap((part) => part.types ?? []).map(nameOf)),
+      }
+    }
+    case Kind.SCALAR_TYPE_DEFINITION: {
+      const directives = [definition, ...extensions].flatMap((part) => part.directives ?? [])
+      const specifiedBy = directives.find((directive) => directive.name.value === 'specifiedBy')
+      const url = specifiedBy?.arguments?.find((arg) => arg.name.value === 'url')?.value
+      return {
+        kind: 'scalar',
+        specifiedBy: url && (url.kind === Kind.STRING ? url.value : valueText(url)),
+      }
+    }
+  }
+}
+
+function readField(field: FieldDefinitionNode): FieldShape {
+  return {
+    type: field.type,
+    typeText: typeText(field.type),
+    deprecation: deprecationOf(field.directives),
+    args: byName(field.arguments ?? [], readInput),
+  }
+}
+
+function readInput(value: InputValueDefinitionNode): InputValueShape {
+  return {
+    type: value.type,
+    typeText: typeText(value.type),
+    defaultValue: value.defaultValue && valueText(value.defaultValue),
+    deprecation: deprecationOf(value.directives),
+  }
+}
+
+export function readDirective(definition: DirectiveDefinitionNode): DirectiveShape {
+  return {
+    args: byName(definition.arguments ?? [], readInput),
+    locations: new Set(definition.locations.map(nameOf)),
+    repeatable: definition.repeatable,
+  }
+}
+
+/** The `@deprecated` reason, with graphql-js's default when it gives none. */
+function deprecationOf(directives: readonly ConstDirectiveNode[] | undefined): string | undefined {
+  const deprecated = directives?.find((directive) => directive.name.value === 'deprecated')
+  if (!deprecated) return undefined
+  const reason = deprecated.arguments?.find((arg) => arg.name.value === 'reason')?.value
+  return reason?.kind === Kind.STRING ? reason.value : DEFAULT_DEPRECATION_REASON
+}
+
+// Most fields take no arguments: one shared empty map spares the collector thousands of them.
+const NONE: ReadonlyMap<string, never> = new Map<string, never>()
+
+function byName<N extends { readonly name: NameNode }, T>(
+  nodes: readonly N[],
+  read: (node: N) => T,
+): ReadonlyMap<string, T> {
+  if (nodes.length === 0) return NONE
+  const map = new Map<string, T>()
+  for (const node of nodes) if (!map.has(node.name.value)) map.set(node.name.value, read(node))
+  return map
+}
+
+function nameOf(node: { readonly name: NameNode } | NameNode): string {
+  return 'name' in node ? node.name.value : node.value
+}

@@ -1,0 +1,99 @@
+import {
+  Kind,
+  type DocumentNode,
+  type TypeDefinitionNode,
+  type TypeExtensionNode,
+  type TypeNode,
+} from 'graphql'
+import { indexSdl, type SdlIndex } from '../../gql/sdl-index.js'
+import { readDirective, readType } from './read-type.js'
+
+/** An argument or input field. `deprecation` is the reason, when it is deprecated. */
+export type InputValueShape = {
+  readonly type: TypeNode
+  readonly typeText: string
+  readonly defaultValue: string | undefined
+  readonly deprecation: string | undefined
+}
+
+export type FieldShape = {
+  readonly type: TypeNode
+  readonly typeText: string
+  readonly deprecation: string | undefined
+  readonly args: ReadonlyMap<string, InputValueShape>
+}
+
+/** A named type with its extensions folded in; order and descriptions are gone. */
+export type TypeShape =
+  | {
+      readonly kind: 'object' | 'interface'
+      readonly fields: ReadonlyMap<string, FieldShape>
+      readonly interfaces: ReadonlySet<string>
+    }
+  | { readonly kind: 'input'; readonly fields: ReadonlyMap<string, InputValueShape> }
+  | { readonly kind: 'enum'; readonly values: ReadonlyMap<string, string | undefined> }
+  | { readonly kind: 'union'; readonly members: ReadonlySet<string> }
+  | { readonly kind: 'scalar'; readonly specifiedBy: string | undefined }
+
+export type DirectiveShape = {
+  readonly args: ReadonlyMap<string, InputValueShape>
+  readonly locations: ReadonlySet<string>
+  readonly repeatable: boolean
+}
+
+export type RootKind = 'query' | 'mutation' | 'subscription'
+
+/** What of an SDL document a diff compares. */
+export type SchemaShape = {
+  readonly types: ReadonlyMap<string, TypeShape>
+  readonly directives: ReadonlyMap<string, DirectiveShape>
+  readonly roots: Readonly<Partial<Record<RootKind, string>>>
+}
+
+const EXTENDS: Readonly<Record<TypeExtensionNode['kind'], TypeDefinitionNode['kind']>> = {
+  [Kind.OBJECT_TYPE_EXTENSION]: Kind.OBJECT_TYPE_DEFINITION,
+  [Kind.INTERFACE_TYPE_EXTENSION]: Kind.INTERFACE_TYPE_DEFINITION,
+  [Kind.UNION_TYPE_EXTENSION]: Kind.UNION_TYPE_DEFINITION,
+  [Kind.ENUM_TYPE_EXTENSION]: Kind.ENUM_TYPE_DEFINITION,
+  [Kind.INPUT_OBJECT_TYPE_EXTENSION]: Kind.INPUT_OBJECT_TYPE_DEFINITION,
+  [Kind.SCALAR_TYPE_EXTENSION]: Kind.SCALAR_TYPE_DEFINITION,
+}
+
+/**
+ * Reads the types, directives and root types of a parsed SDL document. Invalid definitions are
+ * read as far as they go: the first of two same-named definitions, fields or arguments wins, an
+ * extension of another kind or of no definition is ignored, and unknown type names stay names.
+ */
+export function readSchema(document: DocumentNode): SchemaShape {
+  const index = indexSdl(document)
+  const types = new Map<string, TypeShape>()
+  for (const [name, definition] of index.types) {
+    const extensions = (index.extensions.get(name) ?? []).filter(
+      (extension) => EXTENDS[extension.kind] === definition.kind,
+    )
+    types.set(name, readType(definition, extensions))
+  }
+  const directives = new Map<string, DirectiveShape>()
+  for (const [name, definition] of index.directives) directives.set(name, readDirective(definition))
+  return { types, directives, roots: readRoots(index) }
+}
+
+/** Root operation types from `schema { … }` and `extend schema`, else the conventional names. */
+function readRoots(index: SdlIndex): Partial<Record<RootKind, string>> {
+  const roots: Partial<Record<RootKind, string>> = {}
+  for (const definition of index.schema) {
+    for (const operation of definition.operationTypes ?? [])
+      roots[operation.operation] = operation.type.name.value
+  }
+  // `extend schema` alone leaves the conventional names in place, as graphql-js does.
+  if (index.schema.some((definition) => definition.kind === Kind.SCHEMA_DEFINITION)) return roots
+  for (const [kind, name] of [
+    ['query', 'Query'],
+    ['mutation', 'Mutation'],
+    ['subscription', 'Subscription'],
+  ] as const) {
+    if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION)
+      roots[kind] = name
+  }
+  return roots
+}

@@ -1,0 +1,14 @@
+export {
+  CHANGE_LEVELS,
+  type Change,
+  type ChangeCounts,
+  type ChangeDelta,
+  type ChangeLevel,
+  type Changelog,
+  type ChangeSection,
+  type ChangeSummary,
+  type GqlSection,
+  type OasSection,
+} from './changelog.js'
+export { diffDocuments, diffParsed, type DiffOptions, type DiffSide } from './diff-documents.js'
+export { RULES, type RuleDefinition, type RuleId } from './rules.js'

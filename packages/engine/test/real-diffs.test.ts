@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { diffDocuments } from '../src/index.js'
+
+const require = createRequire(import.meta.url)
+const generated = join(dirname(require.resolve('@octokit/openapi/package.json')), 'generated')
+const ghes = (version: string) => ({
+  text: readFileSync(join(generated, `ghes-${version}.json`), 'utf8'),
+  origin: `ghes-${version}.json`,
+})
+
+/*
+ * GitHub Enterprise Server 3.18 → 3.19 (@octokit/openapi 23.0.2), every entry read against both
+ * documents:
+ * - 59 new operations (1,039 − 980), 25 new schemas, 5 new parameter components.
+ * - breaking, all real narrowing of request bodies: `selected_repository_ids` of
+ *   DELETE …/code-security/configurations/detach gained minItems 1 and maxItems 250; and
+ *   `code_scanning_default_setup_options` of the two PATCH …/code-security/configurations/{id}
+ *   became an allOf of the nullable component and a non-nullable object, which no longer admits
+ *   null (3.0 `nullable` under allOf).
+ * - info: new optional properties in request bodies (sha_pinning_required, code_security,
+ *   secret_protection, allow_advanced, create_request …) and responses (assigned_to,
+ *   first_location_detected, has_more_locations, sha_pinning_required, the two
+ *   enterprise_organization_installation* app permissions, code_scanning_options), and
+ *   secret-scanning-alert-webhook, which no operation uses.
+ * - Nothing for the ~600 operations whose descriptions alone changed (`enterprise-server@3.18`
+ *   → `@3.19` links): description churn is no change.
+ */
+describe('GHES 3.18 → 3.19', () => {
+  it('diffs with the counts reviewed by hand', async () => {
+    const log = await diffDocuments(ghes('3.18'), ghes('3.19'))
+    expect(log.summary).toEqual({
+      diff: true,
+      details: {
+        operations: { added: 59, deleted: 0, modified: 44 },
+        parameters: { added: 5, deleted: 0, modified: 0 },
+        schemas: { added: 25, deleted: 0, modified: 9 },
+      },
+    })
+    expect(log.counts).toEqual({ breaking: 4, warning: 0, info: 124 })
+    expect(
+      log.changes
+        .filter((change) => change.level === 'breaking')
+        .map((change) => [change.id, change.operation]),
+    ).toEqual([
+      [
+        'request-body-max-items-decreased',
+        'DELETE /orgs/{org}/code-security/configurations/detach',
+      ],
+      [
+        'request-body-min-items-increased',
+        'DELETE /orgs/{org}/code-security/configurations/detach',
+      ],
+      [
+        'request-body-became-not-nullable',
+        'PATCH /enterprises/{enterprise}/code-security/configurations/{configuration_id}',
+      ],
+      [
+        'request-body-became-not-nullable',
+        'PATCH /orgs/{org}/code-security/configurations/{configuration_id}',
+      ],
+    ])
+    const ids = new Set(log.changes.map((change) => change.id))
+    expect([...ids].sort()).toEqual([
+      'component-added',
+      'endpoint-added',
+      'request-body-became-not-nullable',
+      'request-body-max-items-decreased',
+      'request-body-min-items-increased',
+      'request-body-property-added',
+      'response-body-property-added',
+      'schema-added',
+      'unused-component-changed',
+    ])
+  }, 30_000)
+
+  it('finds nothing between a description and itself', async () => {
+    const log = await diffDocuments(ghes('3.19'), ghes('3.19'))
+    expect(log.summary).toEqual({ diff: false, details: {} })
+    expect(log.changes).toEqual([])
+  }, 30_000)
+})
