@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -81,4 +81,64 @@ describe('GHES 3.18 → 3.19', () => {
     expect(log.summary).toEqual({ diff: false, details: {} })
     expect(log.changes).toEqual([])
   }, 30_000)
+})
+
+/**
+ * Every description of @readme/oas-examples against the next one (different APIs, versions and
+ * formats side by side) and against itself: the diff never throws, a document never differs from
+ * itself, and the counts always add up to the entries.
+ */
+describe('@readme/oas-examples, pairwise', () => {
+  const base = join(dirname(require.resolve('@readme/oas-examples/package.json')))
+  const files = ['2.0', '3.0', '3.1'].flatMap((version) =>
+    readdirSync(join(base, version, 'json'))
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => join(base, version, 'json', name)),
+  )
+  const source = (path: string) => ({ text: readFileSync(path, 'utf8'), origin: path })
+  const readFile = (path: string) => readFileSync(path, 'utf8')
+
+  it.each(
+    files.map((file, index) => [
+      file.slice(base.length + 1),
+      file,
+      files[(index + 1) % files.length]!,
+    ]),
+  )('%s', async (_name, file, next) => {
+    const same = await diffDocuments(source(file), source(file), { readFile })
+    expect(same.changes).toEqual([])
+    expect(same.summary.diff).toBe(false)
+    const log = await diffDocuments(source(file), source(next), { readFile })
+    expect(log.counts.breaking + log.counts.warning + log.counts.info).toBe(log.changes.length)
+    for (const delta of Object.values(log.summary.details))
+      expect(delta.added + delta.deleted + delta.modified).toBeGreaterThan(0)
+  })
+
+  const twins = files
+    .map((file) => [file, file.replace('/json/', '/yaml/').replace(/\.json$/, '.yaml')] as const)
+    .filter(([, yaml]) => existsSync(yaml))
+
+  it('finds the YAML twins', () => {
+    expect(twins.length).toBeGreaterThan(50)
+  })
+
+  /** Twins that really differ: this one swaps the methods of two form-data paths. */
+  const differences: Record<string, string[]> = {
+    '3.1/json/parameters-style.json': [
+      'endpoint-removed GET /anything/form-data/spaceDelimited',
+      'endpoint-removed POST /anything/form-data/deepObject',
+      'endpoint-added GET /anything/form-data/deepObject',
+      'endpoint-added POST /anything/form-data/spaceDelimited',
+    ],
+  }
+
+  it.each(twins.map(([json, yaml]) => [json.slice(base.length + 1), json, yaml]))(
+    '%s equals its YAML twin',
+    async (name, json, yaml) => {
+      const log = await diffDocuments(source(json), source(yaml), { readFile })
+      const found = log.changes.map((change) => `${change.id} ${change.operation}`)
+      expect(found).toEqual(differences[name] ?? [])
+    },
+  )
 })
