@@ -8,6 +8,7 @@ import { requestContext } from './middleware/request-context.js'
 import { apis } from './routes/apis.js'
 import { health } from './routes/health.js'
 import { projects } from './routes/projects.js'
+import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
 
@@ -25,6 +26,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/v1/stacks', stacks)
   app.route('/v1/projects', projects)
   app.route('/v1/apis', apis)
+  app.route('/v1/apis', revisions)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -28,6 +28,8 @@ export type HubConfig = {
   readonly baseFiles: BaseFileLimits
   /** Largest JSON request body accepted. */
   readonly jsonBodyBytes: number
+  /** Largest request body of a revision push (the document, or the JSON envelope holding it). */
+  readonly documentBytes: number
 }
 
 const MiB = 1024 * 1024
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     // Base files share the source limits; they come without a bundle.
     baseFiles: { ...publish, bundleBytes: 0 },
     jsonBodyBytes: integer(env, 'SVC_HUB_MAX_JSON_BYTES', 1 * MiB),
+    documentBytes: integer(env, 'SVC_HUB_MAX_DOCUMENT_BYTES', 32 * MiB),
   }
 }
 

@@ -7,6 +7,7 @@ import { createApp } from './app.js'
 import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
 import { openStore, storeOptions } from './store/index.js'
+import { lingerOnClose } from './http/lingering-close.js'
 
 /** How long in-flight requests get to finish on SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -41,6 +42,7 @@ export async function startHub(
     port: config.port,
     hostname: config.host,
   }) as Server
+  lingerOnClose(server)
   // Responses not yet started when shutdown begins say `Connection: close`, so a keep-alive
   // client cannot hold the process open until its idle timeout once its request is answered.
   const unanswered = new Set<ServerResponse>()

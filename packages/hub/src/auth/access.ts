@@ -18,6 +18,18 @@ export async function accountOrThrow(repos: Repos, handle: string): Promise<Acco
   return account
 }
 
+/** Whether `caller` has `access` on `account` (the rule `requireAccess` enforces, without throwing). */
+export async function hasAccess(
+  repos: Repos,
+  caller: Caller,
+  account: AccountRow,
+  access: Access,
+): Promise<boolean> {
+  if (account.kind === 'user') return account.id === caller.userId
+  const role = await repos.accounts.roleOf(account.id, caller.userId)
+  return role !== undefined && GRANTS[role].includes(access)
+}
+
 /** Throws 403 unless `caller` has `access` on `account`; `what` names the resource in the message. */
 export async function requireAccess(
   repos: Repos,

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   payload_too_large: 422,
   empty_bundle: 422,
   missing_manifest: 422,
+  invalid_document: 422,
   internal_error: 500,
   unavailable: 503,
 } as const

@@ -34,6 +34,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with what is stored',
   415: 'The body has the wrong content type (`unsupported_media_type`)',
   422: 'The request is not valid (see the code)',
+  503: 'Try again later (`unavailable`)',
 }
 
 /** The OpenAPI `responses` entries for the given error statuses, all the ApiError envelope. */
@@ -65,3 +66,6 @@ export const SlugParam = z
   .openapi({ example: 'billing' })
 
 export const BEARER = [{ bearerAuth: [] }]
+
+/** For what anyone may read: no token, or a token that then counts for what it can reach. */
+export const OPTIONAL_BEARER: Record<string, string[]>[] = [{}, { bearerAuth: [] }]

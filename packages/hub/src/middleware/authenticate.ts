@@ -79,6 +79,12 @@ export function requireCaller(
 ): Caller {
   const caller = c.get('caller')
   if (!caller) throw unauthorized('missing')
+  requireScope(caller, ...scopes)
+  return caller
+}
+
+/** 403 `insufficient_scope` unless the caller's PAT has one of `scopes` (none: any PAT passes). */
+export function requireScope(caller: Caller, ...scopes: Scope[]): void {
   if (scopes.length > 0 && !scopes.some((s) => caller.scopes.includes(s))) {
     throw new ApiError(
       'insufficient_scope',
@@ -86,5 +92,4 @@ export function requireCaller(
       { required: scopes, granted: caller.scopes },
     )
   }
-  return caller
 }

@@ -1,10 +1,19 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { API_READ_SCOPES, readableApi } from '../apis/api-access.js'
+import { ApiSchema, apiRecord } from '../apis/record.js'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
-import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
+import {
+  AccountParam,
+  BEARER,
+  createRouter,
+  errorResponses,
+  OPTIONAL_BEARER,
+  SlugParam,
+} from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
-import type { ApiRow } from '../store/schema.js'
 
 const CreateApiSchema = z
   .strictObject({
@@ -19,33 +28,19 @@ const CreateApiSchema = z
   })
   .openapi('CreateApi')
 
-const ApiSchema = z
+const ApiListSchema = z
   .object({
-    id: z.string(),
-    owner: z.string(),
-    slug: z.string(),
-    name: z.string(),
-    visibility: z.enum(['public', 'private']),
-    sourceUrl: z.string().nullable(),
-    url: z.url().openapi({ description: "The API's page on the hub" }),
-    createdAt: z.iso.datetime(),
+    apis: z.array(ApiSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
   })
-  .openapi('Api')
+  .openapi('ApiList')
+
+const ApiCursorShape = z.tuple([z.iso.datetime(), z.string()])
 
 export const apis = createRouter()
-
-function apiRecord(row: ApiRow, owner: string, publicUrl: string): z.infer<typeof ApiSchema> {
-  return {
-    id: row.id,
-    owner,
-    slug: row.slug,
-    name: row.name,
-    visibility: row.visibility,
-    sourceUrl: row.source_url,
-    url: `${publicUrl}/${encodeURIComponent(owner)}/apis/${encodeURIComponent(row.slug)}`,
-    createdAt: row.created_at,
-  }
-}
 
 apis.openapi(
   createRoute({
@@ -70,14 +65,14 @@ apis.openapi(
     const owner = await accountOrThrow(store, body.owner)
     await requireAccess(store, caller, owner, 'write', 'APIs')
     try {
-      const row = await store.projects.createApi({
+      const row = await store.apis.create({
         account_id: owner.id,
         slug: body.slug,
         name: body.name,
         visibility: body.visibility,
         source_url: body.sourceUrl ?? null,
       })
-      return c.json(apiRecord(row, owner.handle, config.publicUrl), 201)
+      return c.json(apiRecord({ ...row, owner_handle: owner.handle }, config.publicUrl), 201)
     } catch (error) {
       if (!store.capabilities.isUniqueViolation(error)) throw error
       throw new ApiError('already_exists', `The API ${body.owner}/${body.slug} exists already.`)
@@ -88,26 +83,73 @@ apis.openapi(
 apis.openapi(
   createRoute({
     method: 'get',
-    path: '/{owner}/{slug}',
+    path: '/',
     tags: ['apis'],
-    summary: 'Get an API',
-    security: BEARER,
-    middleware: [needs('read', 'write:apis')] as const,
-    request: { params: z.object({ owner: AccountParam, slug: SlugParam }) },
+    summary: 'List the APIs the caller can read',
+    description:
+      'Every public API, and the private APIs of accounts the caller can read (with a token that has `read` or `write:apis`); oldest first.',
+    security: OPTIONAL_BEARER,
+    request: {
+      query: PageQuery.extend({
+        owner: AccountParam.optional().openapi({ description: 'Only the APIs of this account' }),
+      }),
+    },
     responses: {
-      200: { description: 'The API', content: { 'application/json': { schema: ApiSchema } } },
-      ...errorResponses(401, 403, 404),
+      200: {
+        description: 'A page of APIs',
+        content: { 'application/json': { schema: ApiListSchema } },
+      },
+      ...errorResponses(401, 404, 422),
     },
   }),
   async (c) => {
-    const caller = requireCaller(c)
-    const { owner: handle, slug } = c.req.valid('param')
+    const query = c.req.valid('query')
     const { store, config } = c.get('hub')
-    const owner = await accountOrThrow(store, handle)
-    const row = await store.projects.findApi(handle, slug)
-    if (!row || row.visibility === 'private')
-      await requireAccess(store, caller, owner, 'read', 'APIs')
-    if (!row) throw new ApiError('not_found', `There is no API ${handle}/${slug}.`)
-    return c.json(apiRecord(row, owner.handle, config.publicUrl), 200)
+    const caller = c.get('caller')
+    const owner = query.owner ? await accountOrThrow(store, query.owner) : undefined
+    const after = query.cursor ? decodeCursor(query.cursor, ApiCursorShape) : undefined
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    const readerId =
+      caller && API_READ_SCOPES.some((scope) => caller.scopes.includes(scope))
+        ? caller.userId
+        : undefined
+    const rows = await store.apis.listReadable({
+      readerId,
+      ownerId: owner?.id,
+      after: after && { createdAt: after[0], id: after[1] },
+      limit: limit + 1,
+    })
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return c.json(
+      {
+        apis: page.map((row) => apiRecord(row, config.publicUrl)),
+        nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null,
+      },
+      200,
+    )
+  },
+)
+
+apis.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{owner}/{slug}',
+    tags: ['apis'],
+    summary: 'Get an API',
+    description:
+      'A public API needs no token. A private one needs read access on its owner and a token with `read` or `write:apis`; to anyone else it is 404.',
+    security: OPTIONAL_BEARER,
+    request: { params: z.object({ owner: AccountParam, slug: SlugParam }) },
+    responses: {
+      200: { description: 'The API', content: { 'application/json': { schema: ApiSchema } } },
+      ...errorResponses(401, 403, 404, 422),
+    },
+  }),
+  async (c) => {
+    const { owner, slug } = c.req.valid('param')
+    const { store, config } = c.get('hub')
+    const api = await readableApi(store, c.get('caller'), owner, slug)
+    return c.json(apiRecord(api, config.publicUrl), 200)
   },
 )

@@ -108,7 +108,7 @@ projects.openapi(
     if (!apiName) throw invalid('api', `'${body.api}' is not an API name such as acme/billing`)
     const apiOwner = await store.accounts.find(apiName.account)
     if (!apiOwner) throw invalid('api', `there is no account '${apiName.account}'`)
-    const api = await store.projects.findApi(apiName.account, apiName.slug)
+    const api = await store.apis.find(apiName.account, apiName.slug)
     // A private API (or one that may not exist) is only told about to those who can read it.
     if (api?.visibility !== 'public') await requireAccess(store, caller, apiOwner, 'read', 'APIs')
     if (!api) throw invalid('api', `there is no API ${apiName.account}/${apiName.slug}`)

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { byCodeUnits, newId, now } from './ids.js'
-import type { ApiRow, Database, ProjectRow } from './schema.js'
+import type { Database, ProjectRow } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
 
 export type ProjectWithRefs = ProjectRow & {
@@ -11,25 +11,9 @@ export type ProjectWithRefs = ProjectRow & {
   api_slug: string
 }
 
-/** Projects, their flat config and base files, and the minimal API records they bind. */
+/** Projects, their flat config and base files. */
 export class ProjectsRepo {
   constructor(private readonly db: Kysely<Database>) {}
-
-  async createApi(api: Omit<ApiRow, 'id' | 'created_at'>): Promise<ApiRow> {
-    const row: ApiRow = { id: newId('api'), created_at: now(), ...api }
-    await this.db.insertInto('apis').values(row).execute()
-    return row
-  }
-
-  findApi(accountHandle: string, slug: string): Promise<ApiRow | undefined> {
-    return this.db
-      .selectFrom('apis')
-      .innerJoin('accounts', 'accounts.id', 'apis.account_id')
-      .selectAll('apis')
-      .where('accounts.handle', '=', accountHandle)
-      .where('apis.slug', '=', slug)
-      .executeTakeFirst()
-  }
 
   async create(
     project: Omit<ProjectRow, 'id' | 'created_at' | 'config_updated_at'>,

@@ -14,6 +14,7 @@ export type Database = {
   stack_versions: StackVersionsTable
   stack_version_files: StackVersionFilesTable
   apis: ApisTable
+  revisions: RevisionsTable
   projects: ProjectsTable
   project_base_files: ProjectBaseFilesTable
 }
@@ -105,6 +106,49 @@ export type ApisTable = {
   created_at: string
 }
 
+export type RevisionOrigin = 'push' | 'refetch'
+
+/**
+ * One revision of an API: its document (a blob), where it sits in the API's series (`seq`,
+ * the latest is the highest) and its changelog against the revision that was latest before.
+ */
+export type RevisionsTable = {
+  id: string
+  api_id: string
+  /** 1, 2, 3 … per API; the order of the series (the `version` label is not an ordering). */
+  seq: number
+  /** SHA-256 hex of the document bytes: the key of the blob that holds them. */
+  content_hash: string
+  /** Bytes of the document. */
+  size: number
+  /** How the document is served back: `application/json`, `application/yaml`, `application/graphql`. */
+  media_type: string
+  protocol: 'oas' | 'gql'
+  format: 'json' | 'yaml' | 'graphql'
+  /** What the document says it is: `3.1.0`, `2.0` … for OpenAPI, `sdl` for GraphQL. */
+  spec_version: string
+  /** The publisher's version label. */
+  version: string | null
+  /** The publisher's timestamp. */
+  published_at: string | null
+  retrieved_at: string
+  created_by: string
+  origin: RevisionOrigin
+  previous_revision_id: string | null
+  /** Parse issues of the document, per level. */
+  issue_errors: number
+  issue_warnings: number
+  issue_debug: number
+  /** JSON: the changelog's ChangeSummary. */
+  summary: string
+  /** The changelog's ChangeSeverity. */
+  breaking: number
+  warning: number
+  info: number
+  /** JSON: the changelog's entries, as the engine's diff returned them. */
+  changes: string
+}
+
 export type ProjectsTable = {
   id: string
   account_id: string
@@ -133,4 +177,6 @@ export type StackRow = Selectable<StacksTable>
 export type StackVersionRow = Selectable<StackVersionsTable>
 export type NewStackVersion = Insertable<StackVersionsTable>
 export type ApiRow = Selectable<ApisTable>
+export type RevisionRow = Selectable<RevisionsTable>
+export type NewRevision = Insertable<RevisionsTable>
 export type ProjectRow = Selectable<ProjectsTable>

@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StoreKind } from '../../test/support/databases.js'
 import { snapshotStore } from '../../test/support/store-snapshot.js'
+import { runApisRepoTests } from './apis-repo.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
 import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
@@ -430,35 +431,6 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
   })
 
   describe('projects', () => {
-    it('createApi and findApi, by owner handle and slug', async () => {
-      const bob = await store.accounts.create('bob', 'user')
-      const acme = await store.accounts.create('acme', 'org')
-      const api = await store.projects.createApi({
-        account_id: bob.id,
-        slug: 'petstore',
-        name: 'Petstore',
-        visibility: 'public',
-        source_url: 'https://example.com/petstore.yaml',
-      })
-
-      expect(await store.projects.findApi('bob', 'petstore')).toEqual(api)
-      expect(await store.projects.findApi('acme', 'petstore')).toBeUndefined()
-      expect(await store.projects.findApi('bob', 'other')).toBeUndefined()
-
-      const sameSlug = {
-        account_id: acme.id,
-        slug: 'petstore',
-        name: 'P',
-        visibility: 'private' as const,
-        source_url: null,
-      }
-      expect(await store.projects.createApi(sameSlug)).toEqual(
-        await store.projects.findApi('acme', 'petstore'),
-      )
-      const duplicate = await rejection(store.projects.createApi(sameSlug))
-      expect(store.capabilities.isUniqueViolation(duplicate)).toBe(true)
-    })
-
     it('create and find, with the handles and slugs the project binds', async () => {
       const alice = await store.accounts.create('alice', 'user')
       const acme = await store.accounts.create('acme', 'org')
@@ -517,6 +489,10 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
       expect(await store.projects.baseFiles(project.id)).toEqual([])
       expect((await store.projects.baseFiles(other.id)).map((f) => f.path)).toEqual(['keep.ts'])
     })
+  })
+
+  describe('APIs and revisions', () => {
+    runApisRepoTests(() => store)
   })
 
   describe('lifecycle', () => {
@@ -590,8 +566,8 @@ async function seedStack(store: Store) {
 async function seedProjectIn(repos: Repos, alice: AccountRow, stackId: string) {
   const bob = (await repos.accounts.find('bob')) ?? (await repos.accounts.create('bob', 'user'))
   const api =
-    (await repos.projects.findApi('bob', 'petstore')) ??
-    (await repos.projects.createApi({
+    (await repos.apis.find('bob', 'petstore')) ??
+    (await repos.apis.create({
       account_id: bob.id,
       slug: 'petstore',
       name: 'Petstore',

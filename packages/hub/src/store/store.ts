@@ -1,5 +1,6 @@
 import { Migrator, type Kysely } from 'kysely'
 import { AccountsRepo } from './accounts-repo.js'
+import { ApisRepo } from './apis-repo.js'
 import { BlobsRepo } from './blobs-repo.js'
 import type { DialectCapabilities, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
@@ -13,12 +14,14 @@ export class Repos {
   readonly blobs: BlobsRepo
   readonly stacks: StacksRepo
   readonly projects: ProjectsRepo
+  readonly apis: ApisRepo
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, capabilities: DialectCapabilities) {
     this.accounts = new AccountsRepo(db)
     this.blobs = new BlobsRepo(db)
     this.stacks = new StacksRepo(db)
     this.projects = new ProjectsRepo(db)
+    this.apis = new ApisRepo(db, capabilities)
   }
 }
 
@@ -31,7 +34,7 @@ export class Store extends Repos {
   readonly #dialect: StoreDialect
 
   constructor(dialect: StoreDialect) {
-    super(dialect.db)
+    super(dialect.db, dialect.capabilities)
     this.#dialect = dialect
     this.capabilities = dialect.capabilities
   }
@@ -47,7 +50,7 @@ export class Store extends Repos {
 
   /** Runs `work` in one transaction: everything it writes lands, or nothing does. */
   transaction<T>(work: (tx: Repos) => Promise<T>): Promise<T> {
-    return this.#dialect.db.transaction().execute((trx) => work(new Repos(trx)))
+    return this.#dialect.db.transaction().execute((trx) => work(new Repos(trx, this.capabilities)))
   }
 
   /** Applies every pending migration; safe to run from several processes at once. */

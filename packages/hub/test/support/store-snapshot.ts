@@ -12,6 +12,7 @@ const TABLES = [
   'stack_versions',
   'stack_version_files',
   'apis',
+  'revisions',
   'projects',
   'project_base_files',
 ] as const

@@ -1,0 +1,179 @@
+import {
+  DEFAULT_LIMITS,
+  diffParsed,
+  DocumentError,
+  parseApi,
+  summarizeIssues,
+  type Changelog,
+  type ParseApiResult,
+  type Protocol,
+} from '@svc/engine'
+import type { Caller } from '../auth/caller.js'
+import { ApiError } from '../errors/index.js'
+import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
+import { sha256Hex } from '../store/blobs-repo.js'
+import { now } from '../store/ids.js'
+import type { Store } from '../store/store.js'
+import type { PushedDocument } from './pushed-document.js'
+
+/** Pushes that lose the race for the latest revision this many times in a row get 503. */
+const MAX_ATTEMPTS = 10
+
+/** The changelog of an API's first revision: there is nothing to compare it with. */
+export const FIRST_CHANGELOG: Changelog = Object.freeze({
+  summary: { diff: false, details: {} },
+  counts: { breaking: 0, warning: 0, info: 0 },
+  changes: [],
+})
+
+const SERVED_AS = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+  graphql: 'application/graphql',
+}
+
+export type PushRequest = {
+  readonly store: Store
+  readonly caller: Caller
+  /** Checked already for write access. */
+  readonly api: ApiWithOwner
+  readonly document: PushedDocument
+  /** The largest document accepted (the engine's own limit is raised to it when lower). */
+  readonly maxBytes: number
+}
+
+export type PushResult = {
+  /** False when the document is byte-identical to the latest revision's, which is answered. */
+  readonly created: boolean
+  readonly revision: RevisionListing
+  readonly previousRevision: RevisionListing | undefined
+  /** The revision's summary and counts (`changes` stay in the store). */
+  readonly changelog: Pick<Changelog, 'summary' | 'counts'>
+}
+
+/**
+ * Makes the pushed document the API's latest revision, with its diff against the latest one
+ * before it, unless it is byte-identical to that one. Another push landing in between (the
+ * store notices it inside the transaction) makes this one start over: read the new latest,
+ * diff against it, try again.
+ */
+export async function pushRevision(request: PushRequest): Promise<PushResult> {
+  const { store, caller, api, document } = request
+  const contentHash = sha256Hex(document.bytes)
+  let parsed: ParseApiResult | undefined
+  for (let attempt = 1; ; attempt++) {
+    const latest = await store.apis.latestRevision(api.id)
+    if (latest?.content_hash === contentHash) {
+      const previous = latest.previous_revision_id
+        ? await store.apis.revision(api.id, latest.previous_revision_id)
+        : undefined
+      return {
+        created: false,
+        revision: latest,
+        previousRevision: previous,
+        changelog: stored(latest),
+      }
+    }
+    const next = (parsed ??= await parseDocument(
+      document.text,
+      document.protocol,
+      request.maxBytes,
+    ))
+    const changelog = latest
+      ? diffParsed(await parsedRevision(store, latest), { parsed: next, text: document.text })
+      : FIRST_CHANGELOG
+    const issues = summarizeIssues(next.parseIssues)
+    try {
+      // The revision and its changelog land together or not at all (the webhook outbox rows of
+      // the change belong in this same transaction).
+      const row = await store.transaction(async (tx) =>
+        tx.apis.appendRevision({
+          api_id: api.id,
+          document: document.bytes,
+          media_type: document.mediaType ?? SERVED_AS[next.source.format],
+          protocol: next.source.protocol,
+          format: next.source.format,
+          spec_version: next.source.version,
+          version: document.version,
+          published_at: document.publishedAt,
+          retrieved_at: now(),
+          created_by: caller.userId,
+          origin: 'push',
+          previous_revision_id: latest?.id ?? null,
+          issue_errors: issues.error,
+          issue_warnings: issues.warning,
+          issue_debug: issues.debug,
+          summary: JSON.stringify(changelog.summary),
+          breaking: changelog.counts.breaking,
+          warning: changelog.counts.warning,
+          info: changelog.counts.info,
+          changes: JSON.stringify(changelog.changes),
+        }),
+      )
+      const { changes: _changes, ...listing } = row
+      return {
+        created: true,
+        revision: { ...listing, created_by_handle: caller.handle },
+        previousRevision: latest,
+        changelog,
+      }
+    } catch (error) {
+      if (!(error instanceof StaleRevisionError)) throw error
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new ApiError(
+          'unavailable',
+          `Other pushes to ${api.owner_handle}/${api.slug} kept landing first; push again.`,
+        )
+      }
+    }
+  }
+}
+
+/** The summary and counts a revision was stored with. */
+export function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'counts'> {
+  return {
+    summary: JSON.parse(row.summary) as Changelog['summary'],
+    counts: { breaking: row.breaking, warning: row.warning, info: row.info },
+  }
+}
+
+/** Parses a pushed document; one that is not an API description at all is 422 `invalid_document`. */
+async function parseDocument(
+  text: string,
+  protocol: Protocol | undefined,
+  maxBytes: number,
+): Promise<ParseApiResult> {
+  try {
+    return await parseApi(
+      { text },
+      {
+        ...(protocol ? { protocol } : {}),
+        positions: false,
+        limits: { maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, maxBytes) },
+      },
+    )
+  } catch (error) {
+    if (!(error instanceof DocumentError)) throw error
+    throw new ApiError(
+      'invalid_document',
+      `The document is not an API description: ${error.message.replace(/\.$/, '')}.`,
+      {
+        reason: error.code,
+        ...(error.line === undefined ? {} : { line: error.line }),
+        ...(error.column === undefined ? {} : { column: error.column }),
+      },
+    )
+  }
+}
+
+/** A stored revision's document, parsed again as it was when it was pushed. */
+async function parsedRevision(store: Store, revision: RevisionListing) {
+  const bytes = await store.blobs.get(revision.content_hash)
+  if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
+  const text = new TextDecoder().decode(bytes)
+  const parsed = await parseApi(
+    { text },
+    { protocol: revision.protocol, positions: false, limits: { maxBytes: Infinity } },
+  )
+  return { parsed, text }
+}

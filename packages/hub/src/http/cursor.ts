@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi'
+import { invalidRequest } from '../errors/index.js'
+
+/** The query of a paginated list: `limit` (1–100, default 20) and the `cursor` of the page before. */
+export const PageQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: 'Items per page, 1 to 100; default 20', example: 20 }),
+  cursor: z
+    .string()
+    .max(512)
+    .optional()
+    .openapi({ description: 'The `nextCursor` of the page before; omit for the first page' }),
+})
+
+export const DEFAULT_PAGE_SIZE = 20
+
+/** An opaque cursor: where the next page starts, as base64url JSON. */
+export function encodeCursor(position: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url')
+}
+
+/**
+ * The position a cursor holds, checked against `shape`; a cursor the hub did not make is
+ * 422 `invalid_request` on `query.cursor`.
+ */
+export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>): T {
+  let value: unknown
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    value = undefined
+  }
+  const parsed = shape.safeParse(value)
+  if (!parsed.success) {
+    throw invalidRequest([
+      { path: 'query.cursor', message: 'is not a cursor of this list; use the nextCursor it gave' },
+    ])
+  }
+  return parsed.data
+}

@@ -1,0 +1,317 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { readableApi, writableApi } from '../apis/api-access.js'
+import { pushRevision, stored, type PushResult } from '../apis/push.js'
+import {
+  PublishedAt,
+  PushEnvelopeSchema,
+  readPushedDocument,
+  VersionLabel,
+} from '../apis/pushed-document.js'
+import {
+  ChangeSchema,
+  ChangeSeveritySchema,
+  ChangeSummarySchema,
+  RevisionSchema,
+  revisionRecord,
+} from '../apis/record.js'
+import { ApiError } from '../errors/index.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import type { HubEnv } from '../http/env.js'
+import {
+  AccountParam,
+  BEARER,
+  createRouter,
+  errorResponses,
+  OPTIONAL_BEARER,
+  SlugParam,
+} from '../http/router.js'
+import { needs, requireCaller } from '../middleware/authenticate.js'
+
+const ApiParams = z.object({ owner: AccountParam, slug: SlugParam })
+const RevisionParams = ApiParams.extend({
+  id: z
+    .string()
+    .regex(/^(?:latest|rev_[a-z0-9]{1,64})$/, { error: 'must be a revision id or `latest`' })
+    .openapi({ description: 'A revision id, or `latest`', example: 'latest' }),
+})
+
+const PushResultSchema = z
+  .object({
+    created: z.boolean().openapi({
+      description:
+        'False when the document is byte-identical to the latest revision, which is then `revision`',
+    }),
+    revision: RevisionSchema,
+    previousRevision: RevisionSchema.nullable(),
+    summary: ChangeSummarySchema,
+    counts: ChangeSeveritySchema,
+  })
+  .openapi('PushResult')
+
+const RevisionListSchema = z
+  .object({
+    revisions: z.array(RevisionSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('RevisionList')
+
+const RevisionChangesSchema = z
+  .object({
+    revision: RevisionSchema,
+    previousRevision: RevisionSchema.nullable(),
+    summary: ChangeSummarySchema,
+    counts: ChangeSeveritySchema,
+    changes: z.array(ChangeSchema),
+  })
+  .openapi('RevisionChanges')
+
+const SeqCursorShape = z.tuple([z.int().positive()])
+
+const READ_ERRORS = errorResponses(401, 403, 404, 422)
+
+export const revisions = createRouter()
+
+revisions.openAPIRegistry.register('PushEnvelope', PushEnvelopeSchema)
+
+revisions.openapi(
+  createRoute({
+    method: 'post',
+    path: '/{owner}/{slug}/revisions',
+    tags: ['apis'],
+    summary: 'Push a revision',
+    description:
+      'The body is the document itself (`version` and `publishedAt` then come as query parameters), ' +
+      'or, as `application/json`, the envelope `{document, version?, publishedAt?}`: a JSON body is the ' +
+      'envelope when its top level has a `document` key and no `openapi` or `swagger` key. ' +
+      "A document byte-identical to the latest revision's makes no revision (200, `created: false`).",
+    security: BEARER,
+    middleware: [needs('write:apis')] as const,
+    request: {
+      params: ApiParams,
+      query: z.object({
+        version: VersionLabel.optional().openapi({ description: "The publisher's version label" }),
+        publishedAt: PublishedAt.optional().openapi({ description: "The publisher's timestamp" }),
+      }),
+      body: {
+        required: true,
+        content: {
+          // Plain schemas (not zod): the body is read by readPushedDocument, within its limit.
+          'application/json': {
+            schema: {
+              oneOf: [
+                { $ref: '#/components/schemas/PushEnvelope' },
+                { type: 'object', description: 'An OpenAPI document (JSON)' },
+              ],
+            },
+          },
+          'application/yaml': {
+            schema: { type: 'string', description: 'An OpenAPI document (YAML)' },
+          },
+          'application/graphql': { schema: { type: 'string', description: 'GraphQL SDL' } },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'Nothing was created: the document is the latest revision’s',
+        content: { 'application/json': { schema: PushResultSchema } },
+      },
+      201: {
+        description: 'The new latest revision and its diff against the one before',
+        content: { 'application/json': { schema: PushResultSchema } },
+      },
+      ...errorResponses(400, 401, 403, 404, 415, 422, 503),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c)
+    const { owner, slug } = c.req.valid('param')
+    const query = c.req.valid('query')
+    const { store, config } = c.get('hub')
+    const api = await writableApi(store, caller, owner, slug)
+    const document = await readPushedDocument(c.req.raw, query, config.documentBytes)
+    const result = await pushRevision({
+      store,
+      caller,
+      api,
+      document,
+      maxBytes: config.documentBytes,
+    })
+    const body = pushBody(result, api, config.publicUrl)
+    if (!result.created) return c.json(body, 200)
+    c.header('Location', body.revision.url)
+    return c.json(body, 201)
+  },
+)
+
+revisions.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{owner}/{slug}/revisions',
+    tags: ['apis'],
+    summary: "List an API's revisions, newest first",
+    security: OPTIONAL_BEARER,
+    request: { params: ApiParams, query: PageQuery },
+    responses: {
+      200: {
+        description: 'A page of revisions',
+        content: { 'application/json': { schema: RevisionListSchema } },
+      },
+      ...READ_ERRORS,
+    },
+  }),
+  async (c) => {
+    const { owner, slug } = c.req.valid('param')
+    const query = c.req.valid('query')
+    const { store, config } = c.get('hub')
+    const api = await readableApi(store, c.get('caller'), owner, slug)
+    const before = query.cursor ? decodeCursor(query.cursor, SeqCursorShape)[0] : undefined
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    const rows = await store.apis.revisions(api.id, { beforeSeq: before, limit: limit + 1 })
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return c.json(
+      {
+        revisions: page.map((row) => revisionRecord(row, api, config.publicUrl)),
+        nextCursor: rows.length > limit && last ? encodeCursor([last.seq]) : null,
+      },
+      200,
+    )
+  },
+)
+
+revisions.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{owner}/{slug}/revisions/{id}',
+    tags: ['apis'],
+    summary: 'Get a revision (`latest` for the latest)',
+    security: OPTIONAL_BEARER,
+    request: { params: RevisionParams },
+    responses: {
+      200: {
+        description: 'The revision',
+        content: { 'application/json': { schema: RevisionSchema } },
+      },
+      ...READ_ERRORS,
+    },
+  }),
+  async (c) => {
+    const { api, revision } = await readableRevision(c)
+    return c.json(revisionRecord(revision, api, c.get('hub').config.publicUrl), 200)
+  },
+)
+
+revisions.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{owner}/{slug}/revisions/{id}/document',
+    tags: ['apis'],
+    summary: "Download a revision's document",
+    description: 'The bytes as they were pushed, with the media type they were pushed as.',
+    security: OPTIONAL_BEARER,
+    request: { params: RevisionParams },
+    responses: {
+      200: {
+        description: 'The document',
+        content: {
+          'application/json': { schema: { type: 'string', format: 'binary' } },
+          'application/yaml': { schema: { type: 'string', format: 'binary' } },
+          'application/graphql': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      ...READ_ERRORS,
+    },
+  }),
+  async (c) => {
+    const { revision } = await readableRevision(c)
+    const data = await c.get('hub').store.blobs.get(revision.content_hash)
+    if (!data) throw new Error(`blob ${revision.content_hash} of ${revision.id} is missing`)
+    return c.body(data as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': revision.media_type,
+      ETag: `"${revision.content_hash}"`,
+      'Cache-Control': 'private, max-age=31536000, immutable',
+    })
+  },
+)
+
+revisions.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{owner}/{slug}/revisions/{id}/changes',
+    tags: ['apis'],
+    summary: "A revision's changelog against the revision that was latest before it",
+    description:
+      '`summary`, `counts` and `changes` are what `svc diff --json` prints for the two documents.',
+    security: OPTIONAL_BEARER,
+    request: { params: RevisionParams },
+    responses: {
+      200: {
+        description: 'The changelog',
+        content: { 'application/json': { schema: RevisionChangesSchema } },
+      },
+      ...READ_ERRORS,
+    },
+  }),
+  async (c) => {
+    const { api, revision } = await readableRevision(c)
+    const { store, config } = c.get('hub')
+    const previous = revision.previous_revision_id
+      ? await store.apis.revision(api.id, revision.previous_revision_id)
+      : undefined
+    const changes = await store.apis.changes(revision.id)
+    const record = (row: typeof revision) =>
+      JSON.stringify(revisionRecord(row, api, config.publicUrl))
+    // The stored summary and changes are JSON already: spliced in, not parsed and rewritten,
+    // since the changes of a large pair run to megabytes.
+    const body =
+      `{"revision":${record(revision)},` +
+      `"previousRevision":${previous ? record(previous) : 'null'},` +
+      `"summary":${revision.summary},` +
+      `"counts":${JSON.stringify(stored(revision).counts)},` +
+      `"changes":${changes ?? '[]'}}`
+    // Typed routes expect c.json(); this is the same JSON, already text.
+    return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
+  },
+)
+
+function pushBody(
+  result: PushResult,
+  api: { owner_handle: string; slug: string },
+  publicUrl: string,
+) {
+  return {
+    created: result.created,
+    revision: revisionRecord(result.revision, api, publicUrl),
+    previousRevision: result.previousRevision
+      ? revisionRecord(result.previousRevision, api, publicUrl)
+      : null,
+    summary: result.changelog.summary,
+    counts: result.changelog.counts,
+  }
+}
+
+async function readableRevision(c: Context<HubEnv>) {
+  const owner = c.req.param('owner') ?? ''
+  const slug = c.req.param('slug') ?? ''
+  const id = c.req.param('id') ?? ''
+  const { store } = c.get('hub')
+  const api = await readableApi(store, c.get('caller'), owner, slug)
+  const revision =
+    id === 'latest'
+      ? await store.apis.latestRevision(api.id)
+      : await store.apis.revision(api.id, id)
+  if (!revision) {
+    throw new ApiError(
+      'not_found',
+      id === 'latest'
+        ? `${owner}/${slug} has no revisions yet.`
+        : `${owner}/${slug} has no revision '${id}'.`,
+    )
+  }
+  return { api, revision }
+}

@@ -1,0 +1,211 @@
+import type { Kysely } from 'kysely'
+import { BlobsRepo } from './blobs-repo.js'
+import type { DialectCapabilities } from './dialect.js'
+import { newId, now } from './ids.js'
+import type { ApiRow, Database, NewRevision, RevisionRow } from './schema.js'
+
+export type ApiWithOwner = ApiRow & { owner_handle: string }
+
+/** A revision without its changelog entries (which can run to megabytes), with its creator's handle. */
+export type RevisionListing = Omit<RevisionRow, 'changes'> & { created_by_handle: string }
+
+/** What `appendRevision` needs: the revision without what the store decides, and the document. */
+export type AppendRevision = Omit<NewRevision, 'id' | 'seq' | 'content_hash' | 'size'> & {
+  readonly document: Uint8Array
+}
+
+/** Where a page of APIs starts: after this one, in the order of `listReadable`. */
+export type ApiCursor = { readonly createdAt: string; readonly id: string }
+
+/**
+ * The latest revision is no longer the one the new revision was diffed against: another push
+ * landed first. The caller reads the new latest, diffs again and retries.
+ */
+export class StaleRevisionError extends Error {
+  override readonly name = 'StaleRevisionError'
+}
+
+/** APIs and their revisions, each revision with its changelog. */
+export class ApisRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DialectCapabilities,
+  ) {}
+
+  async create(api: Omit<ApiRow, 'id' | 'created_at'>): Promise<ApiRow> {
+    const row: ApiRow = { id: newId('api'), created_at: now(), ...api }
+    await this.db.insertInto('apis').values(row).execute()
+    return row
+  }
+
+  find(ownerHandle: string, slug: string): Promise<ApiWithOwner | undefined> {
+    return this.db
+      .selectFrom('apis')
+      .innerJoin('accounts', 'accounts.id', 'apis.account_id')
+      .selectAll('apis')
+      .select('accounts.handle as owner_handle')
+      .where('accounts.handle', '=', ownerHandle)
+      .where('apis.slug', '=', slug)
+      .executeTakeFirst()
+  }
+
+  /**
+   * A page of the APIs `readerId` can read (every public API, and the private ones of the
+   * reader's own account and of the organisations it belongs to; only public ones without a
+   * reader), oldest first, optionally of one owner.
+   */
+  listReadable(query: {
+    readerId: string | undefined
+    ownerId?: string | undefined
+    after?: ApiCursor | undefined
+    limit: number
+  }): Promise<ApiWithOwner[]> {
+    const { readerId, ownerId, after } = query
+    let select = this.db
+      .selectFrom('apis')
+      .innerJoin('accounts', 'accounts.id', 'apis.account_id')
+      .selectAll('apis')
+      .select('accounts.handle as owner_handle')
+      .where((eb) => {
+        const visible = [eb('apis.visibility', '=', 'public')]
+        if (readerId) {
+          visible.push(eb('apis.account_id', '=', readerId))
+          visible.push(
+            eb(
+              'apis.account_id',
+              'in',
+              eb.selectFrom('memberships').select('org_id').where('user_id', '=', readerId),
+            ),
+          )
+        }
+        return eb.or(visible)
+      })
+    if (ownerId) select = select.where('apis.account_id', '=', ownerId)
+    if (after) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('apis.created_at', '>', after.createdAt),
+          eb.and([eb('apis.created_at', '=', after.createdAt), eb('apis.id', '>', after.id)]),
+        ]),
+      )
+    }
+    return select.orderBy('apis.created_at').orderBy('apis.id').limit(query.limit).execute()
+  }
+
+  /** A page of the API's revisions, newest first, starting below `beforeSeq` when given. */
+  revisions(
+    apiId: string,
+    page: { beforeSeq?: number | undefined; limit: number },
+  ): Promise<RevisionListing[]> {
+    let select = this.#listing().where('revisions.api_id', '=', apiId)
+    if (page.beforeSeq !== undefined) select = select.where('revisions.seq', '<', page.beforeSeq)
+    return select.orderBy('revisions.seq', 'desc').limit(page.limit).execute()
+  }
+
+  revision(apiId: string, id: string): Promise<RevisionListing | undefined> {
+    return this.#listing()
+      .where('revisions.api_id', '=', apiId)
+      .where('revisions.id', '=', id)
+      .executeTakeFirst()
+  }
+
+  /** The API's latest revision: the one with the highest `seq`. */
+  latestRevision(apiId: string): Promise<RevisionListing | undefined> {
+    return this.#listing()
+      .where('revisions.api_id', '=', apiId)
+      .orderBy('revisions.seq', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  /** The changelog entries of a revision, as the JSON text they were stored as. */
+  async changes(revisionId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('revisions')
+      .select('changes')
+      .where('id', '=', revisionId)
+      .executeTakeFirst()
+    return row?.changes
+  }
+
+  /**
+   * Stores the document and appends the revision with its changelog as the API's new latest,
+   * in one transaction (its own, or the one this repository runs in). Throws
+   * {@link StaleRevisionError} when `previous_revision_id` is no longer the latest revision,
+   * also when a concurrent append takes the same place in the series at the same moment.
+   */
+  async appendRevision(revision: AppendRevision): Promise<RevisionRow> {
+    if (!this.db.isTransaction) {
+      return this.db
+        .transaction()
+        .execute((trx) => new ApisRepo(trx, this.capabilities).appendRevision(revision))
+    }
+    const { document, ...fields } = revision
+    const latest = await this.db
+      .selectFrom('revisions')
+      .select(['id', 'seq'])
+      .where('api_id', '=', revision.api_id)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    if ((latest?.id ?? null) !== (revision.previous_revision_id ?? null)) {
+      throw new StaleRevisionError(
+        `the latest revision of ${revision.api_id} is ${latest?.id ?? 'none'}, not ${revision.previous_revision_id ?? 'none'}`,
+      )
+    }
+    const contentHash = await new BlobsRepo(this.db).put(document)
+    const row: RevisionRow = {
+      ...fields,
+      id: newId('rev'),
+      seq: (latest?.seq ?? 0) + 1,
+      content_hash: contentHash,
+      size: document.byteLength,
+      version: fields.version ?? null,
+      published_at: fields.published_at ?? null,
+      previous_revision_id: fields.previous_revision_id ?? null,
+    }
+    try {
+      await this.db.insertInto('revisions').values(row).execute()
+    } catch (error) {
+      // PostgreSQL: a concurrent transaction took this seq after our read (SQLite serialises).
+      if (this.capabilities.isUniqueViolation(error)) {
+        throw new StaleRevisionError(`seq ${row.seq} of ${row.api_id} was taken concurrently`, {
+          cause: error,
+        })
+      }
+      throw error
+    }
+    return row
+  }
+
+  #listing() {
+    return this.db
+      .selectFrom('revisions')
+      .innerJoin('accounts', 'accounts.id', 'revisions.created_by')
+      .select([
+        'revisions.id',
+        'revisions.api_id',
+        'revisions.seq',
+        'revisions.content_hash',
+        'revisions.size',
+        'revisions.media_type',
+        'revisions.protocol',
+        'revisions.format',
+        'revisions.spec_version',
+        'revisions.version',
+        'revisions.published_at',
+        'revisions.retrieved_at',
+        'revisions.created_by',
+        'revisions.origin',
+        'revisions.previous_revision_id',
+        'revisions.issue_errors',
+        'revisions.issue_warnings',
+        'revisions.issue_debug',
+        'revisions.summary',
+        'revisions.breaking',
+        'revisions.warning',
+        'revisions.info',
+        'accounts.handle as created_by_handle',
+      ])
+  }
+}
