@@ -97,7 +97,8 @@ export async function parseApi(
   }
 }
 
-function checkSize(text: string, limits: InputLimits): void {
+/** Refuses a text over `limits.maxBytes` before anything reads it. */
+export function checkSize(text: string, limits: InputLimits): void {
   // Most documents are far below the limit; only count bytes when characters alone could exceed it.
   if (text.length * 3 <= limits.maxBytes) return
   const bytes = Buffer.byteLength(text)

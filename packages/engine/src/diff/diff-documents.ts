@@ -1,16 +1,18 @@
+import { detectTextKind } from '../input/detect-protocol.js'
+import { DEFAULT_LIMITS } from '../input/limits.js'
 import {
+  checkSize,
   parseApi,
   type ApiSource,
   type ParseApiOptions,
   type ParseApiResult,
 } from '../parse-api.js'
 import { ChangelogBuilder, type Changelog } from './changelog.js'
-import { diffGraphql } from './gql/diff-graphql.js'
 import { diffOas } from './oas/diff-oas.js'
 
 export type DiffOptions = Pick<ParseApiOptions, 'readFile' | 'limits'>
 
-/** Two parsed documents and the text of each (GraphQL is diffed over its SDL definitions). */
+/** A parsed document and its text (GraphQL is diffed over its SDL definitions). */
 export type DiffSide = { readonly parsed: ParseApiResult; readonly text: string }
 
 /**
@@ -22,16 +24,23 @@ export async function diffDocuments(
   after: ApiSource,
   options: DiffOptions = {},
 ): Promise<Changelog> {
+  if (detectTextKind(before.text) === 'sdl' && detectTextKind(after.text) === 'sdl') {
+    // Two schemas: the diff reads their definitions, so the model is not built at all.
+    const limits = { ...DEFAULT_LIMITS, ...options.limits }
+    checkSize(before.text, limits)
+    checkSize(after.text, limits)
+    return diffSdl(before.text, after.text)
+  }
   const parse = (source: ApiSource) => parseApi(source, { ...options, positions: false })
   const [old, next] = [await parse(before), await parse(after)]
   return diffParsed({ parsed: old, text: before.text }, { parsed: next, text: after.text })
 }
 
 /** Diffs two documents already parsed (the hub parses a pushed document once, to check it). */
-export function diffParsed(before: DiffSide, after: DiffSide): Changelog {
+export async function diffParsed(before: DiffSide, after: DiffSide): Promise<Changelog> {
   const [old, next] = [before.parsed.model, after.parsed.model]
   if (old.protocol === 'oas' && next.protocol === 'oas') return diffOas(old, next)
-  if (old.protocol === 'gql' && next.protocol === 'gql') return diffGraphql(before.text, after.text)
+  if (old.protocol === 'gql' && next.protocol === 'gql') return diffSdl(before.text, after.text)
   const log = new ChangelogBuilder()
   log.add(
     'api-protocol-changed',
@@ -41,6 +50,18 @@ export function diffParsed(before: DiffSide, after: DiffSide): Changelog {
   log.count('operations', 'deleted', old.operations.length)
   log.count('operations', 'added', next.operations.length)
   return log.finish()
+}
+
+/** graphql-js is loaded only when there is SDL to diff. */
+async function diffSdl(before: string, after: string): Promise<Changelog> {
+  const [{ parseSdl }, { diffGraphqlDocuments }] = await Promise.all([
+    import('../gql/parse-graphql.js'),
+    import('./gql/diff-graphql.js'),
+  ])
+  return diffGraphqlDocuments(
+    parseSdl(before, { noLocation: true }),
+    parseSdl(after, { noLocation: true }),
+  )
 }
 
 function protocolName(protocol: 'oas' | 'gql'): string {

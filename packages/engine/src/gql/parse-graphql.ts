@@ -119,10 +119,11 @@ export function parseGraphql(text: string) {
   } as const
 }
 
-function parseSdl(text: string): DocumentNode {
+/** Reads SDL into its AST; text that is not SDL is a {@link DocumentError}. */
+export function parseSdl(text: string, options: { noLocation?: boolean } = {}): DocumentNode {
   if (isBlank(text)) throw new DocumentError('empty_document', 'The document is empty.')
   try {
-    return parse(text)
+    return parse(text, options)
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error
     const [at] = error.locations ?? []

@@ -55,7 +55,9 @@ const SCHEMA_LISTS: ReadonlySet<string> = new Set(['allOf', 'oneOf', 'anyOf', 'p
 
 /** Whether the text holds a `$ref` that does not start with `#` (cheap test before a full walk). */
 export function mayHaveExternalRefs(text: string): boolean {
-  return /\$ref["']?\s*:\s*["']?(?!#)[^\s"']/.test(text)
+  // A string value that does not start with `#`, on the same line: a property *named* `$ref`
+  // (SCIM schemas have one) is followed by `{` or a line break and costs no bundling pass.
+  return /\$ref["']?[ \t]*:[ \t]*(?:["'](?!#)[^\s"']|[^\s"'#{[|>&*!,])/.test(text)
 }
 
 /**

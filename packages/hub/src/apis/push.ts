@@ -80,7 +80,7 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
       request.maxBytes,
     ))
     const changelog = latest
-      ? diffParsed(await parsedRevision(store, latest), { parsed: next, text: document.text })
+      ? await diffParsed(await parsedRevision(store, latest), { parsed: next, text: document.text })
       : FIRST_CHANGELOG
     const issues = summarizeIssues(next.parseIssues)
     try {
