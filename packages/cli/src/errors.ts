@@ -31,6 +31,16 @@ export function formatDocumentError(error: LocatedError): string {
   return `error: ${error.file ? `${error.file}${at}: ` : ''}${error.message}`
 }
 
+/** The `error` member of a `--json` report whose document cannot be read. */
+export function documentErrorJson(error: LocatedError & { code: string }): Record<string, unknown> {
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.line !== undefined ? { line: error.line, column: error.column } : {}),
+    ...(error.file !== undefined ? { file: error.file } : {}),
+  }
+}
+
 /** What a user needs to fix a missing or invalid input: printed on stderr, exit code 2. */
 export type Recipe = {
   /** One sentence: what is missing or wrong. */

@@ -62,6 +62,39 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       onExit(await toV3JsonAction(input, flags, createOutput({ ...io, json: true }), common))
     })
 
+  program
+    .command('diff')
+    .description(
+      'List what changed between two API descriptions, breaking changes first (OpenAPI or GraphQL SDL).',
+    )
+    .argument('[old]', 'the old description: a file path, an http(s) URL, or - for standard input')
+    .argument('[new]', 'the new description, likewise (only one of the two can be -)')
+    .option('--json', 'print exactly one JSON object { summary, counts, changes } on stdout')
+    .addOption(
+      new Option('--fail-on <level>', 'exit 1 when any change is at this level or above').choices([
+        'breaking',
+        'warning',
+      ]),
+    )
+    .action(
+      async (
+        oldInput: string | undefined,
+        newInput: string | undefined,
+        flags: { json?: boolean; failOn?: 'breaking' | 'warning' },
+      ) => {
+        const { diffAction } = await import('./commands/diff/action.js')
+        onExit(
+          await diffAction(
+            oldInput,
+            newInput,
+            flags,
+            createOutput({ ...io, json: Boolean(flags.json) }),
+            common,
+          ),
+        )
+      },
+    )
+
   return program
 }
 

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path'
 import { DocumentError } from '@svc/engine'
-import { EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
+import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
 import type { Output } from '../../output.js'
 import { check, type CheckOptions } from './index.js'
 import { renderCheck } from './render.js'
@@ -42,12 +42,7 @@ export async function checkAction(
     output.json({
       parseIssues: [],
       summary: { error: 0, warning: 0, debug: 0 },
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(error.line !== undefined ? { line: error.line, column: error.column } : {}),
-        ...(error.file !== undefined ? { file: error.file } : {}),
-      },
+      error: documentErrorJson(error),
     })
     return EXIT.failure
   }

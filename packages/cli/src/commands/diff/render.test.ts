@@ -1,0 +1,137 @@
+import type { Changelog } from '@svc/engine'
+import { describe, expect, it } from 'vitest'
+import type { Colors } from '../../output.js'
+import { renderDiff } from './render.js'
+
+const plain: Colors = {
+  bold: (t) => t,
+  dim: (t) => t,
+  red: (t) => t,
+  yellow: (t) => t,
+  cyan: (t) => t,
+  green: (t) => t,
+}
+
+/** Marks every colour call, to see what is painted how. */
+const tagged: Colors = {
+  bold: (t) => `<b>${t}</b>`,
+  dim: (t) => `<dim>${t}</dim>`,
+  red: (t) => `<red>${t}</red>`,
+  yellow: (t) => `<yellow>${t}</yellow>`,
+  cyan: (t) => `<cyan>${t}</cyan>`,
+  green: (t) => `<green>${t}</green>`,
+}
+
+const LOG = {
+  summary: {
+    diff: true,
+    details: {
+      operations: { added: 0, deleted: 1, modified: 2 },
+      schemas: { added: 1, deleted: 0, modified: 1 },
+    },
+  },
+  counts: { breaking: 1, warning: 1, info: 2 },
+  changes: [
+    {
+      id: 'endpoint-removed',
+      level: 'breaking',
+      message: 'The operation DELETE /pets/{id} was removed.',
+      location: '/paths/~1pets~1{id}/delete',
+      operation: 'DELETE /pets/{id}',
+    },
+    {
+      id: 'endpoint-deprecated',
+      level: 'warning',
+      message: 'The operation was deprecated.',
+      location: '/paths/~1pets/get',
+      operation: 'GET /pets',
+    },
+    {
+      id: 'response-body-property-added',
+      level: 'info',
+      message: 'Response body, schema `Pet` `age`: the optional property was added.',
+      location: '/components/schemas/Pet/properties/age',
+      operations: ['GET /a', 'GET /b', 'GET /c', 'GET /d', 'GET /e'],
+    },
+    {
+      id: 'schema-added',
+      level: 'info',
+      message: 'The schema `Owner` was added.',
+      location: '/components/schemas/Owner',
+    },
+  ],
+} as const satisfies Changelog
+
+describe('renderDiff', () => {
+  it('headline, sections, then groups; ids padded to one column', () => {
+    expect(renderDiff(LOG, plain)).toEqual([
+      '1 breaking, 1 warning, 2 info changes',
+      'operations: +0 −1 ~2',
+      'schemas:    +1 −0 ~1',
+      '',
+      'Breaking (1)',
+      '  endpoint-removed              /paths/~1pets~1{id}/delete  The operation DELETE /pets/{id} was removed.',
+      '',
+      'Warnings (1)',
+      '  endpoint-deprecated           /paths/~1pets/get  The operation was deprecated.',
+      '    GET /pets',
+      '',
+      'Info (2)',
+      '  response-body-property-added  /components/schemas/Pet/properties/age  Response body, schema `Pet` `age`: the optional property was added.',
+      '    5 operations: GET /a, GET /b, GET /c and 2 more',
+      '  schema-added                  /components/schemas/Owner  The schema `Owner` was added.',
+    ])
+  })
+
+  it('no changes at all: one line', () => {
+    const empty: Changelog = {
+      summary: { diff: false, details: {} },
+      counts: { breaking: 0, warning: 0, info: 0 },
+      changes: [],
+    }
+    expect(renderDiff(empty, plain)).toEqual(['No changes.'])
+  })
+
+  it('singular and plural, a document-wide change, one shared operation', () => {
+    const lines = renderDiff(
+      {
+        summary: { diff: true, details: {} },
+        counts: { breaking: 1, warning: 2, info: 1 },
+        changes: [
+          {
+            id: 'api-protocol-changed',
+            level: 'breaking',
+            message: 'The description changed from OpenAPI to GraphQL.',
+            location: '',
+          },
+          { id: 'endpoint-deprecated', level: 'warning', message: 'a', location: '/a' },
+          { id: 'endpoint-deprecated', level: 'warning', message: 'b', location: '/b' },
+          {
+            id: 'schema-added',
+            level: 'info',
+            message: 'c',
+            location: '/c',
+            operations: ['GET /c'],
+          },
+        ],
+      },
+      plain,
+    )
+    expect(lines[0]).toBe('1 breaking, 2 warnings, 1 info change')
+    expect(lines).toContain(
+      '  api-protocol-changed  (document)  The description changed from OpenAPI to GraphQL.',
+    )
+    expect(lines).toContain('    1 operation: GET /c')
+  })
+
+  it('paints counts, levels and locations; zero counts stay plain', () => {
+    const lines = renderDiff(LOG, tagged)
+    expect(lines[0]).toBe('<red>1 breaking</red>, <yellow>1 warning</yellow>, 2 info changes')
+    expect(lines[1]).toBe('operations: <green>+0</green> <red>−1</red> <yellow>~2</yellow>')
+    expect(lines).toContain('<b>Breaking (1)</b>')
+    expect(lines.find((line) => line.includes('endpoint-removed'))).toMatch(
+      /^ {2}<red>endpoint-removed +<\/red> {2}<cyan>\/paths/,
+    )
+    expect(lines).toContain('    <dim>GET /pets</dim>')
+  })
+})

@@ -1,0 +1,77 @@
+import type { Changelog } from '@svc/engine'
+import type { Colors } from '../../output.js'
+
+type Change = Changelog['changes'][number]
+type ChangeLevel = Change['level']
+
+const LEVELS: readonly { level: ChangeLevel; title: string }[] = [
+  { level: 'breaking', title: 'Breaking' },
+  { level: 'warning', title: 'Warnings' },
+  { level: 'info', title: 'Info' },
+]
+
+/** How many operations of a shared component's list are named before "and N more". */
+const OPERATIONS_SHOWN = 3
+
+/**
+ * The text report of `svc diff`: a headline with the counts, one line per changed section, then
+ * the changes grouped by level, each as `id  location  message` with its operation(s) below.
+ */
+export function renderDiff(changelog: Changelog, color: Colors): string[] {
+  const { counts, summary, changes } = changelog
+  if (changes.length === 0 && !summary.diff) return ['No changes.']
+  const lines = [
+    [
+      paintCount(counts.breaking, 'breaking', color.red),
+      paintCount(counts.warning, counts.warning === 1 ? 'warning' : 'warnings', color.yellow),
+      `${counts.info} info ${counts.info === 1 ? 'change' : 'changes'}`,
+    ].join(', '),
+  ]
+  const sections = Object.entries(summary.details)
+  const width = Math.max(0, ...sections.map(([name]) => name.length))
+  for (const [name, delta] of sections) {
+    if (!delta) continue
+    lines.push(
+      `${`${name}:`.padEnd(width + 1)} ${color.green(`+${delta.added}`)} ${color.red(`−${delta.deleted}`)} ${color.yellow(`~${delta.modified}`)}`,
+    )
+  }
+  // One id column for the whole report, so locations line up across the groups.
+  const idWidth = Math.max(0, ...changes.map((change) => change.id.length))
+  for (const { level, title } of LEVELS) {
+    const group = changes.filter((change) => change.level === level)
+    if (group.length === 0) continue
+    lines.push('', color.bold(`${title} (${group.length})`))
+    for (const change of group) lines.push(...renderChange(change, idWidth, color))
+  }
+  return lines
+}
+
+function renderChange(change: Change, idWidth: number, color: Colors): string[] {
+  const paint =
+    change.level === 'breaking' ? color.red : change.level === 'warning' ? color.yellow : color.dim
+  const location = change.location || '(document)'
+  const lines = [
+    `  ${paint(change.id.padEnd(idWidth))}  ${color.cyan(location)}  ${change.message}`,
+  ]
+  const where = describeOperations(change)
+  // `The operation DELETE /pets was removed.` already says where.
+  if (where && !change.message.includes(where)) lines.push(`    ${color.dim(where)}`)
+  return lines
+}
+
+/** `GET /pets`, or for a shared component `3 operations: GET /a, GET /b, POST /c and 2 more`. */
+function describeOperations(change: Change): string | undefined {
+  const { operation, operations } = change
+  if (operations && operations.length > 0) {
+    const shown = operations.slice(0, OPERATIONS_SHOWN).join(', ')
+    const more = operations.length - OPERATIONS_SHOWN
+    const label = operations.length === 1 ? '1 operation' : `${operations.length} operations`
+    return `${label}: ${shown}${more > 0 ? ` and ${more} more` : ''}`
+  }
+  return operation
+}
+
+function paintCount(count: number, label: string, paint: (text: string) => string): string {
+  const text = `${count} ${label}`
+  return count > 0 ? paint(text) : text
+}
