@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT, runSvc } from '../../cli/test/support/run-svc.js'
+import { storeKinds } from './support/databases.js'
+import { seedPeople, type People } from './support/fixtures.js'
+import { startHub, type HubProcess } from './support/hub-process.js'
+import { call } from './support/http.js'
+
+const require = createRequire(import.meta.url)
+const fixtures = join(REPO_ROOT, 'packages/cli/test/fixtures/diff')
+const ghes = join(dirname(require.resolve('@octokit/openapi/package.json')), 'generated')
+
+/** Pairs pushed to the hub one after the other, and given to `svc diff` as files. */
+const PAIRS = [
+  {
+    name: 'petstore (YAML)',
+    old: join(fixtures, 'petstore-v1.yaml'),
+    new: join(fixtures, 'petstore-v2.yaml'),
+    type: 'application/yaml',
+  },
+  {
+    name: 'a GraphQL schema',
+    old: join(fixtures, 'schema-v1.graphql'),
+    new: join(fixtures, 'schema-v2.graphql'),
+    type: 'application/graphql',
+  },
+  {
+    name: 'GitHub Enterprise Server 3.18 → 3.19',
+    old: join(ghes, 'ghes-3.18.json'),
+    new: join(ghes, 'ghes-3.19.json'),
+    type: 'application/json',
+  },
+]
+
+for (const kind of await storeKinds()) {
+  describe(`the changes endpoint and svc diff (${kind})`, () => {
+    let hub: HubProcess
+    let people: People
+
+    beforeAll(async () => {
+      hub = await startHub(kind)
+      people = await seedPeople(hub)
+    })
+    afterAll(() => hub?.dispose())
+
+    it.each(PAIRS.map((pair, index) => ({ ...pair, slug: `pair-${index}` })))(
+      'agree on $name',
+      async ({ slug, old, new: next, type }) => {
+        const created = await call(`${hub.url}/v1/apis`, {
+          method: 'POST',
+          token: people.alice,
+          json: { owner: 'acme', slug, name: slug, visibility: 'public' },
+        })
+        expect(created.status, created.text).toBe(201)
+        for (const file of [old, next]) {
+          const pushed = await call(`${hub.url}/v1/apis/acme/${slug}/revisions`, {
+            method: 'POST',
+            token: people.alice,
+            headers: { 'content-type': type },
+            body: readFileSync(file),
+          })
+          expect(pushed.status, pushed.text).toBe(201)
+        }
+        const served = await call(`${hub.url}/v1/apis/acme/${slug}/revisions/latest/changes`)
+        expect(served.status, served.text).toBe(200)
+
+        const cli = await runSvc(['diff', old, next, '--json'])
+        expect(cli.code, cli.stderr).toBe(0)
+        const printed = JSON.parse(cli.stdout)
+        const { summary, counts, changes } = served.body
+        expect({ summary, counts, changes }).toEqual(printed)
+        expect(printed.summary.diff).toBe(true)
+        expect(printed.changes.length).toBeGreaterThan(0)
+      },
+      60_000,
+    )
+  })
+}
