@@ -15,7 +15,7 @@ import type { GraphqlOperation, GraphqlRootKind } from '../model/operation.js'
 import type { ObjectSchema, Schema, UnionSchema } from '../model/schema.js'
 import { GqlContext, type TypeUse } from './gql-context.js'
 import { mapRootField, mapType, type MappedType } from './map-types.js'
-import { definitionName, indexSdl, type SdlIndex } from './sdl-index.js'
+import { declaredRoots, definitionName, indexSdl, type SdlIndex } from './sdl-index.js'
 import { findInvalidDefinitions, type InvalidDefinition } from './validation.js'
 
 type Unit<T> = { readonly value: T; readonly uses: readonly TypeUse[] } | undefined
@@ -279,24 +279,9 @@ function dependencyIssue(ctx: GqlContext, use: TypeUse, reason: string, dropped:
   )
 }
 
-/** Root operation types from `schema { … }` and `extend schema`, else the conventional names. */
+/** The declared root operation types that are object types, the only ones that can be roots. */
 function rootTypes(index: SdlIndex): Partial<Record<GraphqlRootKind, string>> {
-  const roots: Partial<Record<GraphqlRootKind, string>> = {}
-  for (const definition of index.schema) {
-    for (const operation of definition.operationTypes ?? [])
-      roots[operation.operation as GraphqlRootKind] = operation.type.name.value
-  }
-  // `extend schema` alone leaves the conventional names in place, as graphql-js does.
-  if (!index.schema.some((definition) => definition.kind === Kind.SCHEMA_DEFINITION)) {
-    for (const [kind, name] of [
-      ['query', 'Query'],
-      ['mutation', 'Mutation'],
-      ['subscription', 'Subscription'],
-    ] as const) {
-      if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION)
-        roots[kind] = name
-    }
-  }
+  const roots = declaredRoots(index)
   for (const [kind, name] of Object.entries(roots) as [GraphqlRootKind, string][]) {
     if (index.types.get(name)?.kind !== Kind.OBJECT_TYPE_DEFINITION) delete roots[kind]
   }

@@ -8,6 +8,7 @@ import {
   type TypeDefinitionNode,
   type TypeExtensionNode,
 } from 'graphql'
+import type { GraphqlRootKind } from '../model/operation.js'
 
 /** The SDL's definitions by name, with extensions folded in, read straight from the AST. */
 export type SdlIndex = {
@@ -120,4 +121,27 @@ export function definitionName(definition: DefinitionNode): string {
     return 'schema'
   if ('name' in definition && definition.name) return definition.name.value
   return definition.kind
+}
+
+/**
+ * Root operation types as declared by `schema { … }` and `extend schema`, else the conventional
+ * names (`Query`, `Mutation`, `Subscription`) where they are object types. `extend schema` alone
+ * leaves the conventional names in place, as graphql-js does.
+ */
+export function declaredRoots(index: SdlIndex): Partial<Record<GraphqlRootKind, string>> {
+  const roots: Partial<Record<GraphqlRootKind, string>> = {}
+  for (const definition of index.schema) {
+    for (const operation of definition.operationTypes ?? [])
+      roots[operation.operation] = operation.type.name.value
+  }
+  if (index.schema.some((definition) => definition.kind === Kind.SCHEMA_DEFINITION)) return roots
+  for (const [kind, name] of [
+    ['query', 'Query'],
+    ['mutation', 'Mutation'],
+    ['subscription', 'Subscription'],
+  ] as const) {
+    if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION)
+      roots[kind] = name
+  }
+  return roots
 }

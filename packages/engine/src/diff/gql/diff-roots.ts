@@ -1,9 +1,9 @@
 import type { ChangelogBuilder } from '../changelog.js'
-import type { RootKind } from './schema-shape.js'
+import type { GraphqlRootKind } from '../../model/operation.js'
 
-type Roots = Readonly<Partial<Record<RootKind, string>>>
+type Roots = Readonly<Partial<Record<GraphqlRootKind, string>>>
 
-const ROOT_KINDS: readonly RootKind[] = ['query', 'mutation', 'subscription']
+const ROOT_KINDS: readonly GraphqlRootKind[] = ['query', 'mutation', 'subscription']
 
 /**
  * Reports the root operation types that appeared, changed or went away, at `schema.query` and

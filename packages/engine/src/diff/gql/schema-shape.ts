@@ -5,7 +5,8 @@ import {
   type TypeExtensionNode,
   type TypeNode,
 } from 'graphql'
-import { indexSdl, type SdlIndex } from '../../gql/sdl-index.js'
+import { declaredRoots, indexSdl } from '../../gql/sdl-index.js'
+import type { GraphqlRootKind } from '../../model/operation.js'
 import { readDirective, readType } from './read-type.js'
 
 /** An argument or input field. `deprecation` is the reason, when it is deprecated. */
@@ -41,13 +42,11 @@ export type DirectiveShape = {
   readonly repeatable: boolean
 }
 
-export type RootKind = 'query' | 'mutation' | 'subscription'
-
 /** What of an SDL document a diff compares. */
 export type SchemaShape = {
   readonly types: ReadonlyMap<string, TypeShape>
   readonly directives: ReadonlyMap<string, DirectiveShape>
-  readonly roots: Readonly<Partial<Record<RootKind, string>>>
+  readonly roots: Readonly<Partial<Record<GraphqlRootKind, string>>>
 }
 
 const EXTENDS: Readonly<Record<TypeExtensionNode['kind'], TypeDefinitionNode['kind']>> = {
@@ -75,25 +74,5 @@ export function readSchema(document: DocumentNode): SchemaShape {
   }
   const directives = new Map<string, DirectiveShape>()
   for (const [name, definition] of index.directives) directives.set(name, readDirective(definition))
-  return { types, directives, roots: readRoots(index) }
-}
-
-/** Root operation types from `schema { … }` and `extend schema`, else the conventional names. */
-function readRoots(index: SdlIndex): Partial<Record<RootKind, string>> {
-  const roots: Partial<Record<RootKind, string>> = {}
-  for (const definition of index.schema) {
-    for (const operation of definition.operationTypes ?? [])
-      roots[operation.operation] = operation.type.name.value
-  }
-  // `extend schema` alone leaves the conventional names in place, as graphql-js does.
-  if (index.schema.some((definition) => definition.kind === Kind.SCHEMA_DEFINITION)) return roots
-  for (const [kind, name] of [
-    ['query', 'Query'],
-    ['mutation', 'Mutation'],
-    ['subscription', 'Subscription'],
-  ] as const) {
-    if (roots[kind] === undefined && index.types.get(name)?.kind === Kind.OBJECT_TYPE_DEFINITION)
-      roots[kind] = name
-  }
-  return roots
+  return { types, directives, roots: declaredRoots(index) }
 }

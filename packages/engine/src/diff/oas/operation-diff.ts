@@ -204,7 +204,7 @@ export function compareParameter(
       pointer,
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
     )
-  compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`, '', 0, 0)
+  compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }
 
 // Request bodies ------------------------------------------------------------------------------
@@ -217,8 +217,7 @@ function compareRequestBodies(
   pointer: string,
 ): void {
   const place = `${pointer}/requestBody`
-  const old = oldRaw && resolveComponent<RequestBody>(cmp.old, 'requestBodies', oldRaw)
-  const next = nextRaw && resolveComponent<RequestBody>(cmp.next, 'requestBodies', nextRaw)
+  const [old, next] = resolveBodies(cmp, oldRaw, nextRaw)
   if (!old && !next) return
   if (!old) {
     const required = next!.required
@@ -236,6 +235,17 @@ function compareRequestBodies(
     )
     scope.link(shared, 'request-body')
   } else compareRequestBody(cmp, scope.region('request body', 'request-body'), old, next, place)
+}
+
+function resolveBodies(
+  cmp: Comparison,
+  old: Resolvable<RequestBody> | undefined,
+  next: Resolvable<RequestBody> | undefined,
+): [RequestBody | undefined, RequestBody | undefined] {
+  return [
+    old && resolveComponent<RequestBody>(cmp.old, 'requestBodies', old),
+    next && resolveComponent<RequestBody>(cmp.next, 'requestBodies', next),
+  ]
 }
 
 export function compareRequestBody(
@@ -286,7 +296,7 @@ function compareContent(
       continue
     }
     before.delete(type.toLowerCase())
-    compareSchemas(cmp, scope, old[match]!.schema, next[type]!.schema, `${place}/schema`, '', 0, 0)
+    compareSchemas(cmp, scope, old[match]!.schema, next[type]!.schema, `${place}/schema`)
   }
   for (const type of before.values())
     scope.fixed(
@@ -305,8 +315,7 @@ function comparePayloads(
   pointer: string,
 ): void {
   const place = `${pointer}/requestBody`
-  const old = oldRaw && resolveComponent<RequestBody>(cmp.old, 'requestBodies', oldRaw)
-  const next = nextRaw && resolveComponent<RequestBody>(cmp.next, 'requestBodies', nextRaw)
+  const [old, next] = resolveBodies(cmp, oldRaw, nextRaw)
   if (!old && !next) return
   if (!old) return scope.fixed('webhook-payload-added', place, 'The webhook now carries a payload.')
   if (!next)
@@ -435,7 +444,7 @@ export function compareHeader(
     scope.fixed('response-header-became-optional', pointer, `${capitalise(label)} became optional.`)
   if (!old.required && next.required)
     scope.fixed('response-header-became-required', pointer, `${capitalise(label)} became required.`)
-  compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`, '', 0, 0)
+  compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }
 
 // Security ------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ export class Comparison {
     return this.shared('schemas', oldName, newName, (shared) => {
       const old = componentSchema(this.old, oldName)
       const next = componentSchema(this.next, newName)
-      compareSchemas(this, shared, old, next, shared.pointer, '', 0, 0)
+      compareSchemas(this, shared, old, next, shared.pointer)
     })
   }
 }
@@ -84,6 +84,31 @@ function resolved(model: OasModel, schema: Schema): Schema {
 }
 
 /**
+ * Where two schemas are compared: the comparison, the scope that collects what differs, the
+ * JSON pointer and property path of the place, what masks it (readOnly, writeOnly) and how deep
+ * it is.
+ */
+class Place {
+  constructor(
+    readonly cmp: Comparison,
+    readonly scope: Scope,
+    readonly pointer: string,
+    readonly at = '',
+    readonly mask = 0,
+    readonly depth = 0,
+  ) {}
+
+  fact(inKind: SchemaKind, outKind: SchemaKind, text: string, mask = this.mask): void {
+    this.scope.schema(inKind, outKind, this.pointer, this.at, text, mask)
+  }
+
+  /** A part of the schema here: `/items`, `/properties/name` … */
+  part(pointer: string, at: string, mask = this.mask): Place {
+    return new Place(this.cmp, this.scope, `${this.pointer}${pointer}`, at, mask, this.depth + 1)
+  }
+}
+
+/**
  * Compares two schemas at one place and records what changed. Component refs on both sides are
  * compared once, as shared components; a ref against an inline schema compares the ref's target,
  * so a `$ref` and its inlined copy are equal.
@@ -91,91 +116,69 @@ function resolved(model: OasModel, schema: Schema): Schema {
 export function compareSchemas(
   cmp: Comparison,
   scope: Scope,
-  o: Schema,
-  n: Schema,
+  old: Schema,
+  next: Schema,
   pointer: string,
-  at: string,
-  mask: number,
-  depth: number,
 ): void {
-  if (depth > MAX_DEPTH) return
+  compareAt(new Place(cmp, scope, pointer), old, next)
+}
+
+function compareAt(place: Place, o: Schema, n: Schema): void {
+  if (place.depth > MAX_DEPTH) return
+  const { cmp } = place
   if (o.kind === 'ref' && n.kind === 'ref') {
-    compareNullable(scope, o.nullable, n.nullable, pointer, at, mask)
-    scope.link(cmp.schemaComponent(o.refName, n.refName), undefined, mask)
+    compareNullable(place, o.nullable, n.nullable)
+    place.scope.link(cmp.schemaComponent(o.refName, n.refName), undefined, place.mask)
     return
   }
   const old = resolved(cmp.old, o)
   const next = resolved(cmp.next, n)
-  const fact = (inKind: SchemaKind, outKind: SchemaKind, text: string) =>
-    scope.schema(inKind, outKind, pointer, at, text, mask)
-
-  compareNullable(scope, old.nullable, next.nullable, pointer, at, mask)
+  compareNullable(place, old.nullable, next.nullable)
   if (canonical(old.default) !== canonical(next.default))
-    fact(
+    place.fact(
       'default-changed',
       'default-changed',
       `the default changed from ${shown(old.default)} to ${shown(next.default)}`,
     )
   if (old.kind !== next.kind) {
     const text = `the type changed from ${typeName(old)} to ${typeName(next)}`
-    fact(generalizes(old, next) ? 'type-generalized' : 'type-changed', 'type-changed', text)
+    place.fact(generalizes(old, next) ? 'type-generalized' : 'type-changed', 'type-changed', text)
     return
   }
   if ('format' in old || 'format' in next) {
     const [a, b] = [(old as StringSchema).format, (next as StringSchema).format]
     if (a !== b)
-      fact('format-changed', 'format-changed', `the format changed from ${shown(a)} to ${shown(b)}`)
+      place.fact(
+        'format-changed',
+        'format-changed',
+        `the format changed from ${shown(a)} to ${shown(b)}`,
+      )
   }
-  if ('enum' in old || 'enum' in next) compareEnums(fact, old, next)
+  if ('enum' in old || 'enum' in next) compareEnums(place, old, next)
   switch (next.kind) {
     case 'string':
-      compareStrings(fact, old as StringSchema, next)
+      compareStrings(place, old as StringSchema, next)
       break
     case 'integer':
     case 'number':
-      compareNumbers(fact, old as NumericConstraints, next)
+      compareNumbers(place, old as NumericConstraints, next)
       break
     case 'array':
-      compareArrays(cmp, scope, fact, old as ArraySchema, next, pointer, at, mask, depth)
+      compareArrays(place, old as ArraySchema, next)
       break
     case 'object':
-      compareObjects(cmp, scope, fact, old as ObjectSchema, next, pointer, at, mask, depth)
+      compareObjects(place, old as ObjectSchema, next)
       break
     case 'union':
-      compareUnions(cmp, scope, fact, old as UnionSchema, next, pointer, at, mask, depth)
+      compareUnions(place, old as UnionSchema, next)
       break
   }
 }
 
-type FactOf = (inKind: SchemaKind, outKind: SchemaKind, text: string) => void
-
-function compareNullable(
-  scope: Scope,
-  old: boolean,
-  next: boolean,
-  pointer: string,
-  at: string,
-  mask: number,
-): void {
+function compareNullable(place: Place, old: boolean, next: boolean): void {
   if (old === next) return
-  if (next)
-    scope.schema(
-      'became-nullable',
-      'became-nullable',
-      pointer,
-      at,
-      'null became a valid value',
-      mask,
-    )
-  else
-    scope.schema(
-      'became-not-nullable',
-      'became-not-nullable',
-      pointer,
-      at,
-      'null is no longer a valid value',
-      mask,
-    )
+  if (next) place.fact('became-nullable', 'became-nullable', 'null became a valid value')
+  else place.fact('became-not-nullable', 'became-not-nullable', 'null is no longer a valid value')
 }
 
 /** Every old value is still valid in the new schema, so a sender is unaffected. */
@@ -202,51 +205,61 @@ function shown(value: unknown): string {
   return value === undefined ? 'none' : `\`${JSON.stringify(value)}\``
 }
 
-function compareEnums(fact: FactOf, old: Schema, next: Schema): void {
+function compareEnums(place: Place, old: Schema, next: Schema): void {
   const a = (old as { enum?: readonly unknown[] }).enum
   const b = (next as { enum?: readonly unknown[] }).enum
   if (!a && !b) return
   if (!a)
-    return fact(
+    return place.fact(
       'became-enum',
       'became-enum',
       `values became restricted to ${b!.length} enum values`,
     )
-  if (!b) return fact('enum-dropped', 'enum-dropped', 'the enum restriction was removed')
+  if (!b) return place.fact('enum-dropped', 'enum-dropped', 'the enum restriction was removed')
   const before = new Set(a.map(canonical))
   const after = new Set(b.map(canonical))
   for (const value of b)
     if (!before.has(canonical(value)))
-      fact('enum-value-added', 'enum-value-added', `the enum value ${shown(value)} was added`)
+      place.fact('enum-value-added', 'enum-value-added', `the enum value ${shown(value)} was added`)
   for (const value of a)
     if (!after.has(canonical(value)))
-      fact('enum-value-removed', 'enum-value-removed', `the enum value ${shown(value)} was removed`)
+      place.fact(
+        'enum-value-removed',
+        'enum-value-removed',
+        `the enum value ${shown(value)} was removed`,
+      )
 }
 
-function compareStrings(fact: FactOf, old: StringSchema, next: StringSchema): void {
+function compareStrings(place: Place, old: StringSchema, next: StringSchema): void {
   if (old.pattern !== next.pattern) {
     if (old.pattern === undefined)
-      fact('pattern-added', 'pattern-added', `the pattern ${shown(next.pattern)} was added`)
+      place.fact('pattern-added', 'pattern-added', `the pattern ${shown(next.pattern)} was added`)
     else if (next.pattern === undefined)
-      fact('pattern-removed', 'pattern-removed', `the pattern ${shown(old.pattern)} was removed`)
+      place.fact(
+        'pattern-removed',
+        'pattern-removed',
+        `the pattern ${shown(old.pattern)} was removed`,
+      )
     else
-      fact(
+      place.fact(
         'pattern-changed',
         'pattern-changed',
         `the pattern changed from ${shown(old.pattern)} to ${shown(next.pattern)}`,
       )
   }
-  compareUpper(
-    fact,
+  compareLimit(
+    place,
     'maxLength',
+    'upper',
     old.maxLength,
     next.maxLength,
     'max-length-decreased',
     'max-length-increased',
   )
-  compareLower(
-    fact,
+  compareLimit(
+    place,
     'minLength',
+    'lower',
     old.minLength ?? 0,
     next.minLength ?? 0,
     'min-length-increased',
@@ -254,33 +267,24 @@ function compareStrings(fact: FactOf, old: StringSchema, next: StringSchema): vo
   )
 }
 
-/** An upper limit: lower or newly set narrows the values, higher or dropped widens them. */
-function compareUpper(
-  fact: FactOf,
+/**
+ * A length or item count limit: lowering (raising) an upper (lower) one, or setting it, narrows
+ * the values; the opposite widens them.
+ */
+function compareLimit(
+  place: Place,
   name: string,
+  bound: 'upper' | 'lower',
   old: number | undefined,
   next: number | undefined,
   narrowed: SchemaKind,
   widened: SchemaKind,
 ): void {
   if (old === next) return
-  const text = `${name} changed from ${shown(old)} to ${shown(next)}`
-  if (next !== undefined && (old === undefined || next < old)) fact(narrowed, narrowed, text)
-  else fact(widened, widened, text)
-}
-
-function compareLower(
-  fact: FactOf,
-  name: string,
-  old: number | undefined,
-  next: number | undefined,
-  narrowed: SchemaKind,
-  widened: SchemaKind,
-): void {
-  if (old === next) return
-  const text = `${name} changed from ${shown(old)} to ${shown(next)}`
-  if (next !== undefined && (old === undefined || next > old)) fact(narrowed, narrowed, text)
-  else fact(widened, widened, text)
+  const tighter =
+    next !== undefined && (old === undefined || (bound === 'upper' ? next < old : next > old))
+  const kind = tighter ? narrowed : widened
+  place.fact(kind, kind, `${name} changed from ${shown(old)} to ${shown(next)}`)
 }
 
 type Bound = { value: number; exclusive: boolean } | undefined
@@ -309,7 +313,7 @@ function boundText(bound: Bound): string {
   return bound ? `${bound.exclusive ? 'exclusive ' : ''}${bound.value}` : 'none'
 }
 
-function compareNumbers(fact: FactOf, old: NumericConstraints, next: NumericConstraints): void {
+function compareNumbers(place: Place, old: NumericConstraints, next: NumericConstraints): void {
   const [oldMax, newMax] = [upper(old), upper(next)]
   if (canonical(oldMax) !== canonical(newMax)) {
     const text = `the maximum changed from ${boundText(oldMax)} to ${boundText(newMax)}`
@@ -318,8 +322,8 @@ function compareNumbers(fact: FactOf, old: NumericConstraints, next: NumericCons
       (oldMax === undefined ||
         newMax.value < oldMax.value ||
         (newMax.value === oldMax.value && newMax.exclusive))
-    if (narrowed) fact('max-decreased', 'max-decreased', text)
-    else fact('max-increased', 'max-increased', text)
+    if (narrowed) place.fact('max-decreased', 'max-decreased', text)
+    else place.fact('max-increased', 'max-increased', text)
   }
   const [oldMin, newMin] = [lower(old), lower(next)]
   if (canonical(oldMin) !== canonical(newMin)) {
@@ -329,45 +333,37 @@ function compareNumbers(fact: FactOf, old: NumericConstraints, next: NumericCons
       (oldMin === undefined ||
         newMin.value > oldMin.value ||
         (newMin.value === oldMin.value && newMin.exclusive))
-    if (narrowed) fact('min-increased', 'min-increased', text)
-    else fact('min-decreased', 'min-decreased', text)
+    if (narrowed) place.fact('min-increased', 'min-increased', text)
+    else place.fact('min-decreased', 'min-decreased', text)
   }
   if (old.multipleOf !== next.multipleOf)
-    fact(
+    place.fact(
       'multiple-of-changed',
       'multiple-of-changed',
       `multipleOf changed from ${shown(old.multipleOf)} to ${shown(next.multipleOf)}`,
     )
 }
 
-function compareArrays(
-  cmp: Comparison,
-  scope: Scope,
-  fact: FactOf,
-  old: ArraySchema,
-  next: ArraySchema,
-  pointer: string,
-  at: string,
-  mask: number,
-  depth: number,
-): void {
-  compareUpper(
-    fact,
+function compareArrays(place: Place, old: ArraySchema, next: ArraySchema): void {
+  compareLimit(
+    place,
     'maxItems',
+    'upper',
     old.maxItems,
     next.maxItems,
     'max-items-decreased',
     'max-items-increased',
   )
-  compareLower(
-    fact,
+  compareLimit(
+    place,
     'minItems',
+    'lower',
     old.minItems ?? 0,
     next.minItems ?? 0,
     'min-items-increased',
     'min-items-decreased',
   )
-  compareSchemas(cmp, scope, old.items, next.items, `${pointer}/items`, `${at}[]`, mask, depth + 1)
+  compareAt(place.part('/items', `${place.at}[]`), old.items, next.items)
 }
 
 function propertyPath(at: string, name: string): string {
@@ -378,139 +374,102 @@ function flags(schema: Schema): number {
   return (schema.readOnly ? READ_ONLY : 0) | (schema.writeOnly ? WRITE_ONLY : 0)
 }
 
-function compareObjects(
-  cmp: Comparison,
-  scope: Scope,
-  fact: FactOf,
-  old: ObjectSchema,
-  next: ObjectSchema,
-  pointer: string,
-  at: string,
-  mask: number,
-  depth: number,
-): void {
+function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): void {
+  const { cmp } = place
   const oldRequired = new Set(old.required)
   const newRequired = new Set(next.required)
   for (const name of Object.keys(next.properties)) {
     const property = next.properties[name]!
-    const place = `${pointer}/properties/${escapePointer(name)}`
-    const path = propertyPath(at, name)
-    const propertyMask = mask | flags(resolved(cmp.next, property))
+    const b = resolved(cmp.next, property)
+    const here = place.part(
+      `/properties/${escapePointer(name)}`,
+      propertyPath(place.at, name),
+      place.mask | flags(b),
+    )
     if (!Object.hasOwn(old.properties, name)) {
       const required = newRequired.has(name)
-      scope.schema(
+      here.fact(
         required ? 'required-property-added' : 'property-added',
         'property-added',
-        place,
-        path,
         `the ${required ? 'required' : 'optional'} property was added`,
-        propertyMask,
       )
       continue
     }
     const before = old.properties[name]!
-    const wasRequired = oldRequired.has(name)
-    const isRequired = newRequired.has(name)
+    const a = resolved(cmp.old, before)
+    const [wasRequired, isRequired] = [oldRequired.has(name), newRequired.has(name)]
     if (!wasRequired && isRequired)
-      scope.schema(
+      here.fact(
         'property-became-required',
         'property-became-required',
-        place,
-        path,
         'the property became required',
-        propertyMask,
       )
     if (wasRequired && !isRequired)
-      scope.schema(
+      here.fact(
         'property-became-optional',
         'property-became-optional',
-        place,
-        path,
         'the property became optional',
-        propertyMask,
       )
-    const [a, b] = [resolved(cmp.old, before), resolved(cmp.next, property)]
+    // Judged where the property was still sent (received): the mask it now has would hide them.
     if (!a.readOnly && b.readOnly)
-      scope.schema(
+      here.fact(
         'property-became-read-only',
         'property-became-read-only',
-        place,
-        path,
         'the property became readOnly',
-        mask,
+        place.mask,
       )
     if (!a.writeOnly && b.writeOnly)
-      scope.schema(
+      here.fact(
         'property-became-write-only',
         'property-became-write-only',
-        place,
-        path,
         'the property became writeOnly',
-        mask,
+        place.mask,
       )
     if (!a.deprecated && b.deprecated)
-      scope.schema(
-        'property-deprecated',
-        'property-deprecated',
-        place,
-        path,
-        'the property was deprecated',
-        propertyMask,
-      )
-    compareSchemas(cmp, scope, before, property, place, path, propertyMask, depth + 1)
+      here.fact('property-deprecated', 'property-deprecated', 'the property was deprecated')
+    compareAt(here, before, property)
   }
   for (const name of Object.keys(old.properties)) {
     if (Object.hasOwn(next.properties, name)) continue
     const required = oldRequired.has(name)
-    scope.schema(
-      'property-removed',
-      required ? 'required-property-removed' : 'property-removed',
-      `${pointer}/properties/${escapePointer(name)}`,
-      propertyPath(at, name),
-      `the ${required ? 'required' : 'optional'} property was removed`,
-      mask | flags(resolved(cmp.old, old.properties[name]!)),
-    )
+    const mask = place.mask | flags(resolved(cmp.old, old.properties[name]!))
+    place
+      .part(`/properties/${escapePointer(name)}`, propertyPath(place.at, name), mask)
+      .fact(
+        'property-removed',
+        required ? 'required-property-removed' : 'property-removed',
+        `the ${required ? 'required' : 'optional'} property was removed`,
+      )
   }
-  compareAdditional(cmp, scope, fact, old, next, pointer, at, mask, depth)
-  compareDiscriminators(fact, old.discriminator, next.discriminator)
+  compareAdditional(place, old, next)
+  compareDiscriminators(place, old.discriminator, next.discriminator)
 }
 
-function compareAdditional(
-  cmp: Comparison,
-  scope: Scope,
-  fact: FactOf,
-  old: ObjectSchema,
-  next: ObjectSchema,
-  pointer: string,
-  at: string,
-  mask: number,
-  depth: number,
-): void {
+function compareAdditional(place: Place, old: ObjectSchema, next: ObjectSchema): void {
   const [a, b] = [old.additionalProperties, next.additionalProperties]
-  const closed = (value: typeof a) => value === false
-  if (!closed(a) && closed(b))
-    return fact(
+  if (a !== false && b === false)
+    return place.fact(
       'additional-properties-closed',
       'additional-properties-closed',
       'additionalProperties became false',
     )
-  if (closed(a) && !closed(b))
-    return fact(
+  if (a === false && b !== false)
+    return place.fact(
       'additional-properties-opened',
       'additional-properties-opened',
       'additionalProperties is no longer false',
     )
   if (typeof a === 'object' && typeof b === 'object')
-    compareSchemas(cmp, scope, a, b, `${pointer}/additionalProperties`, `${at}{}`, mask, depth + 1)
+    compareAt(place.part('/additionalProperties', `${place.at}{}`), a, b)
 }
 
 function compareDiscriminators(
-  fact: FactOf,
+  place: Place,
   old: Discriminator | undefined,
   next: Discriminator | undefined,
 ): void {
   if (canonical(old) === canonical(next)) return
-  fact(
+  place.fact(
     'discriminator-changed',
     'discriminator-changed',
     `the discriminator changed from ${shown(old?.propertyName)} to ${shown(next?.propertyName)}${
@@ -523,17 +482,8 @@ function compareDiscriminators(
  * Members are matched by the component they name, then, for what is left, by their kind after
  * resolving refs (so a member inlined in place of its `$ref` still matches).
  */
-function compareUnions(
-  cmp: Comparison,
-  scope: Scope,
-  fact: FactOf,
-  old: UnionSchema,
-  next: UnionSchema,
-  pointer: string,
-  at: string,
-  mask: number,
-  depth: number,
-): void {
+function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void {
+  const { cmp } = place
   const left = [...old.members]
   const pairs: [Schema | undefined, Schema, number][] = next.members.map((member, index) => {
     const match = left.findIndex((candidate) => memberKey(candidate) === memberKey(member))
@@ -546,31 +496,21 @@ function compareUnions(
     if (match >= 0) pair[0] = left.splice(match, 1)[0]
   }
   for (const [before, member, index] of pairs) {
-    if (before)
-      compareSchemas(
-        cmp,
-        scope,
-        before,
-        member,
-        `${pointer}/${next.mode}/${index}`,
-        at,
-        mask,
-        depth + 1,
-      )
+    if (before) compareAt(place.part(`/${next.mode}/${index}`, place.at), before, member)
     else
-      fact(
+      place.fact(
         'union-member-added',
         'union-member-added',
         `the alternative ${memberName(member)} was added`,
       )
   }
   for (const member of left)
-    fact(
+    place.fact(
       'union-member-removed',
       'union-member-removed',
       `the alternative ${memberName(member)} was removed`,
     )
-  compareDiscriminators(fact, old.discriminator, next.discriminator)
+  compareDiscriminators(place, old.discriminator, next.discriminator)
 }
 
 function memberKey(schema: Schema): string {
