@@ -1,4 +1,5 @@
 import { detectTextKind } from '../input/detect-protocol.js'
+import { DocumentError, isStackOverflow } from '../input/document-error.js'
 import { DEFAULT_LIMITS } from '../input/limits.js'
 import {
   checkSize,
@@ -29,7 +30,14 @@ export async function diffDocuments(
     const limits = { ...DEFAULT_LIMITS, ...options.limits }
     checkSize(before.text, limits)
     checkSize(after.text, limits)
-    return diffSdl(before.text, after.text)
+    try {
+      return await diffSdl(before.text, after.text)
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error
+      throw new DocumentError('too_deep', 'The document is nested too deeply to read.', {
+        cause: error,
+      })
+    }
   }
   const parse = (source: ApiSource) => parseApi(source, { ...options, positions: false })
   const [old, next] = [await parse(before), await parse(after)]

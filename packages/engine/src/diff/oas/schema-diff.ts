@@ -9,11 +9,12 @@ import type {
   StringSchema,
   UnionSchema,
 } from '../../model/index.js'
+import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import type { SchemaKind } from './rules.js'
 import { canonical, escapePointer, READ_ONLY, Scope, Shared, WRITE_ONLY } from './scope.js'
 
-/** Deeper than any real document nests inline schemas; a guard against pathological input. */
-const MAX_DEPTH = 128
+/** The parse keeps inline schemas to this depth; the comparison follows them as far. */
+const MAX_DEPTH = MAX_SCHEMA_DEPTH
 
 /** The two documents and the components compared so far, shared by every comparison. */
 export class Comparison {

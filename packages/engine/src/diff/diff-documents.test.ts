@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { DocumentError } from '../input/document-error.js'
+import { diffDocuments } from './diff-documents.js'
+
+const openapi = (paths: object) =>
+  JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths })
+const sdl = 'type Query { me: String }'
+
+describe('diffDocuments', () => {
+  it('reports a change of protocol as one breaking change, with every operation moved', async () => {
+    const log = await diffDocuments(
+      { text: openapi({ '/me': { get: { responses: { '200': { description: 'ok' } } } } }) },
+      { text: sdl },
+    )
+    expect(log.changes.map((change) => [change.id, change.level])).toEqual([
+      ['api-protocol-changed', 'breaking'],
+    ])
+    expect(log.summary.details).toEqual({ operations: { added: 1, deleted: 1, modified: 0 } })
+  })
+
+  it('refuses GraphQL SDL nested too deeply to read as a DocumentError, not a crash', async () => {
+    const text = 'type Query { a: ' + '['.repeat(20_000) + 'Int' + ']'.repeat(20_000) + ' }'
+    const refusal = await diffDocuments({ text }, { text: sdl }).catch((error: unknown) => error)
+    expect(refusal).toBeInstanceOf(DocumentError)
+    expect((refusal as DocumentError).code).toBe('too_deep')
+  })
+
+  it('diffs schemas nested a thousand deep without overflowing the stack', async () => {
+    const nested = (leaf: string) => {
+      let schema: object = { type: leaf }
+      for (let depth = 0; depth < 1_000; depth++)
+        schema = { type: 'object', properties: { child: schema } }
+      return openapi({
+        '/deep': {
+          get: {
+            responses: {
+              '200': { description: 'ok', content: { 'application/json': { schema } } },
+            },
+          },
+        },
+      })
+    }
+    const log = await diffDocuments({ text: nested('string') }, { text: nested('integer') })
+    expect(log.counts.breaking + log.counts.warning + log.counts.info).toBe(log.changes.length)
+  })
+
+  it('refuses text that is not an API description', async () => {
+    const refusal = await diffDocuments({ text: 'hello: world' }, { text: sdl }).catch(
+      (e: unknown) => e,
+    )
+    expect(refusal).toBeInstanceOf(DocumentError)
+  })
+})
