@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { bootstrapAdmin } from './accounts/bootstrap.js'
+import { DocumentAnalysis } from './apis/document-analysis.js'
 import { createApp } from './app.js'
 import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
@@ -66,7 +67,13 @@ export async function startHub(
   const publicUrl = config.publicUrlIsDefault
     ? `http://localhost:${address.port}`
     : config.publicUrl
-  startApp(createApp({ store, config: { ...config, publicUrl }, metrics: createMetrics() }, log))
+  const documents = new DocumentAnalysis()
+  startApp(
+    createApp(
+      { store, config: { ...config, publicUrl }, metrics: createMetrics(), documents },
+      log,
+    ),
+  )
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
@@ -86,6 +93,7 @@ export async function startHub(
       }, SHUTDOWN_GRACE_MS)
       await closed
       clearTimeout(timer)
+      await documents.close()
       await store.close()
       log.info('stopped')
     })())

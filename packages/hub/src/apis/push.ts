@@ -1,19 +1,11 @@
-import {
-  DEFAULT_LIMITS,
-  diffParsed,
-  DocumentError,
-  parseApi,
-  summarizeIssues,
-  type Changelog,
-  type ParseApiResult,
-  type Protocol,
-} from '@svc/engine'
+import type { Changelog } from '@svc/engine'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
 import { sha256Hex } from '../store/blobs-repo.js'
 import { now } from '../store/ids.js'
 import type { Store } from '../store/store.js'
+import type { DocumentAnalysis } from './document-analysis.js'
 import type { PushedDocument } from './pushed-document.js'
 
 /** Pushes that lose the race for the latest revision this many times in a row get 503. */
@@ -40,6 +32,7 @@ export type PushRequest = {
   readonly document: PushedDocument
   /** The largest document accepted (the engine's own limit is raised to it when lower). */
   readonly maxBytes: number
+  readonly documents: DocumentAnalysis
 }
 
 export type PushResult = {
@@ -60,7 +53,6 @@ export type PushResult = {
 export async function pushRevision(request: PushRequest): Promise<PushResult> {
   const { store, caller, api, document } = request
   const contentHash = sha256Hex(document.bytes)
-  let parsed: ParseApiResult | undefined
   for (let attempt = 1; ; attempt++) {
     const latest = await store.apis.latestRevision(api.id)
     if (latest?.content_hash === contentHash) {
@@ -74,15 +66,15 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
         changelog: stored(latest),
       }
     }
-    const next = (parsed ??= await parseDocument(
-      document.text,
-      document.protocol,
-      request.maxBytes,
-    ))
-    const changelog = latest
-      ? await diffParsed(await parsedRevision(store, latest), { parsed: next, text: document.text })
-      : FIRST_CHANGELOG
-    const issues = summarizeIssues(next.parseIssues)
+    const analysis = await request.documents.analyse({
+      text: document.text,
+      protocol: document.protocol,
+      maxBytes: request.maxBytes,
+      ...(latest ? { previous: await storedDocument(store, latest) } : {}),
+    })
+    if (!analysis.ok) throw notAnApiDescription(analysis.error)
+    const { source, issues } = analysis
+    const changelog = analysis.changelog ?? FIRST_CHANGELOG
     try {
       // The revision and its changelog land together or not at all (the webhook outbox rows of
       // the change belong in this same transaction).
@@ -90,10 +82,10 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
         tx.apis.appendRevision({
           api_id: api.id,
           document: document.bytes,
-          media_type: document.mediaType ?? SERVED_AS[next.source.format],
-          protocol: next.source.protocol,
-          format: next.source.format,
-          spec_version: next.source.version,
+          media_type: document.mediaType ?? SERVED_AS[source.format],
+          protocol: source.protocol,
+          format: source.format,
+          spec_version: source.version,
           version: document.version,
           published_at: document.publishedAt,
           retrieved_at: now(),
@@ -137,43 +129,27 @@ export function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'count
   }
 }
 
-/** Parses a pushed document; one that is not an API description at all is 422 `invalid_document`. */
-async function parseDocument(
-  text: string,
-  protocol: Protocol | undefined,
-  maxBytes: number,
-): Promise<ParseApiResult> {
-  try {
-    return await parseApi(
-      { text },
-      {
-        ...(protocol ? { protocol } : {}),
-        positions: false,
-        limits: { maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, maxBytes) },
-      },
-    )
-  } catch (error) {
-    if (!(error instanceof DocumentError)) throw error
-    throw new ApiError(
-      'invalid_document',
-      `The document is not an API description: ${error.message.replace(/\.$/, '')}.`,
-      {
-        reason: error.code,
-        ...(error.line === undefined ? {} : { line: error.line }),
-        ...(error.column === undefined ? {} : { column: error.column }),
-      },
-    )
-  }
+/** A pushed document that is not an API description at all is 422 `invalid_document`. */
+function notAnApiDescription(error: {
+  code: string
+  message: string
+  line?: number
+  column?: number
+}): ApiError {
+  return new ApiError(
+    'invalid_document',
+    `The document is not an API description: ${error.message.replace(/\.$/, '')}.`,
+    {
+      reason: error.code,
+      ...(error.line === undefined ? {} : { line: error.line }),
+      ...(error.column === undefined ? {} : { column: error.column }),
+    },
+  )
 }
 
-/** A stored revision's document, parsed again as it was when it was pushed. */
-async function parsedRevision(store: Store, revision: RevisionListing) {
+/** A stored revision's document, to diff the pushed one against. */
+async function storedDocument(store: Store, revision: RevisionListing) {
   const bytes = await store.blobs.get(revision.content_hash)
   if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
-  const text = new TextDecoder().decode(bytes)
-  const parsed = await parseApi(
-    { text },
-    { protocol: revision.protocol, positions: false, limits: { maxBytes: Infinity } },
-  )
-  return { parsed, text }
+  return { text: new TextDecoder().decode(bytes), protocol: revision.protocol }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { DocumentAnalysis } from '../apis/document-analysis.js'
 import type { Caller } from '../auth/caller.js'
 import type { HubConfig } from '../config.js'
 import type { HubMetrics } from '../middleware/metrics.js'
@@ -9,6 +10,8 @@ export type HubServices = {
   readonly store: Store
   readonly config: HubConfig
   readonly metrics: HubMetrics
+  /** Reads and diffs pushed documents off the event loop. */
+  readonly documents: DocumentAnalysis
 }
 
 export type HubEnv = {

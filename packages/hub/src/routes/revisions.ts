@@ -140,6 +140,7 @@ revisions.openapi(
       api,
       document,
       maxBytes: config.documentBytes,
+      documents: c.get('hub').documents,
     })
     const body = pushBody(result, api, config.publicUrl)
     if (!result.created) return c.json(body, 200)

@@ -1,0 +1,76 @@
+import {
+  DEFAULT_LIMITS,
+  diffParsed,
+  DocumentError,
+  parseApi,
+  summarizeIssues,
+  type Changelog,
+  type IssueSummary,
+  type ParseApiResult,
+  type Protocol,
+  type SourceInfo,
+} from '@svc/engine'
+
+/** A pushed document to read, and the latest revision's document to diff it against. */
+export type AnalysisTask = {
+  readonly text: string
+  readonly protocol: Protocol | undefined
+  /** The largest document accepted (the engine's own limit is raised to it when lower). */
+  readonly maxBytes: number
+  readonly previous?: { readonly text: string; readonly protocol: Protocol }
+}
+
+export type Analysis =
+  | {
+      readonly ok: true
+      readonly source: SourceInfo
+      readonly issues: IssueSummary
+      /** Absent for an API's first revision. */
+      readonly changelog?: Changelog
+    }
+  | {
+      readonly ok: false
+      /** The engine's DocumentError, as data: the document is not an API description. */
+      readonly error: { code: string; message: string; line?: number; column?: number }
+    }
+
+/**
+ * Runs in a worker thread (see document-analysis.ts): parsing and diffing a description of
+ * GitHub's size takes the better part of a second, which the hub's event loop must not wait for.
+ */
+export default async function analyse(task: AnalysisTask): Promise<Analysis> {
+  let parsed: ParseApiResult
+  try {
+    parsed = await parseApi(
+      { text: task.text },
+      {
+        ...(task.protocol ? { protocol: task.protocol } : {}),
+        positions: false,
+        limits: { maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, task.maxBytes) },
+      },
+    )
+  } catch (error) {
+    if (!(error instanceof DocumentError)) throw error
+    const { code, message, line, column } = error
+    return {
+      ok: false,
+      error: {
+        code,
+        message,
+        ...(line === undefined ? {} : { line }),
+        ...(column === undefined ? {} : { column }),
+      },
+    }
+  }
+  const issues = summarizeIssues(parsed.parseIssues)
+  if (!task.previous) return { ok: true, source: parsed.source, issues }
+  const previous = await parseApi(
+    { text: task.previous.text },
+    { protocol: task.previous.protocol, positions: false, limits: { maxBytes: Infinity } },
+  )
+  const changelog = await diffParsed(
+    { parsed: previous, text: task.previous.text },
+    { parsed, text: task.text },
+  )
+  return { ok: true, source: parsed.source, issues, changelog }
+}
