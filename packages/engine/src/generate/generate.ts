@@ -1,0 +1,158 @@
+import type { ParseIssue } from '../issues/index.js'
+import type { ParseApiResult } from '../parse-api.js'
+import { ItemContext, generatorKey, runTransform, type RunState } from './context.js'
+import { createEnrichments, type EnrichmentWarning } from './enrichments/index.js'
+import type { AnyGeneratorEntry, EntryKind, GeneratorEntry } from './entries.js'
+import { itemsOf, type Item } from './items.js'
+import { createDefinitionRegistry, renderFiles, type ImportExtension } from './render/index.js'
+
+export type ItemStatus = 'success' | 'warning' | 'error' | 'skipped' | 'notSupported'
+
+/** How one item of one generator went; `cause` is the error or warning message. */
+export type ItemResult = { readonly status: ItemStatus; readonly cause?: string }
+
+/** What a run records: `.svc/<project>/.settings/manifest.json`. */
+export type Manifest = {
+  readonly startAt: string
+  readonly endAt: string
+  /** Always present; empty when the document has none. */
+  readonly parseIssues: readonly ParseIssue[]
+  readonly enrichmentWarnings: readonly EnrichmentWarning[]
+  /** Generator id → item key (`GET /pets`, `model Pet` …) → result, in run and document order. */
+  readonly results: Readonly<Record<string, Readonly<Record<string, ItemResult>>>>
+  /** Export path → its size. */
+  readonly files: Readonly<Record<string, { readonly lines: number; readonly characters: number }>>
+  readonly timings: { readonly generateMs: number; readonly renderMs: number }
+}
+
+export type GenerateSettings = {
+  /** `settings.enrichments` of client.json, as written. */
+  readonly enrichments?: unknown
+  /** Generator ids, item keys or operation paths to leave out. */
+  readonly skip?: readonly string[]
+  /** When given, only these generator ids, item keys or operation paths run. */
+  readonly include?: readonly string[]
+}
+
+export type GenerateOptions = {
+  readonly parsed: ParseApiResult
+  readonly generators: readonly AnyGeneratorEntry[]
+  readonly settings?: GenerateSettings
+  /** Extension of imports between generated files: `.ts` (default), `.js` or none. */
+  readonly importExtension?: ImportExtension
+}
+
+export type GenerateResult = {
+  /** Export path → content, in code-unit order of paths; never an empty file. */
+  readonly files: ReadonlyMap<string, string>
+  readonly manifest: Manifest
+}
+
+/**
+ * Runs every generator over the items of its kind, each variant of each item, and renders what
+ * they defined. An item that throws is recorded as `error` with the message as its cause and
+ * never stops the others; enrichments are audited after the run and never change the output.
+ */
+export function generate(options: GenerateOptions): GenerateResult {
+  const startAt = new Date().toISOString()
+  const started = performance.now()
+  const { generators } = options
+  const ids = generators.map((entry) => entry.id)
+  const twice = ids.find((id, index) => ids.indexOf(id) !== index)
+  if (twice !== undefined) throw new Error(`The generator '${twice}' is in the run twice`)
+  const { model } = options.parsed
+  const settings = options.settings ?? {}
+  const enrichments = createEnrichments({
+    enrichments: settings.enrichments,
+    generators: generators.map((entry) => ({
+      id: entry.id,
+      kind: entry.kind === 'model' ? 'model' : 'operation',
+      ...(entry.enrichmentSchema ? { schema: entry.enrichmentSchema } : {}),
+    })),
+  })
+  const state: RunState = {
+    model,
+    registry: createDefinitionRegistry(),
+    enrichments,
+    inRun: new Set(ids),
+  }
+  const selected = selection(settings)
+  const results: Record<string, Record<string, ItemResult>> = {}
+  for (const entry of generators) {
+    const byItem: Record<string, ItemResult> = (results[entry.id] = {})
+    const generatorSelected = selected.generator(entry.id)
+    if (!generatorSelected) enrichments.markGeneratorSkipped(entry.id)
+    for (const item of itemsOf(model, entry.kind)) {
+      if (!generatorSelected || !selected.item(item)) {
+        if (generatorSelected) enrichments.markSubjectSkipped(entry.id, item.route)
+        byItem[item.key] = { status: 'skipped' }
+        continue
+      }
+      byItem[item.key] = runItem(state, entry, item)
+    }
+  }
+  const generateMs = performance.now() - started
+  const rendered = renderFiles(state.registry, {
+    ...(options.importExtension === undefined ? {} : { importExtension: options.importExtension }),
+  })
+  const files = new Map<string, string>()
+  const sizes: Record<string, { lines: number; characters: number }> = {}
+  for (const [path, file] of rendered.files) {
+    files.set(path, file.content)
+    sizes[path] = { lines: file.lines, characters: file.characters }
+  }
+  return {
+    files,
+    manifest: {
+      startAt,
+      endAt: new Date().toISOString(),
+      parseIssues: options.parsed.parseIssues,
+      enrichmentWarnings: enrichments.audit(),
+      results,
+      files: sizes,
+      timings: { generateMs, renderMs: performance.now() - started - generateMs },
+    },
+  }
+}
+
+function runItem(
+  state: RunState,
+  entry: GeneratorEntry<EntryKind, unknown>,
+  item: Item,
+): ItemResult {
+  const warnings: string[] = []
+  try {
+    const probe = new ItemContext(state, entry.id, generatorKey(entry.id, item.route, 'main'))
+    if (entry.isSupported && !entry.isSupported({ context: probe, subject: item.subject }))
+      return { status: 'notSupported' }
+    for (const variant of state.enrichments.variants(entry.id, item.route)) {
+      const context = new ItemContext(state, entry.id, generatorKey(entry.id, item.route, variant))
+      runTransform(context, entry, item.subject, variant, item.route)
+      warnings.push(...context.warnings)
+    }
+  } catch (error) {
+    return { status: 'error', cause: error instanceof Error ? error.message : String(error) }
+  }
+  return warnings.length > 0
+    ? { status: 'warning', cause: warnings.join('; ') }
+    : { status: 'success' }
+}
+
+/** `skip` and `include` name generator ids, item keys, or operation paths (all their methods). */
+function selection(settings: GenerateSettings) {
+  const skip = new Set(names(settings.skip ?? [], 'skip'))
+  const include =
+    settings.include === undefined ? undefined : new Set(names(settings.include, 'include'))
+  const named = (set: ReadonlySet<string>, item: Item) =>
+    set.has(item.key) || (item.path !== undefined && set.has(item.path))
+  return {
+    generator: (id: string) => !skip.has(id),
+    item: (item: Item) => !named(skip, item) && (include === undefined || named(include, item)),
+  }
+}
+
+function names(value: unknown, what: string): readonly string[] {
+  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string'))
+    throw new Error(`settings.${what} must be a list of generator ids, items or paths`)
+  return value as string[]
+}

@@ -1,0 +1,58 @@
+import type { ApiModel } from '../model/index.js'
+import type { Subject } from './enrichments/index.js'
+import type { EntryKind, SubjectOf } from './entries.js'
+
+/** One thing a generator runs over, with its manifest key and its enrichments route. */
+export type Item<K extends EntryKind = EntryKind> = {
+  readonly subject: SubjectOf[K]
+  /** `GET /pets`, `webhook petCreated POST`, `query user`, `model Pet`. */
+  readonly key: string
+  /** What `skip` and `include` may name besides the key: an operation's path. */
+  readonly path?: string
+  readonly route: Subject
+}
+
+/** The items of one kind in a model, in document order. */
+export function itemsOf<K extends EntryKind>(model: ApiModel, kind: K): readonly Item<K>[] {
+  return itemLists[kind](model) as readonly Item<K>[]
+}
+
+const itemLists: { [K in EntryKind]: (model: ApiModel) => readonly Item<K>[] } = {
+  operation: (model) =>
+    model.protocol === 'oas'
+      ? model.operations.map((subject) => ({
+          subject,
+          key: `${subject.method.toUpperCase()} ${subject.path}`,
+          path: subject.path,
+          route: { kind: 'operation', path: subject.path, method: subject.method },
+        }))
+      : [],
+  webhook: (model) =>
+    model.protocol === 'oas'
+      ? model.webhooks.map((subject) => ({
+          subject,
+          key: `webhook ${subject.name} ${subject.method.toUpperCase()}`,
+          route: { kind: 'webhook', name: subject.name, method: subject.method },
+        }))
+      : [],
+  graphql: (model) =>
+    model.protocol === 'gql'
+      ? model.operations.map((subject) => ({
+          subject,
+          key: `${subject.rootKind} ${subject.fieldName}`,
+          route: { kind: 'graphql', rootKind: subject.rootKind, fieldName: subject.fieldName },
+        }))
+      : [],
+  model: (model) =>
+    Object.keys(model.components.schemas).map((refName) => modelItem(model, refName)),
+}
+
+export function modelItem(model: ApiModel, refName: string): Item<'model'> {
+  if (!Object.hasOwn(model.components.schemas, refName))
+    throw new Error(`Ref "#/components/schemas/${refName}" not found`)
+  return {
+    subject: { refName, schema: model.components.schemas[refName]! },
+    key: `model ${refName}`,
+    route: { kind: 'model', refName },
+  }
+}
