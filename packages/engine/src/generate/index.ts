@@ -25,3 +25,5 @@ export {
   type ItemStatus,
   type Manifest,
 } from './generate.js'
+export { toIdentifierName, type IdentifierCasing } from './render/index.js'
+export { variantSuffix } from './enrichments/index.js'

@@ -1,0 +1,59 @@
+/**
+ * @module @svc/gen-zod: a zod 4 schema for every model (component schema) of an API description,
+ * in `zod.ts`. Schemas that refer back to themselves reach each other through `z.lazy` and are
+ * typed with the model's TypeScript type from `@svc/gen-typescript`, which TypeScript needs to
+ * type a recursive constant.
+ */
+import {
+  toIdentifierName,
+  toModelEntry,
+  variantSuffix,
+  type AnyGeneratorEntry,
+} from '@svc/engine/generate'
+import { typescriptEntry } from '@svc/gen-typescript'
+import { cyclesOf } from './cycles.js'
+import { printZod } from './print-zod.js'
+
+type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
+
+export const zodEntry = toModelEntry({
+  id: '@svc/gen-zod',
+  toExportPath: () => 'zod.ts',
+  toName: (subject, variant) =>
+    `${toIdentifierName(subject.refName, 'camel')}Schema${variantSuffix(variant)}`,
+  transform({ context, subject, name, exportPath }) {
+    return context.define({
+      name,
+      kind: 'value',
+      exportPath,
+      build: () => {
+        const cycles = cyclesOf(context.model)
+        const dependsOn: Dependency[] = []
+        const expression = printZod(subject.schema, (refName) => {
+          const key = context.insertModel(zodEntry, refName)
+          const lazy = cycles.sameCycle(refName, subject.refName)
+          // A reference inside a cycle is read when parsing, not at module load: no ordering.
+          dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: lazy })
+          return lazy ? `z.lazy(() => ${key.identifier.name})` : key.identifier.name
+        })
+        let annotation = ''
+        if (cycles.recursive(subject.refName)) {
+          const type = context.insertModel(typescriptEntry, subject.refName)
+          dependsOn.push({
+            name: type.identifier.name,
+            exportPath: type.exportPath,
+            typeOnly: true,
+          })
+          annotation = `: z.ZodType<${type.identifier.name}>`
+        }
+        return {
+          code: `export const ${name}${annotation} = ${expression}`,
+          dependsOn,
+          imports: [{ module: 'zod', name: 'z' }],
+        }
+      },
+    })
+  },
+})
+
+export const generators: readonly AnyGeneratorEntry[] = [zodEntry]
