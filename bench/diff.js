@@ -3,15 +3,31 @@
 // openapi-diff, and GitHub's GraphQL schema 14.58.0 → 15.26.1 beside @graphql-inspector/core.
 // Every figure includes reading both files, parsing (or building) both and diffing.
 // Usage: node bench/diff.js [--runs N] [--only openapi|graphql] [--peer-heap-mb MB]
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describeRevision, engineRevision, loadAverage, machineInfo } from './lib/machine.js'
+import {
+  distinctErrors,
+  measureAll,
+  readRuns,
+  reportSample,
+  runSample,
+  timed,
+} from './lib/child-runs.js'
+import {
+  describeMachine,
+  describeRevision,
+  engineRevision,
+  loadAverage,
+  machineInfo,
+} from './lib/machine.js'
 import { median, parseArgs, round } from './lib/stats.js'
+import { fmt, printTable } from './lib/table.js'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const SELF = fileURLToPath(import.meta.url)
+const ROOT = join(dirname(SELF), '..')
 const ENGINE = join(ROOT, 'packages/engine/dist/index.js')
 const SVC_BIN = join(ROOT, 'packages/cli/bin/svc.js')
 const RESULT_FILE = join(ROOT, 'bench/results/diff.json')
@@ -146,88 +162,33 @@ function version(name) {
 
 async function runChild(toolName) {
   const tool = TOOLS[toolName]
-  const report = { tool: toolName }
-  try {
-    const started = performance.now()
-    const handle = await tool.load()
-    report.loadMs = performance.now() - started
-    const cpu = process.cpuUsage()
-    const callStarted = performance.now()
-    report.summary = await tool.call(handle, PAIRS[tool.pair])
-    report.ms = performance.now() - callStarted
-    const used = process.cpuUsage(cpu)
-    report.cpuMs = (used.user + used.system) / 1000
-  } catch (error) {
-    report.error = describeError(error)
-  }
-  report.maxRssMb = process.resourceUsage().maxRSS / 1024
-  process.stdout.write(`${JSON.stringify(report)}\n`)
-}
-
-function describeError(error) {
-  if (!(error instanceof Error)) return { message: String(error) }
-  return {
-    name: error.name,
-    message: error.message.slice(0, 500),
-    stack: error.stack?.split('\n').slice(0, 6).join('\n'),
-  }
+  await reportSample(toolName, tool.load, async (handle, report) => {
+    const call = await timed(() => tool.call(handle, PAIRS[tool.pair]))
+    report.summary = call.value
+    report.ms = call.ms
+    report.cpuMs = call.cpuMs
+  })
 }
 
 // ---- parent: a fresh child per (tool, run), tools interleaved so drift hits all of them alike
 
-function spawnChild(toolName, { peerHeapMb }) {
-  const tool = TOOLS[toolName]
-  const heap = tool.peer && peerHeapMb ? [`--max-old-space-size=${peerHeapMb}`] : []
-  const timeoutMs = tool.peer ? PEER_TIMEOUT_MS : SVC_TIMEOUT_MS
-  return new Promise((resolve) => {
-    const started = performance.now()
-    const child = spawn(
-      process.execPath,
-      [...heap, fileURLToPath(import.meta.url), '--child', toolName],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let stdout = ''
-    let stderr = ''
-    let timedOut = false
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, timeoutMs)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      const wallMs = performance.now() - started
-      const line = stdout.trim().split('\n').at(-1)
-      try {
-        resolve(JSON.parse(line))
-      } catch {
-        const message = timedOut
-          ? `no result within ${timeoutMs / 1000} s (killed)`
-          : `child exited with ${signal ?? code} after ${round(wallMs / 1000, 1)} s${/heap out of memory/.test(stderr) ? ': JavaScript heap out of memory' : ''}`
-        resolve({ tool: toolName, error: { message, stderr: stderr.slice(-1500) } })
-      }
-    })
+function measureTools(tools, runs, { peerHeapMb }) {
+  return measureAll(tools, runs, {
+    width: 18,
+    // A tool that crashed or timed out once is not tried again: each try can cost minutes.
+    retryFailed: false,
+    sample: (name) => {
+      const tool = TOOLS[name]
+      return runSample(SELF, name, {
+        nodeArgs: tool.peer && peerHeapMb ? [`--max-old-space-size=${peerHeapMb}`] : [],
+        timeoutMs: tool.peer ? PEER_TIMEOUT_MS : SVC_TIMEOUT_MS,
+      })
+    },
+    describe: (sample, name) =>
+      TOOLS[name].ownProcess === false
+        ? `${round(sample.ms)} ms`
+        : `${round(sample.ms)} ms (load ${round(sample.loadMs)} ms, ${round(sample.maxRssMb)} MB)`,
   })
-}
-
-async function measureAll(tools, runs, options) {
-  const samples = Object.fromEntries(tools.map((name) => [name, []]))
-  for (let run = 1; run <= runs; run++) {
-    for (const name of tools) {
-      // A tool that crashed or timed out once is not tried again: each try can cost minutes.
-      if (samples[name].some((sample) => sample.error)) continue
-      const sample = await spawnChild(name, options)
-      samples[name].push(sample)
-      const shown = sample.error
-        ? `error: ${sample.error.message.split('\n')[0]}`
-        : TOOLS[name].ownProcess === false
-          ? `${round(sample.ms)} ms`
-          : `${round(sample.ms)} ms (load ${round(sample.loadMs)} ms, ${round(sample.maxRssMb)} MB)`
-      process.stderr.write(`run ${run}/${runs} ${name.padEnd(18)} ${shown}\n`)
-    }
-  }
-  return samples
 }
 
 function summarize(samples) {
@@ -275,18 +236,13 @@ function printTables(rows, meta) {
       fmt(row.loadMs),
       fmt(row.maxRssMb),
     ])
-    const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)))
-    const line = (cells) =>
-      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
     const bytes = meta.pairs[pairName]
     console.log(
       `\n${pair.label}: ${relative(ROOT, pair.old)} (${mb(bytes.old)}) → ${relative(ROOT, pair.new)} (${mb(bytes.new)})`,
     )
-    console.log(line(header))
-    console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-    for (const row of body) console.log(line(row))
+    printTable(header, body)
     for (const row of pairRows) {
-      for (const error of dedupe(row.errors))
+      for (const error of distinctErrors(row.errors))
         console.log(
           `${row.label} failed: ${error.message}\n${error.stack ?? firstLines(error.stderr)}`,
         )
@@ -341,24 +297,14 @@ function firstLines(stderr = '') {
   return said.slice(0, 4).join('\n')
 }
 
-function fmt(value, digits = 0) {
-  return value === null || value === undefined ? '—' : value.toFixed(digits)
-}
-
 function mb(bytes) {
   return `${round(bytes / 1e6, 1)} MB`
-}
-
-function dedupe(errors) {
-  return [...new Map(errors.map((e) => [e.message, e])).values()]
 }
 
 async function main() {
   const args = parseArgs(process.argv.slice(2))
   if (args.child) return runChild(args.child)
-  const runs = Number(args.runs ?? 5)
-  if (!Number.isInteger(runs) || runs < 1)
-    throw new Error(`--runs must be a positive integer, got ${args.runs}`)
+  const runs = readRuns(args)
   if (args.only !== undefined && !(args.only in PAIRS))
     throw new Error(`--only must be one of ${Object.keys(PAIRS).join(', ')}, got ${args.only}`)
   const peerHeapMb = args['peer-heap-mb'] === undefined ? undefined : Number(args['peer-heap-mb'])
@@ -375,15 +321,13 @@ async function main() {
     loadBefore: loadAverage(),
     engine: engineRevision(ROOT),
   }
-  const rows = summarize(await measureAll(tools, runs, { peerHeapMb }))
+  const rows = summarize(await measureTools(tools, runs, { peerHeapMb }))
   meta.loadAfter = loadAverage()
   const machine = machineInfo()
   console.log(
     `\n${runs} fresh processes per tool (a tool that fails is not retried); each figure reads, parses and diffs both documents`,
   )
-  console.log(
-    `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); load average ${meta.loadBefore} before, ${meta.loadAfter} after`,
-  )
+  console.log(`machine: ${describeMachine(machine, meta.loadBefore, meta.loadAfter)}`)
   console.log(
     `engine: ${describeRevision(meta.engine)}; peers: ${PEER_TIMEOUT_MS / 1000} s limit, heap ${meta.peerHeapMb}`,
   )

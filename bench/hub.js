@@ -13,9 +13,16 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { describeRevision, loadAverage, machineInfo, sourceRevision } from './lib/machine.js'
+import { runNode } from './lib/child-runs.js'
+import {
+  describeMachine,
+  describeRevision,
+  loadAverage,
+  machineInfo,
+  sourceRevision,
+} from './lib/machine.js'
 import { publishUpload } from './lib/publish-body.js'
-import { killAll, runNode, startServer } from './lib/servers.js'
+import { killAll, startServer } from './lib/servers.js'
 import { parseArgs, round } from './lib/stats.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -249,7 +256,7 @@ async function setUp(hub, env, upload, problems) {
   else await expectStatus(200, call(hub.url, '/v1/user', { token: adminPat }), 'GET /v1/user')
 
   const admin = async (...args) => {
-    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], env)
+    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env })
     if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
     return JSON.parse(run.stdout)
   }
@@ -471,8 +478,7 @@ function printReport(report) {
   ]
   const revision = report.hubBin ?? describeRevision(report.hub, 'hub')
   console.log(
-    `\n${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); ` +
-      `load average ${report.loadBefore} before, ${report.loadAfter} after; hub at ${revision}`,
+    `\n${describeMachine(machine, report.loadBefore, report.loadAfter)}; hub at ${revision}`,
   )
   const publishFor = options.publishes
     ? `${options.publishes} publishes`

@@ -1,13 +1,28 @@
 // Parses GitHub's api.github.com.json with svc and its peers, each in fresh child processes.
 // Usage: node bench/parse-github.js [--runs N]
-import { spawn } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describeRevision, engineRevision, loadAverage, machineInfo } from './lib/machine.js'
+import {
+  distinctErrors,
+  measureAll,
+  readRuns,
+  reportSample,
+  runSample,
+  timed,
+} from './lib/child-runs.js'
+import {
+  describeMachine,
+  describeRevision,
+  engineRevision,
+  loadAverage,
+  machineInfo,
+} from './lib/machine.js'
 import { median, parseArgs, round } from './lib/stats.js'
+import { fmt, printTable } from './lib/table.js'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const SELF = fileURLToPath(import.meta.url)
+const ROOT = join(dirname(SELF), '..')
 const INPUT = join(ROOT, 'node_modules/@octokit/openapi/generated/api.github.com.json')
 const RESULT_FILE = join(ROOT, 'bench/results/parse-github.json')
 const WARM_CALLS = 3
@@ -65,11 +80,7 @@ function summarizeSvc({ parseIssues, source }) {
 async function runChild(toolName) {
   const tool = TOOLS[toolName]
   const text = await readFile(INPUT, 'utf8')
-  const report = { tool: toolName }
-  try {
-    const started = performance.now()
-    const handle = await tool.load()
-    report.loadMs = performance.now() - started
+  await reportSample(toolName, tool.load, async (handle, report) => {
     const cold = await timed(() => tool.call(handle, text))
     report.summary = cold.value
     report.coldMs = cold.ms
@@ -79,72 +90,17 @@ async function runChild(toolName) {
     report.warmMs = median(warm.map((w) => w.ms))
     report.warmCpuMs = median(warm.map((w) => w.cpuMs))
     report.warmRuns = warm.map((w) => w.ms)
-  } catch (error) {
-    report.error = describeError(error)
-  }
-  report.maxRssMb = process.resourceUsage().maxRSS / 1024
-  process.stdout.write(`${JSON.stringify(report)}\n`)
-}
-
-// CPU time (all threads of the process) next to wall time: it moves less when other work shares the cores.
-async function timed(call) {
-  const cpu = process.cpuUsage()
-  const started = performance.now()
-  const value = await call()
-  const ms = performance.now() - started
-  const used = process.cpuUsage(cpu)
-  return { value, ms, cpuMs: (used.user + used.system) / 1000 }
-}
-
-function describeError(error) {
-  if (!(error instanceof Error)) return { message: String(error) }
-  return {
-    name: error.name,
-    message: error.message.slice(0, 500),
-    stack: error.stack?.split('\n').slice(0, 6).join('\n'),
-  }
+  })
 }
 
 // ---- parent: fresh child per (tool, run), tools interleaved so drift hits all of them alike
 
-function spawnChild(toolName) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', toolName], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      const line = stdout.trim().split('\n').at(-1)
-      try {
-        resolve(JSON.parse(line))
-      } catch {
-        resolve({
-          tool: toolName,
-          error: { message: `child exited with ${signal ?? code}`, stderr: stderr.slice(-2000) },
-        })
-      }
-    })
+function measureTools(runs) {
+  return measureAll(Object.keys(TOOLS), runs, {
+    width: 15,
+    sample: (name) => runSample(SELF, name, { timeoutMs: CHILD_TIMEOUT_MS }),
+    describe: (sample) => `cold ${round(sample.coldMs)} ms, warm ${round(sample.warmMs)} ms`,
   })
-}
-
-async function measureAll(runs) {
-  const samples = Object.fromEntries(Object.keys(TOOLS).map((name) => [name, []]))
-  for (let run = 1; run <= runs; run++) {
-    for (const name of Object.keys(TOOLS)) {
-      const sample = await spawnChild(name)
-      samples[name].push(sample)
-      const shown = sample.error
-        ? `error: ${sample.error.message.split('\n')[0]}`
-        : `cold ${round(sample.coldMs)} ms, warm ${round(sample.warmMs)} ms`
-      process.stderr.write(`run ${run}/${runs} ${name.padEnd(15)} ${shown}\n`)
-    }
-  }
-  return samples
 }
 
 function summarize(samples) {
@@ -177,7 +133,7 @@ function ratio(ms, svcMs) {
   return ms === null || !svcMs ? null : ms / svcMs
 }
 
-function printTable(rows, machine, meta) {
+function printReport(rows, machine, meta) {
   const header = [
     'tool',
     'cold ms',
@@ -200,21 +156,14 @@ function printTable(rows, machine, meta) {
     fmt(row.loadMs),
     fmt(row.maxRssMb),
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)))
-  const line = (cells) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
   console.log(
     `\n${meta.input} (${round(meta.inputBytes / 1e6, 1)} MB), ${meta.runs} fresh processes per tool; warm = median of ${WARM_CALLS} calls after the cold one`,
   )
-  console.log(
-    `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); load average ${meta.loadBefore} before, ${meta.loadAfter} after`,
-  )
+  console.log(`machine: ${describeMachine(machine, meta.loadBefore, meta.loadAfter)}`)
   console.log(`engine: ${describeRevision(meta.engine)}\n`)
-  console.log(line(header))
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-  for (const row of body) console.log(line(row))
+  printTable(header, body)
   for (const row of Object.values(rows)) {
-    for (const error of dedupe(row.errors))
+    for (const error of distinctErrors(row.errors))
       console.log(`\n${row.label} failed: ${error.message}\n${error.stack ?? error.stderr ?? ''}`)
   }
   console.log(
@@ -225,20 +174,10 @@ function printTable(rows, machine, meta) {
   )
 }
 
-function fmt(value, digits = 0) {
-  return value === null || value === undefined ? '—' : value.toFixed(digits)
-}
-
-function dedupe(errors) {
-  return [...new Map(errors.map((e) => [e.message, e])).values()]
-}
-
 async function main() {
   const args = parseArgs(process.argv.slice(2))
   if (args.child) return runChild(args.child)
-  const runs = Number(args.runs ?? 5)
-  if (!Number.isInteger(runs) || runs < 1)
-    throw new Error(`--runs must be a positive integer, got ${args.runs}`)
+  const runs = readRuns(args)
   const inputBytes = (await readFile(INPUT)).length
   const meta = {
     input: relative(ROOT, INPUT),
@@ -250,10 +189,10 @@ async function main() {
     loadBefore: loadAverage(),
     engine: engineRevision(ROOT),
   }
-  const rows = summarize(await measureAll(runs))
+  const rows = summarize(await measureTools(runs))
   meta.loadAfter = loadAverage()
   const machine = machineInfo()
-  printTable(rows, machine, meta)
+  printReport(rows, machine, meta)
   await mkdir(dirname(RESULT_FILE), { recursive: true })
   await writeFile(RESULT_FILE, `${JSON.stringify({ ...meta, machine, tools: rows }, null, 2)}\n`)
   console.log(`\nwrote ${relative(ROOT, RESULT_FILE)}`)

@@ -14,6 +14,14 @@ export function machineInfo() {
   }
 }
 
+/** The machine and the load average before and after a run, as the reports print them. */
+export function describeMachine(machine, loadBefore, loadAfter) {
+  return (
+    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); ` +
+    `load average ${loadBefore} before, ${loadAfter} after`
+  )
+}
+
 /** Other work on the machine skews timings; the 1-minute load average shows when it did. */
 export function loadAverage() {
   return round(loadavg()[0], 2)

@@ -77,19 +77,6 @@ export function killAll() {
   for (const child of running) child.kill('SIGKILL')
 }
 
-/** Runs `node <args>` to its end and collects its output. */
-export function runNode(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
 function listeningUrl(line) {
   try {
     const entry = JSON.parse(line)
