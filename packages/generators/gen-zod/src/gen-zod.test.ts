@@ -1,59 +1,18 @@
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { parseApi } from '@svc/engine'
-import { generate } from '@svc/engine/generate'
-import { afterAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import {
+  GITHUB_REST,
+  PETSTORE,
+  generateFrom as generateWith,
+  typecheck,
+} from '../../test-support/generated-code.js'
 import { generators } from './index.js'
 
-const require = createRequire(import.meta.url)
-const tsc = require.resolve('typescript/bin/tsc')
-const examples = dirname(require.resolve('@readme/oas-examples/package.json'))
-const github = join(
-  dirname(require.resolve('@octokit/openapi/package.json')),
-  'generated/api.github.com.json',
-)
-// Inside the workspace, so that the generated files resolve the `zod` it has installed.
-const scratch = fileURLToPath(
-  new URL('../../../../node_modules/.cache/svc-gen-zod/', import.meta.url),
-)
-const folders: string[] = []
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })))
-
-async function generateFrom(text: string) {
-  const parsed = await parseApi({ text })
-  return generate({ parsed, generators })
-}
-
-/** Writes the files to an empty folder and type-checks them with `tsc --noEmit --strict`. */
-function typecheck(files: ReadonlyMap<string, string>) {
-  mkdirSync(scratch, { recursive: true })
-  const folder = mkdtempSync(scratch)
-  folders.push(folder)
-  for (const [path, content] of files) writeFileSync(join(folder, path), content)
-  const run = spawnSync(
-    process.execPath,
-    [
-      tsc,
-      '--noEmit',
-      '--strict',
-      '--target',
-      'ES2022',
-      '--module',
-      'NodeNext',
-      '--allowImportingTsExtensions',
-      ...files.keys(),
-    ],
-    { cwd: folder, encoding: 'utf8' },
-  )
-  return { status: run.status, output: `${run.stdout}${run.stderr}` }
-}
+const generateFrom = (text: string) => generateWith(text, generators)
 
 describe('@svc/gen-zod', () => {
   it('writes a schema per model of the Petstore, models it uses first', async () => {
-    const text = readFileSync(join(examples, '3.0/json/petstore.json'), 'utf8')
+    const text = readFileSync(PETSTORE, 'utf8')
     const { files } = await generateFrom(text)
     expect([...files.keys()]).toEqual(['zod.ts'])
     const zod = files.get('zod.ts')!
@@ -97,7 +56,7 @@ describe('@svc/gen-zod', () => {
   })
 
   it("gives GitHub's REST description schemas that compile with --strict", async () => {
-    const { files, manifest } = await generateFrom(readFileSync(github, 'utf8'))
+    const { files, manifest } = await generateFrom(readFileSync(GITHUB_REST, 'utf8'))
     const results = Object.values(manifest.results['@svc/gen-zod']!)
     expect(results.length).toBeGreaterThan(900)
     expect(results.filter((result) => result.status !== 'success')).toEqual([])
