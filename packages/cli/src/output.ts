@@ -27,7 +27,8 @@ export type OutputOptions = {
   readonly json?: boolean
 }
 
-const plain: Colors = {
+/** No colour: each paint returns its text as it is. */
+export const plain: Colors = {
   bold: (t) => t,
   dim: (t) => t,
   red: (t) => t,

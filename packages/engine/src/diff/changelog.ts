@@ -3,7 +3,12 @@ import { RULES, type RuleId } from './rules.js'
 /** How badly a change can hurt a client that worked with the old document. */
 export type ChangeLevel = 'breaking' | 'warning' | 'info'
 
-export const CHANGE_LEVELS: readonly ChangeLevel[] = ['breaking', 'warning', 'info']
+/** Most harmful first: the order of `counts` and of the changelog. */
+export const CHANGE_LEVELS = [
+  'breaking',
+  'warning',
+  'info',
+] as const satisfies readonly ChangeLevel[]
 
 /** Sections of an OpenAPI document, as keys of {@link ChangeSummary.details}. */
 export type OasSection =
@@ -111,11 +116,9 @@ export class ChangelogBuilder {
   }
 }
 
-const RANK: Record<ChangeLevel, number> = { breaking: 0, warning: 1, info: 2 }
-
 function compareChanges(a: Change, b: Change): number {
   return (
-    RANK[a.level] - RANK[b.level] ||
+    CHANGE_LEVELS.indexOf(a.level) - CHANGE_LEVELS.indexOf(b.level) ||
     compareText(a.operation ?? '', b.operation ?? '') ||
     compareText(a.location, b.location) ||
     compareText(a.id, b.id)

@@ -25,5 +25,5 @@ export {
   type ItemStatus,
   type Manifest,
 } from './generate.js'
-export { toIdentifierName, type IdentifierCasing } from './render/index.js'
+export { propertyKey, toIdentifierName, type IdentifierCasing } from './render/index.js'
 export { variantSuffix } from './enrichments/index.js'

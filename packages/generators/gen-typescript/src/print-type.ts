@@ -1,9 +1,8 @@
 import type { Schema } from '@svc/engine'
+import { propertyKey } from '@svc/engine/generate'
 
 /** How the printer names another model: the generator inserts it and records the dependency. */
 export type NameModel = (refName: string) => string
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /** A TypeScript type expression for a schema of the model. */
 export function printType(schema: Schema, nameModel: NameModel): string {
@@ -42,9 +41,8 @@ function printKind(schema: Schema, nameModel: NameModel): string {
 function printObject(schema: Extract<Schema, { kind: 'object' }>, nameModel: NameModel): string {
   const required = new Set(schema.required)
   const members = Object.entries(schema.properties).map(([name, property]) => {
-    const key = IDENTIFIER.test(name) ? name : JSON.stringify(name)
     const readonly = property.readOnly ? 'readonly ' : ''
-    return `${readonly}${key}${required.has(name) ? '' : '?'}: ${printType(property, nameModel)}`
+    return `${readonly}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${printType(property, nameModel)}`
   })
   const extra = schema.additionalProperties
   if (extra !== undefined && extra !== false) {

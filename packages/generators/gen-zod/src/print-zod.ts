@@ -1,9 +1,8 @@
 import type { Schema } from '@svc/engine'
+import { propertyKey } from '@svc/engine/generate'
 
 /** How the printer refers to another model's schema constant (directly, or through z.lazy). */
 export type NameModel = (refName: string) => string
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /** A zod 4 expression for a schema of the model. */
 export function printZod(schema: Schema, nameModel: NameModel): string {
@@ -44,9 +43,8 @@ function printKind(schema: Schema, nameModel: NameModel): string {
 function printObject(schema: Extract<Schema, { kind: 'object' }>, nameModel: NameModel): string {
   const required = new Set(schema.required)
   const shape = Object.entries(schema.properties).map(([name, property]) => {
-    const key = IDENTIFIER.test(name) && name !== '__proto__' ? name : JSON.stringify(name)
     const value = printZod(property, nameModel)
-    return `${key}: ${required.has(name) ? value : `${value}.optional()`}`
+    return `${propertyKey(name)}: ${required.has(name) ? value : `${value}.optional()`}`
   })
   const extra = schema.additionalProperties
   if (shape.length === 0) {

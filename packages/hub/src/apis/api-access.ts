@@ -43,10 +43,11 @@ export async function writableApi(
 ): Promise<ApiWithOwner> {
   const account = await accountOrThrow(repos, owner)
   const api = await repos.apis.find(owner, slug)
-  if (api?.visibility !== 'public' && !(await hasAccess(repos, caller, account, 'read'))) {
-    throw hidden(owner, slug)
+  if (!(await hasAccess(repos, caller, account, 'write'))) {
+    if (api?.visibility !== 'public' && !(await hasAccess(repos, caller, account, 'read')))
+      throw hidden(owner, slug)
+    await requireAccess(repos, caller, account, 'write', 'APIs')
   }
-  await requireAccess(repos, caller, account, 'write', 'APIs')
   if (!api) throw missing(owner, slug)
   return api
 }

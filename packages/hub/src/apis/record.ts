@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { CHANGE_LEVELS } from '@svc/engine'
 import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 
 export const ApiSchema = z
@@ -73,8 +74,8 @@ export const ChangeSeveritySchema = z
 
 export const ChangeSchema = z
   .object({
-    id: z.string().openapi({ description: 'The rule that fired', example: 'operation-removed' }),
-    level: z.enum(['breaking', 'warning', 'info']),
+    id: z.string().openapi({ description: 'The rule that fired', example: 'endpoint-removed' }),
+    level: z.enum(CHANGE_LEVELS),
     message: z.string(),
     location: z.string(),
     operation: z.string().optional(),

@@ -38,13 +38,10 @@ export async function requireAccess(
   access: Access,
   what: string,
 ): Promise<void> {
-  // A user may do everything on itself; a member, what its role in the organisation grants.
-  if (account.kind === 'user') {
-    if (account.id === caller.userId) return
+  if (await hasAccess(repos, caller, account, access)) return
+  if (account.kind === 'user')
     throw forbidden(`only '${account.handle}' can ${access} ${what} of that user`)
-  }
   const role = await repos.accounts.roleOf(account.id, caller.userId)
-  if (role && GRANTS[role].includes(access)) return
   throw forbidden(
     role
       ? `your role in '${account.handle}' is ${role}, which cannot ${access} ${what}`

@@ -1,16 +1,7 @@
 import type { Changelog } from '@svc/engine'
 import { describe, expect, it } from 'vitest'
-import type { Colors } from '../../output.js'
+import { plain, type Colors } from '../../output.js'
 import { renderDiff } from './render.js'
-
-const plain: Colors = {
-  bold: (t) => t,
-  dim: (t) => t,
-  red: (t) => t,
-  yellow: (t) => t,
-  cyan: (t) => t,
-  green: (t) => t,
-}
 
 /** Marks every colour call, to see what is painted how. */
 const tagged: Colors = {

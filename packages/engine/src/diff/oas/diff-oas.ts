@@ -11,14 +11,13 @@ import {
   resolveComponent,
   type Operation,
 } from './operation-diff.js'
-import { SCHEMA_CONTEXTS } from './rules.js'
+import { SCHEMA_CONTEXTS, type SchemaContext } from './rules.js'
 import { Comparison } from './schema-diff.js'
 import {
   escapePointer,
   READ_ONLY,
   WRITE_ONLY,
   type Fact,
-  type LinkContext,
   type Scope,
   type Shared,
 } from './scope.js'
@@ -115,9 +114,9 @@ function pointerOf(operation: Operation): string {
 
 // Turning facts into changelog entries --------------------------------------------------------
 
-type Located = { fact: Fact; context: LinkContext | undefined; scope: Scope }
+type Located = { fact: Fact; context: SchemaContext | undefined; scope: Scope }
 
-function* factsOf(scope: Scope, inherited: LinkContext | undefined): Generator<Located> {
+function* factsOf(scope: Scope, inherited: SchemaContext | undefined): Generator<Located> {
   const context = scope.context ?? inherited
   for (const fact of scope.facts) yield { fact, context, scope }
   for (const region of scope.regions) yield* factsOf(region, context)
@@ -125,8 +124,8 @@ function* factsOf(scope: Scope, inherited: LinkContext | undefined): Generator<L
 
 function* linksOf(
   scope: Scope,
-  inherited: LinkContext | undefined,
-): Generator<[Scope['links'][number], LinkContext | undefined]> {
+  inherited: SchemaContext | undefined,
+): Generator<[Scope['links'][number], SchemaContext | undefined]> {
   const context = scope.context ?? inherited
   for (const link of scope.links) yield [link, link.context ?? context]
   for (const region of scope.regions) yield* linksOf(region, context)
@@ -135,7 +134,7 @@ function* linksOf(
 /** The rule a fact is in a context; none when the context makes it irrelevant. */
 function ruleOf(
   fact: Fact,
-  context: LinkContext | undefined,
+  context: SchemaContext | undefined,
   inheritedMask: number,
 ): RuleId | undefined {
   if (typeof fact.rule === 'string') return fact.rule
@@ -171,7 +170,7 @@ function emitLocal(log: ChangelogBuilder, scope: Scope, operation: string): bool
 /** Records that an operation reaches a shared component; true when a change applies on the way. */
 function reach(
   shared: Shared,
-  context: LinkContext | undefined,
+  context: SchemaContext | undefined,
   mask: number,
   operation: string,
   visited: Map<Shared, Set<string>>,

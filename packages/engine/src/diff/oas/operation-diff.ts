@@ -12,7 +12,7 @@ import type {
   WebhookOperation,
 } from '../../model/index.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
-import { escapePointer, Scope, type LinkContext } from './scope.js'
+import { escapePointer, Scope } from './scope.js'
 
 export type Operation = HttpOperation | WebhookOperation
 
@@ -525,5 +525,3 @@ function compareSecurity(
 function describe(list: readonly SecurityRequirement[]): string {
   return list.map(requirementKey).join(' or ')
 }
-
-export type { LinkContext }

@@ -1,5 +1,5 @@
 import type { ComponentBucket } from '../../model/index.js'
-import type { FixedOasRuleId, SchemaKind } from './rules.js'
+import type { FixedOasRuleId, SchemaContext, SchemaKind } from './rules.js'
 
 /** Bits of {@link Fact.mask}: facts under a readOnly property do not apply to requests, … */
 export const READ_ONLY = 1
@@ -24,12 +24,9 @@ export type Fact = {
 /** A shared component reached from here, in a context fixed by the link or inherited. */
 export type Link = {
   readonly shared: Shared
-  readonly context: LinkContext | undefined
+  readonly context: SchemaContext | undefined
   readonly mask: number
 }
-
-export type LinkContext =
-  'request-parameter' | 'request-body' | 'response-body' | 'response-header' | 'webhook-payload'
 
 /**
  * Where facts go while two parts of the documents are compared. A region is a sub-scope with a
@@ -42,10 +39,10 @@ export class Scope {
 
   constructor(
     readonly label: string,
-    readonly context?: LinkContext,
+    readonly context?: SchemaContext,
   ) {}
 
-  region(label: string, context?: LinkContext): Scope {
+  region(label: string, context?: SchemaContext): Scope {
     const region = new Scope(label, context)
     this.regions.push(region)
     return region
@@ -66,7 +63,7 @@ export class Scope {
     this.facts.push({ rule: { in: inKind, out: outKind }, pointer, at, text, mask })
   }
 
-  link(shared: Shared, context: LinkContext | undefined, mask = 0): void {
+  link(shared: Shared, context: SchemaContext | undefined, mask = 0): void {
     this.links.push({ shared, context, mask })
   }
 }
@@ -80,7 +77,7 @@ export class Shared extends Scope {
   /** `${context}|${mask}` → the operations that reach this component that way. */
   readonly reached = new Map<
     string,
-    { context: LinkContext; mask: number; operations: Set<string> }
+    { context: SchemaContext; mask: number; operations: Set<string> }
   >()
 
   constructor(

@@ -5,6 +5,7 @@
  */
 export { createIdentifier, type Identifier, type IdentifierKind } from './identifier.js'
 export { toIdentifierName, type IdentifierCasing } from './to-identifier-name.js'
+export { propertyKey } from './property-key.js'
 export type {
   Definition,
   DefinitionBody,
