@@ -11,6 +11,7 @@ import { projects } from './routes/projects.js'
 import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
+import { webhooks } from './routes/webhooks.js'
 
 export const HUB_API_VERSION = '1.0.0'
 
@@ -27,6 +28,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/v1/projects', projects)
   app.route('/v1/apis', apis)
   app.route('/v1/apis', revisions)
+  app.route('/v1/apis', webhooks)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

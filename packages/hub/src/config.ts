@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
 
 /** Size limits of one stack version upload (422 `payload_too_large` when exceeded). */
 export type PublishLimits = {
@@ -30,6 +31,16 @@ export type HubConfig = {
   readonly jsonBodyBytes: number
   /** Largest request body of a revision push (the document, or the JSON envelope holding it). */
   readonly documentBytes: number
+  /** Private targets the outbound guard lets through (webhooks, refetch). */
+  readonly allowPrivateNetworks: AllowList
+  readonly webhooks: WebhookDispatchConfig
+}
+
+export type WebhookDispatchConfig = {
+  /** How long a worker holds a claimed delivery before another may take it. */
+  readonly leaseMs: number
+  /** Attempts one process makes at once. */
+  readonly concurrency: number
 }
 
 const MiB = 1024 * 1024
@@ -62,6 +73,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     baseFiles: { ...publish, bundleBytes: 0 },
     jsonBodyBytes: integer(env, 'SVC_HUB_MAX_JSON_BYTES', 1 * MiB),
     documentBytes: integer(env, 'SVC_HUB_MAX_DOCUMENT_BYTES', 32 * MiB),
+    allowPrivateNetworks: allowList(env.SVC_HUB_ALLOW_PRIVATE_NETWORKS),
+    webhooks: {
+      leaseMs: atLeast(env, 'SVC_HUB_WEBHOOK_LEASE_SECONDS', 60, MIN_LEASE_SECONDS) * 1000,
+      concurrency: atLeast(env, 'SVC_HUB_WEBHOOK_CONCURRENCY', 128, 1),
+    },
+  }
+}
+
+/** A lease must outlast one attempt (10 s) and the write of its outcome. */
+const MIN_LEASE_SECONDS = 15
+
+function atLeast(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const value = integer(env, name, fallback)
+  if (value < min) throw new ConfigError(`${name} must be at least ${min}, got '${env[name]}'`)
+  return value
+}
+
+function allowList(raw: string | undefined): AllowList {
+  try {
+    return parseAllowList(raw)
+  } catch (error) {
+    if (!(error instanceof AllowListError)) throw error
+    throw new ConfigError(`SVC_HUB_ALLOW_PRIVATE_NETWORKS: ${error.message}`)
   }
 }
 

@@ -22,41 +22,68 @@ program
   .command('serve')
   .description('Start the hub (HTTP API on PORT; SQLite under SVC_HUB_DATA, or DATABASE_URL)')
   .addOption(new Option('--port <port>', 'port to listen on (overrides PORT)').env('PORT'))
-  .action(async (options: { port?: string }) => {
+  .option('--no-dispatcher', 'do not deliver webhooks in this process (run `svc-hub worker`s)')
+  .action(async (options: { port?: string; dispatcher: boolean }) => {
     const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) })
     // Loaded here, not at the top: the admin commands need neither the HTTP app nor its deps.
     const { createLogger, startHub } = await import('./server.js')
     const log = createLogger(config)
-    const hub = await startHub(config, log, (pat, publicUrl) => {
-      process.stderr.write(
-        [
-          '',
-          pc.bold(
-            'svc hub: first start. Created the user `admin` and a personal access token with every scope.',
-          ),
-          'It is shown only this once; store it now:',
-          '',
-          `  ${pc.green(pat)}`,
-          '',
-          `Try: curl -H "Authorization: Bearer ${pat}" ${publicUrl}/v1/user`,
-          '',
-        ].join('\n'),
-      )
-    })
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        hub.stop().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            log.error({ err: error }, 'shutdown failed')
-            process.exit(EXIT_FAILURE)
-          },
+    const hub = await startHub(
+      config,
+      log,
+      (pat, publicUrl) => {
+        process.stderr.write(
+          [
+            '',
+            pc.bold(
+              'svc hub: first start. Created the user `admin` and a personal access token with every scope.',
+            ),
+            'It is shown only this once; store it now:',
+            '',
+            `  ${pc.green(pat)}`,
+            '',
+            `Try: curl -H "Authorization: Bearer ${pat}" ${publicUrl}/v1/user`,
+            '',
+          ].join('\n'),
         )
-      })
-    }
+      },
+      { dispatcher: options.dispatcher },
+    )
+    stopOnSignal(hub, log)
+  })
+
+program
+  .command('worker')
+  .description('Deliver webhooks only (no HTTP); run any number beside hubs on one PostgreSQL')
+  .action(async () => {
+    const config = loadConfig()
+    const [{ createLogger }, { startWorker }] = await Promise.all([
+      import('./server.js'),
+      import('./worker.js'),
+    ])
+    const log = createLogger(config)
+    stopOnSignal(await startWorker(config, log), log)
   })
 
 registerAdminCommands(program)
+
+/** SIGINT or SIGTERM: finish what is in flight, then exit. */
+function stopOnSignal(
+  running: { stop(): Promise<void> },
+  log: { error(o: object, m: string): void },
+) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      running.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'shutdown failed')
+          process.exit(EXIT_FAILURE)
+        },
+      )
+    })
+  }
+}
 
 try {
   await program.parseAsync(process.argv)

@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
+import { createSafeFetch } from '@svc/safe-fetch'
 import pino, { type Logger } from 'pino'
 import { bootstrapAdmin } from './accounts/bootstrap.js'
 import { DocumentAnalysis } from './apis/document-analysis.js'
@@ -9,6 +10,7 @@ import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
 import { openStore, storeOptions } from './store/index.js'
 import { lingerOnClose } from './http/lingering-close.js'
+import { Dispatcher, NO_DISPATCHER } from './webhooks/dispatcher.js'
 
 /** How long in-flight requests get to finish on SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -31,6 +33,7 @@ export async function startHub(
   config: HubConfig,
   log: Logger,
   announce: (pat: string, publicUrl: string) => void,
+  options: { readonly dispatcher: boolean } = { dispatcher: true },
 ): Promise<RunningHub> {
   const store = await openStore(storeOptions(config))
   log.info({ store: store.describe }, 'store ready')
@@ -68,12 +71,32 @@ export async function startHub(
     ? `http://localhost:${address.port}`
     : config.publicUrl
   const documents = new DocumentAnalysis()
+  const outbound = createSafeFetch({ allow: config.allowPrivateNetworks })
+  const metrics = createMetrics()
+  const dispatcher = options.dispatcher
+    ? new Dispatcher({
+        store,
+        fetch: outbound,
+        log,
+        leaseMs: config.webhooks.leaseMs,
+        concurrency: config.webhooks.concurrency,
+        metrics: metrics.webhooks,
+      })
+    : undefined
   startApp(
     createApp(
-      { store, config: { ...config, publicUrl }, metrics: createMetrics(), documents },
+      {
+        store,
+        config: { ...config, publicUrl },
+        metrics,
+        documents,
+        outbound,
+        deliveries: dispatcher ?? NO_DISPATCHER,
+      },
       log,
     ),
   )
+  dispatcher?.start()
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
@@ -93,6 +116,8 @@ export async function startHub(
       }, SHUTDOWN_GRACE_MS)
       await closed
       clearTimeout(timer)
+      await dispatcher?.stop()
+      outbound.close()
       await documents.close()
       await store.close()
       log.info('stopped')

@@ -89,6 +89,7 @@ for (const kind of await storeKinds()) {
         previousRevision: null,
         summary: { diff: false, details: {} },
         counts: { breaking: 0, warning: 0, info: 0 },
+        webhookDeliveries: 0,
       })
       expect(reply.headers.get('location')).toBe(body.revision.url)
       expect(Date.parse(body.revision.retrievedAt)).toBeGreaterThan(Date.now() - 60_000)

@@ -4,7 +4,10 @@ import { ApiError } from '../errors/index.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
 import { sha256Hex } from '../store/blobs-repo.js'
 import { now } from '../store/ids.js'
+import type { RevisionOrigin } from '../store/schema.js'
 import type { Store } from '../store/store.js'
+import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
+import { enqueueRevisionEvent } from '../webhooks/outbox.js'
 import type { DocumentAnalysis } from './document-analysis.js'
 import type { PushedDocument } from './pushed-document.js'
 
@@ -33,6 +36,12 @@ export type PushRequest = {
   /** The largest document accepted (the engine's own limit is raised to it when lower). */
   readonly maxBytes: number
   readonly documents: DocumentAnalysis
+  /** A push by a user, or a refetch of the API's source URL. */
+  readonly origin: RevisionOrigin
+  /** `{base_url}`, for the URLs in webhook events. */
+  readonly publicUrl: string
+  /** Told when the new revision queued webhook deliveries. */
+  readonly deliveries: DeliveryNotifier
 }
 
 export type PushResult = {
@@ -42,6 +51,8 @@ export type PushResult = {
   readonly previousRevision: RevisionListing | undefined
   /** The revision's summary and counts (`changes` stay in the store). */
   readonly changelog: Pick<Changelog, 'summary' | 'counts'>
+  /** Webhook deliveries the new revision queued. */
+  readonly deliveries: number
 }
 
 /**
@@ -64,6 +75,7 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
         revision: latest,
         previousRevision: previous,
         changelog: stored(latest),
+        deliveries: 0,
       }
     }
     const analysis = await request.documents.analyse({
@@ -76,10 +88,11 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
     const { source, issues } = analysis
     const changelog = analysis.changelog ?? FIRST_CHANGELOG
     try {
-      // The revision and its changelog land together or not at all (the webhook outbox rows of
-      // the change belong in this same transaction).
-      const row = await store.transaction(async (tx) =>
-        tx.apis.appendRevision({
+      // The revision, its changelog and the webhook outbox rows of the change land together or
+      // not at all.
+      const at = now()
+      const { row, deliveries } = await store.transaction(async (tx) => {
+        const row = await tx.apis.appendRevision({
           api_id: api.id,
           document: document.bytes,
           media_type: document.mediaType ?? SERVED_AS[source.format],
@@ -88,9 +101,9 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
           spec_version: source.version,
           version: document.version,
           published_at: document.publishedAt,
-          retrieved_at: now(),
+          retrieved_at: at,
           created_by: caller.userId,
-          origin: 'push',
+          origin: request.origin,
           previous_revision_id: latest?.id ?? null,
           issue_errors: issues.error,
           issue_warnings: issues.warning,
@@ -100,14 +113,28 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
           warning: changelog.counts.warning,
           info: changelog.counts.info,
           changes: JSON.stringify(changelog.changes),
-        }),
-      )
-      const { changes: _changes, ...listing } = row
+        })
+        const { changes: _changes, ...listing } = row
+        const revision = { ...listing, created_by_handle: caller.handle }
+        const deliveries = latest
+          ? await enqueueRevisionEvent(tx, {
+              publicUrl: request.publicUrl,
+              api,
+              revision,
+              previous: latest,
+              changelog,
+              at,
+            })
+          : 0
+        return { row: revision, deliveries }
+      })
+      if (deliveries > 0) request.deliveries.wake()
       return {
         created: true,
-        revision: { ...listing, created_by_handle: caller.handle },
+        revision: row,
         previousRevision: latest,
         changelog,
+        deliveries,
       }
     } catch (error) {
       if (!(error instanceof StaleRevisionError)) throw error

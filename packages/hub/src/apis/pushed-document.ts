@@ -97,6 +97,24 @@ export async function readPushedDocument(
   }
 }
 
+/**
+ * A document the hub fetched from an API's `sourceUrl`: its Content-Type is kept when it is one
+ * of {@link DOCUMENT_MEDIA_TYPES}; otherwise (`text/plain`, `application/octet-stream` …) the
+ * content tells what it is.
+ */
+export function fetchedDocument(bytes: Buffer, contentType: string | undefined): PushedDocument {
+  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  const known = Object.hasOwn(DOCUMENT_MEDIA_TYPES, essence)
+  return {
+    bytes,
+    text: utf8(bytes),
+    mediaType: known ? essence : undefined,
+    protocol: known ? DOCUMENT_MEDIA_TYPES[essence] : undefined,
+    version: null,
+    publishedAt: null,
+  }
+}
+
 /** The essence of a Content-Type that may carry a document, or 415. */
 function documentMediaType(header: string | null): string {
   const [essence = '', ...parameters] = (header ?? '').split(';').map((p) => p.trim())

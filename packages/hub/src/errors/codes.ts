@@ -10,6 +10,9 @@ export const ERROR_CODES = {
   not_found: 404,
   already_exists: 409,
   version_exists: 409,
+  webhook_inactive: 409,
+  delivery_pending: 409,
+  no_source_url: 409,
   unsupported_media_type: 415,
   invalid_request: 422,
   missing_part: 422,
@@ -24,7 +27,9 @@ export const ERROR_CODES = {
   empty_bundle: 422,
   missing_manifest: 422,
   invalid_document: 422,
+  url_refused: 422,
   internal_error: 500,
+  source_unreachable: 502,
   unavailable: 503,
 } as const
 

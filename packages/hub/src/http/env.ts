@@ -1,9 +1,11 @@
+import type { SafeFetch } from '@svc/safe-fetch'
 import type { Logger } from 'pino'
 import type { DocumentAnalysis } from '../apis/document-analysis.js'
 import type { Caller } from '../auth/caller.js'
 import type { HubConfig } from '../config.js'
 import type { HubMetrics } from '../middleware/metrics.js'
 import type { Store } from '../store/store.js'
+import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
 
 /** What every request handler can reach: the one env type of every router and middleware. */
 export type HubServices = {
@@ -12,6 +14,10 @@ export type HubServices = {
   readonly metrics: HubMetrics
   /** Reads and diffs pushed documents off the event loop. */
   readonly documents: DocumentAnalysis
+  /** The guarded client of every outbound request (refetch of an API's source URL). */
+  readonly outbound: SafeFetch
+  /** The in-process webhook dispatcher, told when a request queued deliveries. */
+  readonly deliveries: DeliveryNotifier
 }
 
 export type HubEnv = {

@@ -2,19 +2,39 @@ import { createMiddleware } from 'hono/factory'
 import { routePath } from 'hono/route'
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
 import type { HubEnv } from '../http/env.js'
+import type { DispatcherMetrics } from '../webhooks/dispatcher.js'
 
 export type HubMetrics = {
   readonly registry: Registry
   readonly requests: Counter<'method' | 'route' | 'status'>
   readonly duration: Histogram<'method' | 'route'>
+  readonly webhooks: DispatcherMetrics
 }
 
 /** One registry per app, so two hubs in one process (tests) never share counters. */
 export function createMetrics(): HubMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  const attempts = new Counter({
+    name: 'svc_hub_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (`inactive`: the webhook was off; no request)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  })
+  const attemptDuration = new Histogram({
+    name: 'svc_hub_webhook_attempt_duration_seconds',
+    help: 'Time from sending a webhook request to its answer (or timeout)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  })
   return {
     registry,
+    webhooks: {
+      attempted(outcome, durationMs) {
+        attempts.inc({ outcome })
+        if (outcome !== 'inactive') attemptDuration.observe(durationMs / 1000)
+      },
+    },
     requests: new Counter({
       name: 'svc_hub_http_requests_total',
       help: 'HTTP requests answered, by route pattern and status',

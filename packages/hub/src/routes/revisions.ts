@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { readableApi, writableApi } from '../apis/api-access.js'
 import { pushRevision, stored, type PushResult } from '../apis/push.js'
+import { refetchRevision } from '../apis/refetch.js'
 import {
   PublishedAt,
   PushEnvelopeSchema,
@@ -46,6 +47,10 @@ const PushResultSchema = z
     previousRevision: RevisionSchema.nullable(),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
+    webhookDeliveries: z.int().openapi({
+      description:
+        'Webhook deliveries the new revision queued: one per active webhook when it differs from the revision before',
+    }),
   })
   .openapi('PushResult')
 
@@ -141,8 +146,49 @@ revisions.openapi(
       document,
       maxBytes: config.documentBytes,
       documents: c.get('hub').documents,
+      origin: 'push',
+      publicUrl: config.publicUrl,
+      deliveries: c.get('hub').deliveries,
     })
     const body = pushBody(result, api, config.publicUrl)
+    if (!result.created) return c.json(body, 200)
+    c.header('Location', body.revision.url)
+    return c.json(body, 201)
+  },
+)
+
+revisions.openapi(
+  createRoute({
+    method: 'post',
+    path: '/{owner}/{slug}/refetch',
+    tags: ['apis'],
+    summary: "Fetch the API's sourceUrl and push what it serves",
+    description:
+      'The hub GETs `sourceUrl` through its outbound guard (no private targets; 30 s; at most 5 ' +
+      'redirects, each re-checked; the document size limit) and handles the body exactly as a push: ' +
+      "a new revision when it differs from the latest revision's bytes (201), else none (200).",
+    security: BEARER,
+    middleware: [needs('write:apis')] as const,
+    request: { params: ApiParams },
+    responses: {
+      200: {
+        description: 'Nothing was created: the source serves the latest revision’s document',
+        content: { 'application/json': { schema: PushResultSchema } },
+      },
+      201: {
+        description: 'The new latest revision and its diff against the one before',
+        content: { 'application/json': { schema: PushResultSchema } },
+      },
+      ...errorResponses(401, 403, 404, 409, 422, 502, 503),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c)
+    const { owner, slug } = c.req.valid('param')
+    const hub = c.get('hub')
+    const api = await writableApi(hub.store, caller, owner, slug)
+    const result = await refetchRevision(hub, caller, api)
+    const body = pushBody(result, api, hub.config.publicUrl)
     if (!result.created) return c.json(body, 200)
     c.header('Location', body.revision.url)
     return c.json(body, 201)
@@ -293,6 +339,7 @@ function pushBody(
       : null,
     summary: result.changelog.summary,
     counts: result.changelog.counts,
+    webhookDeliveries: result.deliveries,
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, RawBuilder } from 'kysely'
 import type { Database } from './schema.js'
 
 /** What differs between the engines, as data (the rest of the store never names an engine). */
@@ -8,7 +8,16 @@ export type DialectCapabilities = {
   readonly blobType: 'blob' | 'bytea'
   /** Whether `error` is a unique or primary key violation. */
   isUniqueViolation(error: unknown): boolean
+  /** Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (SQLite serialises writers instead). */
+  readonly skipLocked: boolean
+  /**
+   * A derived table `v` with one row per element of the JSON array `json` (objects with the
+   * given columns): how one statement updates many rows with a value each.
+   */
+  recordSet(json: string, columns: readonly RecordColumn[]): RawBuilder<unknown>
 }
+
+export type RecordColumn = readonly [name: string, type: 'text' | 'integer']
 
 /** An opened engine: its Kysely instance and what it can do. */
 export type StoreDialect = {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 
 /** A new opaque id such as `tok_3f9c…`; the prefix tells what it names in logs and URLs. */
 export function newId(
-  prefix: 'usr' | 'org' | 'tok' | 'key' | 'stk' | 'ver' | 'api' | 'prj' | 'rev',
+  prefix:
+    'usr' | 'org' | 'tok' | 'key' | 'stk' | 'ver' | 'api' | 'prj' | 'rev' | 'whk' | 'evt' | 'dlv',
 ): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`
 }

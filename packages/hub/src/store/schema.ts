@@ -17,6 +17,10 @@ export type Database = {
   revisions: RevisionsTable
   projects: ProjectsTable
   project_base_files: ProjectBaseFilesTable
+  webhooks: WebhooksTable
+  webhook_events: WebhookEventsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 export type AccountKind = 'user' | 'org'
@@ -171,6 +175,86 @@ export type ProjectBaseFilesTable = {
   sha256: string
 }
 
+export type WebhooksTable = {
+  id: string
+  api_id: string
+  url: string
+  description: string | null
+  /** 1 or 0: only active webhooks get revision events. */
+  active: number
+  /** `whsec_…`, kept as is because every attempt is signed with it. */
+  secret: string
+  secret_rotated_at: string | null
+  created_by: string
+  created_at: string
+  updated_at: string
+}
+
+export type WebhookEventType = 'dev.svc.api.revision.v1' | 'dev.svc.api.test.v1'
+
+/** One CloudEvent, sent as these exact bytes on every attempt of each of its deliveries. */
+export type WebhookEventsTable = {
+  /** The CloudEvent `id`. */
+  id: string
+  api_id: string
+  type: WebhookEventType
+  /** The revision that became latest (revision events). */
+  revision_id: string | null
+  /** The serialised CloudEvent. */
+  body: string
+  created_at: string
+}
+
+/**
+ * `pending`: due at `next_attempt_at` (new, retry pending, or claimed: a claim moves
+ * `next_attempt_at` to the end of its lease and sets `claim_token`). `succeeded` and `failed`
+ * are final until a manual retry makes the row pending again.
+ */
+export type DeliveryState = 'pending' | 'succeeded' | 'failed'
+export type AttemptTrigger = 'scheduled' | 'manual'
+
+export type WebhookDeliveriesTable = {
+  id: string
+  event_id: string
+  webhook_id: string
+  state: DeliveryState
+  created_at: string
+  next_attempt_at: string | null
+  /** What made the next attempt due: the schedule, or the owner's retry. */
+  next_trigger: AttemptTrigger
+  /** Set while a worker holds the row; its completion must present it. */
+  claim_token: string | null
+  /** The first attempt of the current run of retries (24 h window); reset by a manual retry. */
+  window_started_at: string | null
+  window_attempts: number
+  attempt_count: number
+  last_attempt_at: string | null
+  last_status: number | null
+  last_error: string | null
+  completed_at: string | null
+}
+
+export type AttemptOutcome = 'succeeded' | 'retry' | 'failed'
+
+export type WebhookAttemptsTable = {
+  delivery_id: string
+  /** 1, 2, 3 … over the delivery's whole life (manual retries included). */
+  number: number
+  trigger: AttemptTrigger
+  url: string
+  /** JSON array of the redirect locations followed. */
+  redirects: string
+  started_at: string
+  duration_ms: number
+  outcome: AttemptOutcome
+  /** The final HTTP status, when an answer came. */
+  status: number | null
+  error: string | null
+  /** At most 4 KiB of a non-2xx answer. */
+  response_excerpt: string | null
+  next_attempt_at: string | null
+}
+
 export type AccountRow = Selectable<AccountsTable>
 export type TokenRow = Selectable<TokensTable>
 export type StackRow = Selectable<StacksTable>
@@ -180,3 +264,7 @@ export type ApiRow = Selectable<ApisTable>
 export type RevisionRow = Selectable<RevisionsTable>
 export type NewRevision = Insertable<RevisionsTable>
 export type ProjectRow = Selectable<ProjectsTable>
+export type WebhookRow = Selectable<WebhooksTable>
+export type WebhookEventRow = Selectable<WebhookEventsTable>
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>
+export type AttemptRow = Selectable<WebhookAttemptsTable>

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StoreKind } from '../../test/support/databases.js'
 import { snapshotStore } from '../../test/support/store-snapshot.js'
 import { runApisRepoTests } from './apis-repo.case.js'
+import { runWebhooksRepoTests } from './webhooks-repo.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
 import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
@@ -493,6 +494,10 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
 
   describe('APIs and revisions', () => {
     runApisRepoTests(() => store)
+  })
+
+  describe('webhooks and deliveries', () => {
+    runWebhooksRepoTests(() => store)
   })
 
   describe('lifecycle', () => {

@@ -2,11 +2,13 @@ import { Migrator, type Kysely } from 'kysely'
 import { AccountsRepo } from './accounts-repo.js'
 import { ApisRepo } from './apis-repo.js'
 import { BlobsRepo } from './blobs-repo.js'
+import { DeliveriesRepo } from './deliveries-repo.js'
 import type { DialectCapabilities, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
 import { ProjectsRepo } from './projects-repo.js'
 import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
+import { WebhooksRepo } from './webhooks-repo.js'
 
 /** The repositories over one connection or one transaction. */
 export class Repos {
@@ -15,6 +17,8 @@ export class Repos {
   readonly stacks: StacksRepo
   readonly projects: ProjectsRepo
   readonly apis: ApisRepo
+  readonly webhooks: WebhooksRepo
+  readonly deliveries: DeliveriesRepo
 
   constructor(db: Kysely<Database>, capabilities: DialectCapabilities) {
     this.accounts = new AccountsRepo(db)
@@ -22,6 +26,8 @@ export class Repos {
     this.stacks = new StacksRepo(db)
     this.projects = new ProjectsRepo(db)
     this.apis = new ApisRepo(db, capabilities)
+    this.webhooks = new WebhooksRepo(db)
+    this.deliveries = new DeliveriesRepo(db, capabilities)
   }
 }
 

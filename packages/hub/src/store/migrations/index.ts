@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely'
 import type { DialectCapabilities } from '../dialect.js'
 import { initial } from './0001-initial.js'
 import { revisions } from './0002-revisions.js'
+import { webhooks } from './0003-webhooks.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-initial': initial(caps),
     '0002-revisions': revisions(),
+    '0003-webhooks': webhooks(),
   }
   return { getMigrations: async () => migrations }
 }

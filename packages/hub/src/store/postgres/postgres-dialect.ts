@@ -7,6 +7,11 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   name: 'postgres',
   blobType: 'bytea',
   isUniqueViolation: (error) => error instanceof Error && 'code' in error && error.code === '23505',
+  skipLocked: true,
+  recordSet: (json, columns) =>
+    sql`jsonb_to_recordset(${json}::jsonb) as v(${sql.join(
+      columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`),
+    )})`,
 }
 
 export type PostgresOptions = {

@@ -12,6 +12,11 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = {
     error instanceof Error &&
     'code' in error &&
     (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+  skipLocked: false,
+  recordSet: (json, columns) =>
+    sql`(select ${sql.join(
+      columns.map(([name]) => sql`value ->> ${'$.' + name} as ${sql.ref(name)}`),
+    )} from json_each(${json})) as v`,
 }
 
 /** Opens (creating when needed) the embedded database file `hub.db` in `dataDir`, or `:memory:`. */

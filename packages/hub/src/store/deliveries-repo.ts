@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type { DialectCapabilities, RecordColumn } from './dialect.js'
+import type {
+  AttemptRow,
+  Database,
+  DeliveryRow,
+  DeliveryState,
+  WebhookEventType,
+} from './schema.js'
+
+/** A delivery a worker holds until `leaseUntil`, with what its attempt needs. */
+export type ClaimedDelivery = Pick<
+  DeliveryRow,
+  | 'id'
+  | 'event_id'
+  | 'webhook_id'
+  | 'next_trigger'
+  | 'window_started_at'
+  | 'window_attempts'
+  | 'attempt_count'
+> & {
+  readonly claim_token: string
+  readonly url: string
+  readonly secret: string
+  readonly active: number
+  readonly body: string
+}
+
+/** The row's state after its claim ends, and the attempt made, if one was. */
+export type Completion = {
+  readonly id: string
+  readonly claimToken: string
+  readonly state: DeliveryState
+  readonly nextAttemptAt: string | null
+  readonly windowStartedAt: string | null
+  readonly windowAttempts: number
+  readonly attemptCount: number
+  readonly lastAttemptAt: string | null
+  readonly lastStatus: number | null
+  readonly lastError: string | null
+  readonly completedAt: string | null
+  readonly attempt: AttemptRow | undefined
+}
+
+export type DeliveryListing = DeliveryRow & { event_type: WebhookEventType; event_body: string }
+
+/** Where a page of deliveries starts: below this one, newest first. */
+export type DeliveryCursor = { readonly createdAt: string; readonly id: string }
+
+const COMPLETION_COLUMNS: readonly RecordColumn[] = [
+  // Not `id`: SQLite's RETURNING takes no table prefix, so `id` must name one column only.
+  ['delivery_id', 'text'],
+  ['claim_token', 'text'],
+  ['state', 'text'],
+  ['next_attempt_at', 'text'],
+  ['window_started_at', 'text'],
+  ['window_attempts', 'integer'],
+  ['attempt_count', 'integer'],
+  ['last_attempt_at', 'text'],
+  ['last_status', 'integer'],
+  ['last_error', 'text'],
+  ['completed_at', 'text'],
+]
+
+/** Rows per statement: well inside both engines' limits on bound parameters. */
+const BATCH = 500
+
+/**
+ * Webhook deliveries as a queue. A claim moves due rows' `next_attempt_at` to the end of a lease
+ * and stamps them with a claim token; a completion presents the token, so a worker whose lease
+ * ran out (and whose rows another worker took) cannot overwrite what the other one wrote.
+ */
+export class DeliveriesRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DialectCapabilities,
+  ) {}
+
+  /** Claims at most `limit` rows due at `now`, oldest due first, until `leaseUntil`. */
+  async claim(limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
+    const claimToken = randomBytes(12).toString('hex')
+    let due = this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+    // PostgreSQL: concurrent workers skip each other's rows instead of waiting on them. SQLite
+    // runs the whole UPDATE under its one write lock, which is the same guarantee.
+    if (this.capabilities.skipLocked) due = due.forUpdate().skipLocked()
+    const claimed = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ claim_token: claimToken, next_attempt_at: leaseUntil })
+      .where('id', 'in', due)
+      .returning('id')
+      .execute()
+    if (claimed.length === 0) return []
+    const rows = await this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .select([
+        'd.id',
+        'd.event_id',
+        'd.webhook_id',
+        'd.next_trigger',
+        'd.window_started_at',
+        'd.window_attempts',
+        'd.attempt_count',
+        'w.url',
+        'w.secret',
+        'w.active',
+        'e.body',
+      ])
+      .where(
+        'd.id',
+        'in',
+        claimed.map((row) => row.id),
+      )
+      .where('d.claim_token', '=', claimToken)
+      .orderBy('d.next_attempt_at')
+      .execute()
+    return rows.map((row) => ({ ...row, claim_token: claimToken }))
+  }
+
+  /**
+   * Writes the outcome of claims, in one transaction (its own, or the caller's): each row only
+   * while it still carries its claim token, and an attempt only with its row. Answers the ids
+   * that were written; the others had been reclaimed or deleted meanwhile.
+   */
+  async complete(completions: readonly Completion[]): Promise<Set<string>> {
+    if (completions.length === 0) return new Set()
+    if (!this.db.isTransaction) {
+      return this.db
+        .transaction()
+        .execute((trx) => new DeliveriesRepo(trx, this.capabilities).complete(completions))
+    }
+    const written = new Set<string>()
+    for (let start = 0; start < completions.length; start += BATCH) {
+      const batch = completions.slice(start, start + BATCH)
+      const values = JSON.stringify(
+        batch.map((c) => ({
+          delivery_id: c.id,
+          claim_token: c.claimToken,
+          state: c.state,
+          next_attempt_at: c.nextAttemptAt,
+          window_started_at: c.windowStartedAt,
+          window_attempts: c.windowAttempts,
+          attempt_count: c.attemptCount,
+          last_attempt_at: c.lastAttemptAt,
+          last_status: c.lastStatus,
+          last_error: c.lastError,
+          completed_at: c.completedAt,
+        })),
+      )
+      const v = (column: string) => sql.ref(`v.${column}`)
+      const { rows } = await sql<{ id: string }>`
+        update webhook_deliveries as d set
+          state = ${v('state')},
+          next_attempt_at = ${v('next_attempt_at')},
+          next_trigger = 'scheduled',
+          claim_token = null,
+          window_started_at = ${v('window_started_at')},
+          window_attempts = ${v('window_attempts')},
+          attempt_count = ${v('attempt_count')},
+          last_attempt_at = ${v('last_attempt_at')},
+          last_status = ${v('last_status')},
+          last_error = ${v('last_error')},
+          completed_at = ${v('completed_at')}
+        from ${this.capabilities.recordSet(values, COMPLETION_COLUMNS)}
+        where d.id = v.delivery_id and d.claim_token = v.claim_token
+        returning id`.execute(this.db)
+      const ids = new Set(rows.map((row) => row.id))
+      const attempts = batch.flatMap((c) => (c.attempt && ids.has(c.id) ? [c.attempt] : []))
+      if (attempts.length > 0)
+        await this.db.insertInto('webhook_attempts').values(attempts).execute()
+      for (const id of ids) written.add(id)
+    }
+    return written
+  }
+
+  find(webhookId: string, id: string): Promise<DeliveryListing | undefined> {
+    return this.#listing()
+      .where('d.webhook_id', '=', webhookId)
+      .where('d.id', '=', id)
+      .executeTakeFirst()
+  }
+
+  /** A page of the webhook's deliveries, newest first, optionally in one state. */
+  list(
+    webhookId: string,
+    page: {
+      state?: DeliveryState | undefined
+      before?: DeliveryCursor | undefined
+      limit: number
+    },
+  ): Promise<DeliveryListing[]> {
+    let select = this.#listing().where('d.webhook_id', '=', webhookId)
+    if (page.state) select = select.where('d.state', '=', page.state)
+    const { before } = page
+    if (before) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('d.created_at', '<', before.createdAt),
+          eb.and([eb('d.created_at', '=', before.createdAt), eb('d.id', '<', before.id)]),
+        ]),
+      )
+    }
+    return select
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .limit(page.limit)
+      .execute()
+  }
+
+  /** The attempts of the given deliveries, oldest first per delivery. */
+  async attempts(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
+    const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]))
+    if (deliveryIds.length === 0) return byDelivery
+    const rows = await this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', 'in', deliveryIds)
+      .orderBy('delivery_id')
+      .orderBy('number')
+      .execute()
+    for (const row of rows) byDelivery.get(row.delivery_id)?.push(row)
+    return byDelivery
+  }
+
+  /**
+   * Makes a finished delivery (succeeded or failed) due at `now` again, as a manual retry with a
+   * new 24 h window. Answers the row, or undefined when it is pending (or does not exist).
+   */
+  async retry(webhookId: string, id: string, now: string): Promise<DeliveryRow | undefined> {
+    return this.#requeue(now)
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', id)
+      .where('state', '!=', 'pending')
+      .returningAll()
+      .executeTakeFirst()
+  }
+
+  /** Requeues, as manual retries, the webhook's failed deliveries created in [since, until). */
+  async recover(webhookId: string, since: string, until: string, now: string): Promise<number> {
+    const result = await this.#requeue(now)
+      .where('webhook_id', '=', webhookId)
+      .where('state', '=', 'failed')
+      .where('created_at', '>=', since)
+      .where('created_at', '<', until)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows)
+  }
+
+  /** How many deliveries are in each state (for metrics and tests). */
+  async countByState(): Promise<Record<DeliveryState, number>> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .select(['state', (eb) => eb.fn.countAll<string | number>().as('count')])
+      .groupBy('state')
+      .execute()
+    const counts: Record<DeliveryState, number> = { pending: 0, succeeded: 0, failed: 0 }
+    for (const row of rows) counts[row.state] = Number(row.count)
+    return counts
+  }
+
+  #requeue(now: string) {
+    return this.db.updateTable('webhook_deliveries').set({
+      state: 'pending',
+      next_attempt_at: now,
+      next_trigger: 'manual',
+      claim_token: null,
+      window_started_at: null,
+      window_attempts: 0,
+      completed_at: null,
+    })
+  }
+
+  #listing() {
+    return this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .selectAll('d')
+      .select(['e.type as event_type', 'e.body as event_body'])
+  }
+}

@@ -1,0 +1,156 @@
+import type { Kysely } from 'kysely'
+import { newId } from './ids.js'
+import type { Database, WebhookEventRow, WebhookRow } from './schema.js'
+
+export type NewWebhook = Pick<
+  WebhookRow,
+  'api_id' | 'url' | 'description' | 'secret' | 'created_by'
+> & {
+  readonly active: boolean
+}
+
+export type WebhookChanges = {
+  readonly url?: string
+  readonly description?: string | null
+  readonly active?: boolean
+}
+
+/** Where a page of webhooks starts: after this one, oldest first. */
+export type WebhookCursor = { readonly createdAt: string; readonly id: string }
+
+/** The webhooks of APIs, and the events the hub sends them (the outbox side of the queue). */
+export class WebhooksRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(webhook: NewWebhook, at: string): Promise<WebhookRow> {
+    const row: WebhookRow = {
+      id: newId('whk'),
+      api_id: webhook.api_id,
+      url: webhook.url,
+      description: webhook.description,
+      active: webhook.active ? 1 : 0,
+      secret: webhook.secret,
+      secret_rotated_at: null,
+      created_by: webhook.created_by,
+      created_at: at,
+      updated_at: at,
+    }
+    await this.db.insertInto('webhooks').values(row).execute()
+    return row
+  }
+
+  find(apiId: string, id: string): Promise<WebhookRow | undefined> {
+    return this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('api_id', '=', apiId)
+      .where('id', '=', id)
+      .executeTakeFirst()
+  }
+
+  list(apiId: string, page: { after?: WebhookCursor | undefined; limit: number }) {
+    let select = this.db.selectFrom('webhooks').selectAll().where('api_id', '=', apiId)
+    const { after } = page
+    if (after) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('created_at', '>', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+        ]),
+      )
+    }
+    return select.orderBy('created_at').orderBy('id').limit(page.limit).execute()
+  }
+
+  async update(
+    apiId: string,
+    id: string,
+    changes: WebhookChanges,
+    at: string,
+  ): Promise<WebhookRow | undefined> {
+    return this.db
+      .updateTable('webhooks')
+      .set({
+        ...(changes.url === undefined ? {} : { url: changes.url }),
+        ...(changes.description === undefined ? {} : { description: changes.description }),
+        ...(changes.active === undefined ? {} : { active: changes.active ? 1 : 0 }),
+        updated_at: at,
+      })
+      .where('api_id', '=', apiId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst()
+  }
+
+  async rotateSecret(
+    apiId: string,
+    id: string,
+    secret: string,
+    at: string,
+  ): Promise<WebhookRow | undefined> {
+    return this.db
+      .updateTable('webhooks')
+      .set({ secret, secret_rotated_at: at, updated_at: at })
+      .where('api_id', '=', apiId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst()
+  }
+
+  /** Deletes the webhook with its deliveries and their attempts; false when there was none. */
+  async delete(apiId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('webhooks')
+      .where('api_id', '=', apiId)
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return result.numDeletedRows > 0n
+  }
+
+  /** The ids of the API's active webhooks: who gets a revision event. */
+  async activeIds(apiId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('webhooks')
+      .select('id')
+      .where('api_id', '=', apiId)
+      .where('active', '=', 1)
+      .execute()
+    return rows.map((row) => row.id)
+  }
+
+  /**
+   * Stores the event and one pending delivery of it per webhook, due at once: the outbox rows.
+   * Call it in the transaction of what caused the event, so that both land or neither does.
+   * Answers the delivery ids, in the order of `webhookIds`.
+   */
+  async enqueue(event: WebhookEventRow, webhookIds: readonly string[]): Promise<string[]> {
+    await this.db.insertInto('webhook_events').values(event).execute()
+    const ids = webhookIds.map(() => newId('dlv'))
+    // Batches keep each statement under the engines' bound-parameter limits.
+    for (let start = 0; start < webhookIds.length; start += 500) {
+      await this.db
+        .insertInto('webhook_deliveries')
+        .values(
+          webhookIds.slice(start, start + 500).map((webhookId, i) => ({
+            id: ids[start + i]!,
+            event_id: event.id,
+            webhook_id: webhookId,
+            state: 'pending' as const,
+            created_at: event.created_at,
+            next_attempt_at: event.created_at,
+            next_trigger: 'scheduled' as const,
+            claim_token: null,
+            window_started_at: null,
+            window_attempts: 0,
+            attempt_count: 0,
+            last_attempt_at: null,
+            last_status: null,
+            last_error: null,
+            completed_at: null,
+          })),
+        )
+        .execute()
+    }
+    return ids
+  }
+}

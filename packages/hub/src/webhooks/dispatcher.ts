@@ -1,0 +1,284 @@
+import type { SafeFetch } from '@svc/safe-fetch'
+import type { Logger } from 'pino'
+import type { ClaimedDelivery, Completion } from '../store/deliveries-repo.js'
+import type { Store } from '../store/store.js'
+import { attemptDelivery, type AttemptReport } from './attempt.js'
+import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './schedule.js'
+
+/** A lease must outlast an attempt (10 s) and the write of its outcome by a clear margin. */
+const MIN_LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000
+
+export type DispatcherOptions = {
+  readonly store: Store
+  readonly fetch: SafeFetch
+  readonly log: Logger
+  /** Milliseconds since the epoch; tests move it forward a day at a time. */
+  readonly clock?: () => number
+  readonly random?: () => number
+  /** Attempts in flight at once. */
+  readonly concurrency?: number
+  /** How long a claim holds a row: after it, another worker may take the row again. */
+  readonly leaseMs?: number
+  /** How often an idle dispatcher looks for due rows it was not told about. */
+  readonly pollMs?: number
+  readonly metrics?: DispatcherMetrics
+}
+
+export type DispatcherMetrics = {
+  attempted(outcome: AttemptReport['outcome'] | 'inactive', durationMs: number): void
+}
+
+/** What the rest of the hub needs of a dispatcher: to be told new rows are due. */
+export type DeliveryNotifier = { wake(): void }
+
+export const NO_DISPATCHER: DeliveryNotifier = { wake() {} }
+
+const CLAIM_BATCH = 100
+
+/** An outcome waiting to be written, and the attempt waiting on it. */
+type Pending = {
+  readonly completion: Completion
+  readonly claimedAt: number
+  readonly done: () => void
+}
+
+/**
+ * Claims due deliveries, attempts them, and writes their outcomes, until stopped. Outcomes are
+ * written in batches (one statement per batch), and a claimed row counts against
+ * `concurrency` until its outcome is written, so no row outlives its lease unwritten.
+ */
+export class Dispatcher implements DeliveryNotifier {
+  readonly #store: Store
+  readonly #fetch: SafeFetch
+  readonly #log: Logger
+  readonly #clock: () => number
+  readonly #random: () => number
+  readonly #concurrency: number
+  readonly #leaseMs: number
+  readonly #pollMs: number
+  readonly #metrics: DispatcherMetrics | undefined
+
+  #held = 0
+  #running: Promise<void> | undefined
+  #stopping = false
+  #signal: (() => void) | undefined
+  #woken = false
+  #buffer: Pending[] = []
+  #flushing: Promise<void> | undefined
+
+  constructor(options: DispatcherOptions) {
+    this.#store = options.store
+    this.#fetch = options.fetch
+    this.#log = options.log
+    this.#clock = options.clock ?? Date.now
+    this.#random = options.random ?? Math.random
+    this.#concurrency = options.concurrency ?? 128
+    this.#leaseMs = options.leaseMs ?? 60_000
+    this.#pollMs = options.pollMs ?? 250
+    this.#metrics = options.metrics
+    if (this.#leaseMs < MIN_LEASE_MS) {
+      throw new RangeError(`the lease must be at least ${MIN_LEASE_MS} ms, got ${this.#leaseMs}`)
+    }
+  }
+
+  start(): void {
+    this.#stopping = false
+    this.#running ??= this.#loop().finally(() => (this.#running = undefined))
+  }
+
+  /** New rows are due: look now instead of at the next poll. */
+  wake(): void {
+    this.#woken = true
+    this.#signal?.()
+  }
+
+  /** Stops claiming, lets the attempts in flight finish and writes their outcomes. */
+  async stop(): Promise<void> {
+    this.#stopping = true
+    this.#signal?.()
+    await this.#running
+  }
+
+  /**
+   * Claims what is due now and attempts it, until nothing due is left; answers how many
+   * attempts it made. For tests and `svc-hub` tools that step a clock; not for use beside
+   * `start()`.
+   */
+  async runDue(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const claimed = await this.#claim(this.#concurrency)
+      if (claimed.length === 0) return total
+      total += claimed.length
+      await Promise.all(claimed.map((delivery) => this.#deliver(delivery)))
+    }
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#stopping) {
+      const free = this.#concurrency - this.#held
+      let claimed: ClaimedDelivery[] = []
+      if (free > 0) {
+        this.#woken = false
+        try {
+          claimed = await this.#claim(Math.min(free, CLAIM_BATCH))
+        } catch (error) {
+          this.#log.error({ err: error }, 'webhook dispatcher: claiming deliveries failed')
+        }
+        for (const delivery of claimed) void this.#deliver(delivery)
+        // A full batch: more may be due right now.
+        if (claimed.length > 0 && claimed.length === Math.min(free, CLAIM_BATCH)) continue
+      }
+      if (this.#woken && free > 0) continue
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#pollMs)
+        this.#signal = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      this.#signal = undefined
+    }
+    while (this.#held > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+
+  async #claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.#clock()
+    const claimed = await this.#store.deliveries.claim(limit, iso(now), iso(now + this.#leaseMs))
+    this.#held += claimed.length
+    return claimed
+  }
+
+  /** Attempts one claimed delivery and waits until its outcome is written. */
+  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+    const claimedAt = this.#clock()
+    try {
+      let completion: Completion
+      if (!delivery.active) {
+        // A webhook switched off after the event was queued: no request, and the owner can
+        // recover the delivery once it is on again.
+        completion = this.#inactive(delivery)
+        this.#metrics?.attempted('inactive', 0)
+      } else {
+        const report = await attemptDelivery(delivery, this.#fetch, this.#clock)
+        this.#metrics?.attempted(report.outcome, report.durationMs)
+        completion = this.#completion(delivery, report)
+      }
+      await new Promise<void>((done) => {
+        this.#buffer.push({ completion, claimedAt, done })
+        this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined))
+      })
+    } catch (error) {
+      // The row stays claimed; when its lease ends, a worker tries it again.
+      this.#log.error({ err: error, delivery: delivery.id }, 'webhook dispatcher: attempt failed')
+    } finally {
+      this.#held--
+      this.#signal?.()
+    }
+  }
+
+  async #flush(): Promise<void> {
+    // One turn of the event loop gathers the outcomes that finished together into one write.
+    await new Promise((resolve) => setImmediate(resolve))
+    while (this.#buffer.length > 0) {
+      const batch = this.#buffer
+      this.#buffer = []
+      for (let failures = 0; ; failures++) {
+        try {
+          const written = await this.#store.deliveries.complete(batch.map((b) => b.completion))
+          if (written.size < batch.length) {
+            const lost = batch
+              .filter((b) => !written.has(b.completion.id))
+              .map((b) => b.completion.id)
+            this.#log.warn(
+              { deliveries: lost },
+              'webhook dispatcher: outcomes not written (the rows were reclaimed or deleted)',
+            )
+          }
+          break
+        } catch (error) {
+          this.#log.error({ err: error }, 'webhook dispatcher: writing outcomes failed; retrying')
+          await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** failures, 5000)))
+          if (this.#leaseExpired(batch)) break
+        }
+      }
+      for (const { done } of batch) done()
+    }
+  }
+
+  /** Past its lease a row may be another worker's: stop trying to write an outcome for it. */
+  #leaseExpired(batch: readonly Pending[]): boolean {
+    const oldest = Math.min(...batch.map((b) => b.claimedAt))
+    return this.#clock() - oldest > this.#leaseMs - ATTEMPT_TIMEOUT_MS
+  }
+
+  #completion(delivery: ClaimedDelivery, report: AttemptReport): Completion {
+    const number = delivery.attempt_count + 1
+    const startedAt = iso(report.startedAt)
+    const windowStartedAt = delivery.window_started_at ?? startedAt
+    const windowAttempts = delivery.window_attempts + 1
+    const endedAt = report.startedAt + report.durationMs
+    const next =
+      report.outcome === 'retry'
+        ? nextAttemptAt({
+            now: endedAt,
+            windowStart: Date.parse(windowStartedAt),
+            retry: windowAttempts,
+            retryAfterMs: report.retryAfterMs,
+            random: this.#random,
+          })
+        : undefined
+    // A retryable answer after the window has closed is the delivery's last.
+    const outcome = report.outcome === 'retry' && next === undefined ? 'failed' : report.outcome
+    const nextAttempt = next === undefined ? null : iso(next)
+    return {
+      id: delivery.id,
+      claimToken: delivery.claim_token,
+      state: outcome === 'retry' ? 'pending' : outcome,
+      nextAttemptAt: nextAttempt,
+      windowStartedAt,
+      windowAttempts,
+      attemptCount: number,
+      lastAttemptAt: startedAt,
+      lastStatus: report.status,
+      lastError: report.error,
+      completedAt: outcome === 'retry' ? null : iso(endedAt),
+      attempt: {
+        delivery_id: delivery.id,
+        number,
+        trigger: delivery.next_trigger,
+        url: delivery.url,
+        redirects: JSON.stringify(report.redirects),
+        started_at: startedAt,
+        duration_ms: Math.round(report.durationMs),
+        outcome,
+        status: report.status,
+        error: report.error,
+        response_excerpt: report.excerpt,
+        next_attempt_at: nextAttempt,
+      },
+    }
+  }
+
+  #inactive(delivery: ClaimedDelivery): Completion {
+    const now = iso(this.#clock())
+    return {
+      id: delivery.id,
+      claimToken: delivery.claim_token,
+      state: 'failed',
+      nextAttemptAt: null,
+      windowStartedAt: delivery.window_started_at,
+      windowAttempts: delivery.window_attempts,
+      attemptCount: delivery.attempt_count,
+      lastAttemptAt: null,
+      lastStatus: null,
+      lastError: 'webhook_inactive: the webhook was switched off before this attempt',
+      completedAt: now,
+      attempt: undefined,
+    }
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString()
+}

@@ -1,0 +1,81 @@
+import type { Changelog } from '@svc/engine'
+import {
+  REVISION_EVENT,
+  TEST_EVENT,
+  type Api,
+  type Revision,
+  type RevisionEvent,
+  type TestEvent,
+} from '@svc/webhooks'
+import { apiRecord, revisionRecord } from '../apis/record.js'
+import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
+
+/** What every event of an API carries besides its data. */
+type Capture = {
+  /** The CloudEvent `id`: the same on every attempt and manual retry. */
+  readonly id: string
+  /** When the hub captured the event (not the publisher's time). */
+  readonly time: string
+  /** `{base_url}`: the CloudEvent `source`, and the origin of every URL in `data`. */
+  readonly publicUrl: string
+  readonly api: ApiWithOwner
+}
+
+/** The event sent when `revision` became the API's latest and differs from `previous`. */
+export function revisionEvent(
+  capture: Capture & {
+    readonly revision: RevisionListing
+    readonly previous: RevisionListing
+    readonly changelog: Pick<Changelog, 'summary' | 'counts'>
+  },
+): RevisionEvent {
+  const revision = eventRevision(capture.revision, capture)
+  return {
+    ...envelope(capture),
+    type: REVISION_EVENT,
+    data: {
+      api: eventApi(capture),
+      revision,
+      previousRevision: eventRevision(capture.previous, capture),
+      summary: capture.changelog.summary,
+      counts: capture.changelog.counts,
+      changesUrl: `${revision.url}/changes`,
+    },
+  }
+}
+
+/** The event the owner asks for to try a webhook; it describes no revision. */
+export function testEvent(capture: Capture & { readonly message: string }): TestEvent {
+  return {
+    ...envelope(capture),
+    type: TEST_EVENT,
+    data: { test: true, api: eventApi(capture), message: capture.message },
+  }
+}
+
+function envelope({ id, time, publicUrl, api }: Capture) {
+  return {
+    specversion: '1.0' as const,
+    id,
+    source: publicUrl,
+    subject: `${api.owner_handle}/${api.slug}`,
+    time,
+    datacontenttype: 'application/json' as const,
+  }
+}
+
+/** SPEC §2 `Api`: exactly its fields, so the payload is the contract and nothing more. */
+function eventApi({ api, publicUrl }: Capture): Api {
+  const { id, owner, slug, name, url } = apiRecord(api, publicUrl)
+  return { id, owner, slug, name, url }
+}
+
+/** SPEC §2 `Revision`. */
+function eventRevision(row: RevisionListing, { api, publicUrl }: Capture): Revision {
+  const { id, contentHash, version, publishedAt, retrievedAt, url } = revisionRecord(
+    row,
+    api,
+    publicUrl,
+  )
+  return { id, contentHash, version, publishedAt, retrievedAt, url }
+}

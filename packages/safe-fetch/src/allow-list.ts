@@ -1,0 +1,105 @@
+import ipaddr from 'ipaddr.js'
+import type { IpAddress } from './address.js'
+import { AllowListError } from './errors.js'
+import { originKey, parseHost } from './hostname.js'
+
+type Cidr = readonly [IpAddress, number]
+
+/**
+ * The operator's exceptions to the guard, parsed from `SVC_HUB_ALLOW_PRIVATE_NETWORKS`: CIDRs
+ * admit addresses (literal or resolved), exact origins admit one scheme + host + port whatever
+ * it resolves to. Build it with {@link parseAllowList}.
+ */
+export class AllowList {
+  readonly #cidrs: readonly Cidr[]
+  readonly #origins: ReadonlySet<string>
+
+  /** @internal */
+  constructor(cidrs: readonly Cidr[], origins: ReadonlySet<string>) {
+    this.#cidrs = cidrs
+    this.#origins = origins
+  }
+
+  /** @internal Whether a CIDR entry contains `address`. */
+  admitsAddress(address: IpAddress): boolean {
+    return this.#cidrs.some(
+      ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
+    )
+  }
+
+  /** @internal Whether an exact-origin entry names the origin of `url`. */
+  admitsOrigin(url: URL): boolean {
+    if (this.#origins.size === 0) return false
+    const host = parseHost(url.hostname)
+    return host !== undefined && this.#origins.has(originKey(url.protocol, host, url.port))
+  }
+
+  toString(): string {
+    const cidrs = this.#cidrs.map(([network, bits]) => `${network.toString()}/${bits}`)
+    return [...cidrs, ...this.#origins].join(',')
+  }
+}
+
+export const EMPTY_ALLOW_LIST = new AllowList([], new Set())
+
+/**
+ * Parses a comma-separated allow-list such as `127.0.0.1/32,::1/128,http://localhost:8080`.
+ * A bare address is a single-address CIDR. Blank entries are ignored; `''` and `undefined` give
+ * the empty list.
+ *
+ * @throws AllowListError naming the first entry that is neither a CIDR nor an exact origin.
+ * @example
+ * const allow = parseAllowList(process.env.SVC_HUB_ALLOW_PRIVATE_NETWORKS)
+ */
+export function parseAllowList(text: string | undefined): AllowList {
+  const cidrs: Cidr[] = []
+  const origins = new Set<string>()
+  for (const raw of (text ?? '').split(',')) {
+    const entry = raw.trim()
+    if (entry === '') continue
+    if (entry.includes('://')) origins.add(parseOrigin(entry))
+    else cidrs.push(parseCidr(entry))
+  }
+  return cidrs.length === 0 && origins.size === 0 ? EMPTY_ALLOW_LIST : new AllowList(cidrs, origins)
+}
+
+function parseOrigin(entry: string): string {
+  let url: URL
+  try {
+    url = new URL(entry)
+  } catch {
+    throw new AllowListError(entry, 'not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AllowListError(entry, 'an origin must be http: or https:')
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new AllowListError(entry, 'an origin has no credentials')
+  }
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]$/.test(entry)) {
+    throw new AllowListError(entry, 'an origin is scheme://host[:port] with no path')
+  }
+  const host = parseHost(url.hostname)
+  if (!host) throw new AllowListError(entry, 'no hostname')
+  return originKey(url.protocol, host, url.port)
+}
+
+function parseCidr(entry: string): Cidr {
+  const [address = '', bitsText, ...rest] = entry.split('/')
+  const v4 = ipaddr.IPv4.isValidFourPartDecimal(address)
+  // Only the canonical forms: `10.1/8` or `0xa.0.0.0/8` in an operator's config is a typo.
+  if (rest.length > 0 || (!v4 && (!ipaddr.IPv6.isValid(address) || address.includes('%')))) {
+    throw new AllowListError(entry, 'expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an origin')
+  }
+  const network = ipaddr.parse(address)
+  const max = v4 ? 32 : 128
+  const bits = bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN
+  if (!(bits >= 0 && bits <= max)) {
+    throw new AllowListError(entry, `the prefix length must be 0 to ${max}`)
+  }
+  // Addresses are compared in their IPv4 form when IPv4-mapped, so the entry is too.
+  if (network instanceof ipaddr.IPv6 && network.isIPv4MappedAddress() && bits >= 96) {
+    return [network.toIPv4Address(), bits - 96]
+  }
+  return [network, bits]
+}
