@@ -71,7 +71,11 @@ export async function startHub(
     ? `http://localhost:${address.port}`
     : config.publicUrl
   const documents = new DocumentAnalysis()
-  const outbound = createSafeFetch({ allow: config.allowPrivateNetworks })
+  const outbound = createSafeFetch({
+    allow: config.allowPrivateNetworks,
+    // Every attempt in flight may go to the same receiver: one socket each, none queued.
+    maxSockets: config.webhooks.concurrency,
+  })
   const metrics = createMetrics()
   const dispatcher = options.dispatcher
     ? new Dispatcher({

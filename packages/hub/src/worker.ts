@@ -12,7 +12,11 @@ export type RunningWorker = { stop(): Promise<void> }
  */
 export async function startWorker(config: HubConfig, log: Logger): Promise<RunningWorker> {
   const store = await openStore(storeOptions(config))
-  const outbound = createSafeFetch({ allow: config.allowPrivateNetworks })
+  const outbound = createSafeFetch({
+    allow: config.allowPrivateNetworks,
+    // Every attempt in flight may go to the same receiver: one socket each, none queued.
+    maxSockets: config.webhooks.concurrency,
+  })
   const dispatcher = new Dispatcher({
     store,
     fetch: outbound,
@@ -30,7 +34,7 @@ export async function startWorker(config: HubConfig, log: Logger): Promise<Runni
         await dispatcher.stop()
         outbound.close()
         await store.close()
-        log.info('stopped')
+        log.info({ attempts: dispatcher.made() }, 'stopped')
       })()),
   }
 }

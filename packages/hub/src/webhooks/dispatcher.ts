@@ -59,6 +59,12 @@ export class Dispatcher implements DeliveryNotifier {
   readonly #metrics: DispatcherMetrics | undefined
 
   #held = 0
+  readonly #made: Record<AttemptReport['outcome'] | 'inactive', number> = {
+    succeeded: 0,
+    retry: 0,
+    failed: 0,
+    inactive: 0,
+  }
   #running: Promise<void> | undefined
   #stopping = false
   #signal: (() => void) | undefined
@@ -90,6 +96,11 @@ export class Dispatcher implements DeliveryNotifier {
   wake(): void {
     this.#woken = true
     this.#signal?.()
+  }
+
+  /** Attempts this dispatcher made, by outcome (`inactive`: switched-off webhook, no request). */
+  made(): Readonly<Record<AttemptReport['outcome'] | 'inactive', number>> {
+    return { ...this.#made }
   }
 
   /** Stops claiming, lets the attempts in flight finish and writes their outcomes. */
@@ -158,9 +169,11 @@ export class Dispatcher implements DeliveryNotifier {
         // A webhook switched off after the event was queued: no request, and the owner can
         // recover the delivery once it is on again.
         completion = this.#inactive(delivery)
+        this.#made.inactive++
         this.#metrics?.attempted('inactive', 0)
       } else {
         const report = await attemptDelivery(delivery, this.#fetch, this.#clock)
+        this.#made[report.outcome]++
         this.#metrics?.attempted(report.outcome, report.durationMs)
         completion = this.#completion(delivery, report)
       }

@@ -27,11 +27,21 @@ export type HubProcess = {
   openStore(): Promise<Store>
   /** SIGTERM, wait for exit; answers the exit code. */
   stop(): Promise<number | null>
+  /** SIGKILL (`kill -9`): no shutdown at all; answers when the process is gone. */
+  kill(): Promise<void>
+  /** Starts `svc-hub worker` (the dispatcher alone) on the same store and environment. */
+  startWorker(env?: NodeJS.ProcessEnv): Promise<WorkerProcess>
   /** Stops the hub and deletes its data directory or schema. */
   dispose(): Promise<void>
 }
 
 export type CommandRun = { code: number | null; stdout: string; stderr: string }
+
+export type WorkerProcess = {
+  stdout(): string
+  stop(): Promise<number | null>
+  kill(): Promise<void>
+}
 
 export type StartOptions = {
   env?: NodeJS.ProcessEnv
@@ -40,6 +50,8 @@ export type StartOptions = {
    * hubs' `dispose` then delete the same data directory or schema; either may run first.
    */
   reuse?: Pick<HubProcess, 'dataDir' | 'schema'>
+  /** More arguments of `svc-hub serve`, such as `--no-dispatcher`. */
+  args?: readonly string[]
 }
 
 /**
@@ -68,7 +80,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
       ? { kind: 'sqlite', dataDir }
       : { kind: 'postgres', url: postgresUrl(), ...(schema ? { schema } : {}) }
 
-  const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
+  const child = spawn(process.execPath, [HUB_BIN, 'serve', ...(options.args ?? [])], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -113,10 +125,46 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     admin: (args) => runNode([HUB_BIN, 'admin', ...args], env),
     openStore: () => openStore(storeOptions),
     stop,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+    },
+    startWorker: (extra = {}) => startWorkerProcess({ ...env, ...extra }),
     dispose: async () => {
       await stop()
       rmSync(dataDir, { recursive: true, force: true })
       if (schema) await dropSchema(schema)
+    },
+  }
+}
+
+/** `svc-hub worker` with `env`, once it says it started. */
+async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [HUB_BIN, 'worker'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+  await waitFor(
+    child,
+    () => (stdout.includes('webhook worker started') ? true : undefined),
+    () => `stdout:\n${stdout}\nstderr:\n${stderr}`,
+  )
+  return {
+    stdout: () => stdout,
+    stop: () => {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      return exited
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
     },
   }
 }
