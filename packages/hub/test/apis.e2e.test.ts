@@ -96,6 +96,17 @@ for (const kind of await storeKinds()) {
           [people.alice, { owner: 'acme', slug: 'open', name: 'again' }, 409, 'already_exists'],
           [people.alice, { owner: 'acme', slug: 'x', name: 'x', extra: 1 }, 422, 'invalid_request'],
           [people.alice, { owner: 'acme', slug: 'X Y', name: 'x' }, 422, 'invalid_request'],
+          ...[
+            'http://127.0.0.1:8080/openapi.json',
+            'http://169.254.169.254/latest/meta-data',
+            'https://registry.internal/openapi.yaml',
+            'http://[::ffff:10.0.0.1]/openapi.json',
+          ].map((sourceUrl): [string, object, number, string] => [
+            people.alice,
+            { owner: 'acme', slug: 'x', name: 'x', sourceUrl },
+            422,
+            'url_refused',
+          ]),
         ]
         for (const [token, json, status, code] of cases) {
           const reply = await create(token, json)

@@ -5,6 +5,7 @@ import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
+import { outboundUrl } from '../outbound/guard.js'
 import {
   AccountParam,
   BEARER,
@@ -70,7 +71,10 @@ apis.openapi(
         slug: body.slug,
         name: body.name,
         visibility: body.visibility,
-        source_url: body.sourceUrl ?? null,
+        // Checked now, so that a source the hub would never fetch is refused when it is given.
+        source_url: body.sourceUrl
+          ? outboundUrl(body.sourceUrl, config.allowPrivateNetworks, 'json.sourceUrl')
+          : null,
       })
       return c.json(apiRecord({ ...row, owner_handle: owner.handle }, config.publicUrl), 201)
     } catch (error) {
