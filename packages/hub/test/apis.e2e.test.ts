@@ -96,6 +96,8 @@ for (const kind of await storeKinds()) {
           [people.alice, { owner: 'acme', slug: 'open', name: 'again' }, 409, 'already_exists'],
           [people.alice, { owner: 'acme', slug: 'x', name: 'x', extra: 1 }, 422, 'invalid_request'],
           [people.alice, { owner: 'acme', slug: 'X Y', name: 'x' }, 422, 'invalid_request'],
+          [people.alice, { owner: 'acme', slug: 'x', name: 'a\u0000b' }, 422, 'invalid_request'],
+          [people.alice, { owner: 'acme', slug: 'x', name: 'a\ud800b' }, 422, 'invalid_request'],
           ...[
             'http://127.0.0.1:8080/openapi.json',
             'http://169.254.169.254/latest/meta-data',

@@ -17,7 +17,7 @@ describe.each(await storeKinds())('webhook delivery over real processes (%s)', (
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  async function receiver(answer?: (request: Received, index: number) => Answer) {
+  async function receiver(answer?: (request: Received, index: number) => Answer | Promise<Answer>) {
     const started = await startReceiver(answer)
     cleanups.push(() => started.close())
     return started

@@ -66,8 +66,9 @@ export async function refetchRevision(
     throw error
   }
   if (bytes.byteLength === 0) {
+    // The engine's reason for a document of only whitespace, so that both empty answers read alike.
     throw new ApiError('invalid_document', 'The sourceUrl answered an empty body.', {
-      reason: 'empty',
+      reason: 'empty_document',
     })
   }
   return pushRevision({

@@ -70,3 +70,17 @@ export const BEARER = [{ bearerAuth: [] }]
 
 /** For what anyone may read: no token, or a token that then counts for what it can reach. */
 export const OPTIONAL_BEARER: Record<string, string[]>[] = [{}, { bearerAuth: [] }]
+
+/**
+ * Free text for people, at most `max` characters. No NUL (PostgreSQL cannot store it, SQLite
+ * would) and no unpaired surrogate (each database stores it as something else, so what was
+ * answered would not be what is read back).
+ */
+export function PlainText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((text) => !/[\u0000\p{Cs}]/u.test(text), {
+      error: 'must be text without NUL characters or unpaired surrogates',
+    })
+}

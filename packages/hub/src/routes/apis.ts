@@ -12,6 +12,7 @@ import {
   createRouter,
   errorResponses,
   OPTIONAL_BEARER,
+  PlainText,
   SlugParam,
 } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
@@ -20,7 +21,7 @@ const CreateApiSchema = z
   .strictObject({
     owner: AccountParam,
     slug: SlugParam,
-    name: z.string().min(1).max(200),
+    name: PlainText(200).min(1),
     visibility: z.enum(['public', 'private']).default('private'),
     sourceUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http or https URL' })

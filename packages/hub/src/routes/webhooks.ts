@@ -6,7 +6,14 @@ import { ApiError, invalidRequest } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
-import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
+import {
+  AccountParam,
+  BEARER,
+  createRouter,
+  errorResponses,
+  PlainText,
+  SlugParam,
+} from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { now } from '../store/ids.js'
 import { outboundUrl } from '../outbound/guard.js'
@@ -37,7 +44,7 @@ const WebhookUrl = z.string().min(1).max(2048).openapi({
   description: 'An http(s) URL the outbound guard admits',
   example: 'https://example.com/hooks/svc',
 })
-const Description = z.string().max(500).nullable()
+const Description = PlainText(500).nullable()
 
 const CreateWebhookSchema = z
   .strictObject({
@@ -135,7 +142,12 @@ webhooks.openapi(
       now(),
     )
     const record = { ...webhookRecord(row), secret: row.secret }
-    c.header('Location', `${c.req.url.replace(/\/+$/, '')}/${row.id}`)
+    // From the public URL, as every URL the hub answers: the request URL may be an internal
+    // one (behind a proxy) and may carry a query string.
+    c.header(
+      'Location',
+      `${config.publicUrl}/v1/apis/${api.owner_handle}/${api.slug}/webhooks/${row.id}`,
+    )
     c.header('Cache-Control', 'no-store')
     return c.json(record, 201)
   },

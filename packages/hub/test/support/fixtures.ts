@@ -65,3 +65,23 @@ async function seed(store: Store): Promise<People> {
     .execute()
   return people
 }
+
+/**
+ * More PATs for the seeded users, by name: `{ name: [user, 'scope,scope'] }` (for scopes the
+ * seeded tokens lack, such as `admin:webhooks`).
+ */
+export async function seedTokens<K extends string>(
+  hub: HubProcess,
+  wanted: Record<K, readonly [user: string, scopes: string]>,
+): Promise<Record<K, string>> {
+  const store = await hub.openStore()
+  try {
+    const tokens = {} as Record<K, string>
+    for (const [name, [user, scopes]] of Object.entries(wanted) as [K, [string, string]][]) {
+      tokens[name] = (await createToken(store, user, scopes)).token
+    }
+    return tokens
+  } finally {
+    await store.close()
+  }
+}

@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import { sql } from 'kysely'
+import { eventually } from './poll.js'
 import type { Store } from '../../src/store/store.js'
 
 const TABLES = [
@@ -15,6 +16,10 @@ const TABLES = [
   'revisions',
   'projects',
   'project_base_files',
+  'webhooks',
+  'webhook_events',
+  'webhook_deliveries',
+  'webhook_attempts',
 ] as const
 
 /** Columns that change on reads (a token's last use), left out so "unchanged" means unchanged by writes. */
@@ -49,13 +54,18 @@ export async function snapshotStore(store: Store): Promise<Record<string, unknow
   return out
 }
 
-/** Runs `action` and asserts that the hub's store holds exactly what it held before. */
+/**
+ * Runs `action` and asserts that the hub's store holds exactly what it held before. The webhook
+ * dispatcher writes on its own, so this first waits until no delivery is being attempted or due
+ * within minutes (one waiting for a retry an hour away holds still).
+ */
 export async function expectStoreUnchanged<T>(
   hub: { openStore(): Promise<Store> },
   action: () => Promise<T>,
 ): Promise<T> {
   const store = await hub.openStore()
   try {
+    await deliveriesAtRest(store)
     const before = await snapshotStore(store)
     const result = await action()
     expect(await snapshotStore(store)).toEqual(before)
@@ -63,4 +73,18 @@ export async function expectStoreUnchanged<T>(
   } finally {
     await store.close()
   }
+}
+
+/** Waits until no webhook delivery is in flight or due in the next five minutes. */
+async function deliveriesAtRest(store: Store): Promise<void> {
+  await eventually(async () => {
+    const soon = new Date(Date.now() + 5 * 60_000).toISOString()
+    const busy = await store.kysely
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<', soon)
+      .execute()
+    return busy.length === 0 ? true : undefined
+  }, 'the webhook deliveries in flight to finish')
 }
