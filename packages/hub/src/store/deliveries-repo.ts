@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type QueryCreator } from 'kysely'
 import type { DialectCapabilities, RecordColumn } from './dialect.js'
 import type {
   AttemptRow,
@@ -63,6 +63,31 @@ const COMPLETION_COLUMNS: readonly RecordColumn[] = [
   ['completed_at', 'text'],
 ]
 
+const ATTEMPT_COLUMNS: readonly RecordColumn[] = [
+  ['delivery_id', 'text'],
+  ['number', 'integer'],
+  ['trigger', 'text'],
+  ['url', 'text'],
+  ['redirects', 'text'],
+  ['started_at', 'text'],
+  ['duration_ms', 'integer'],
+  ['outcome', 'text'],
+  ['status', 'integer'],
+  ['error', 'text'],
+  ['response_excerpt', 'text'],
+  ['next_attempt_at', 'text'],
+]
+
+const CLAIMED_COLUMNS = [
+  'id',
+  'event_id',
+  'webhook_id',
+  'next_trigger',
+  'window_started_at',
+  'window_attempts',
+  'attempt_count',
+] as const
+
 /** Rows per statement: well inside both engines' limits on bound parameters. */
 const BATCH = 500
 
@@ -90,95 +115,121 @@ export class DeliveriesRepo {
     // PostgreSQL: concurrent workers skip each other's rows instead of waiting on them. SQLite
     // runs the whole UPDATE under its one write lock, which is the same guarantee.
     if (this.capabilities.skipLocked) due = due.forUpdate().skipLocked()
-    const claimed = await this.db
-      .updateTable('webhook_deliveries')
-      .set({ claim_token: claimToken, next_attempt_at: leaseUntil })
-      .where('id', 'in', due)
-      .returning('id')
-      .execute()
-    if (claimed.length === 0) return []
-    const rows = await this.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.event_id',
-        'd.webhook_id',
-        'd.next_trigger',
-        'd.window_started_at',
-        'd.window_attempts',
-        'd.attempt_count',
-        'w.url',
-        'w.secret',
-        'w.active',
-        'e.body',
-      ])
-      .where(
-        'd.id',
-        'in',
-        claimed.map((row) => row.id),
-      )
-      .where('d.claim_token', '=', claimToken)
-      .orderBy('d.next_attempt_at')
-      .execute()
-    return rows.map((row) => ({ ...row, claim_token: claimToken }))
+    const update = (db: QueryCreator<Database>) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set({ claim_token: claimToken, next_attempt_at: leaseUntil })
+        .where('id', 'in', due)
+        .returning(CLAIMED_COLUMNS)
+    let claimed: Omit<ClaimedDelivery, 'claim_token'>[]
+    if (this.capabilities.dataModifyingCte) {
+      claimed = await this.db
+        .with('d', update)
+        .selectFrom('d')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .selectAll('d')
+        .select(['w.url', 'w.secret', 'w.active', 'e.body'])
+        .execute()
+    } else {
+      const rows = await update(this.db).execute()
+      if (rows.length === 0) return []
+      const targets = await this.db
+        .selectFrom('webhooks as w')
+        .innerJoin('webhook_deliveries as d', 'd.webhook_id', 'w.id')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .select(['d.id', 'w.url', 'w.secret', 'w.active', 'e.body'])
+        .where('d.claim_token', '=', claimToken)
+        .execute()
+      const byId = new Map(targets.map((t) => [t.id, t]))
+      claimed = rows.flatMap((row) => {
+        const target = byId.get(row.id)
+        return target ? [{ ...row, ...target }] : []
+      })
+    }
+    return claimed.map((row) => ({ ...row, claim_token: claimToken }))
   }
 
   /**
-   * Writes the outcome of claims, in one transaction (its own, or the caller's): each row only
+   * Writes the outcome of claims atomically (one statement, or one transaction): each row only
    * while it still carries its claim token, and an attempt only with its row. Answers the ids
    * that were written; the others had been reclaimed or deleted meanwhile.
    */
   async complete(completions: readonly Completion[]): Promise<Set<string>> {
-    if (completions.length === 0) return new Set()
-    if (!this.db.isTransaction) {
-      return this.db
-        .transaction()
-        .execute((trx) => new DeliveriesRepo(trx, this.capabilities).complete(completions))
-    }
     const written = new Set<string>()
     for (let start = 0; start < completions.length; start += BATCH) {
       const batch = completions.slice(start, start + BATCH)
-      const values = JSON.stringify(
-        batch.map((c) => ({
-          delivery_id: c.id,
-          claim_token: c.claimToken,
-          state: c.state,
-          next_attempt_at: c.nextAttemptAt,
-          window_started_at: c.windowStartedAt,
-          window_attempts: c.windowAttempts,
-          attempt_count: c.attemptCount,
-          last_attempt_at: c.lastAttemptAt,
-          last_status: c.lastStatus,
-          last_error: c.lastError,
-          completed_at: c.completedAt,
-        })),
-      )
-      const v = (column: string) => sql.ref(`v.${column}`)
-      const { rows } = await sql<{ id: string }>`
-        update webhook_deliveries as d set
-          state = ${v('state')},
-          next_attempt_at = ${v('next_attempt_at')},
-          next_trigger = 'scheduled',
-          claim_token = null,
-          window_started_at = ${v('window_started_at')},
-          window_attempts = ${v('window_attempts')},
-          attempt_count = ${v('attempt_count')},
-          last_attempt_at = ${v('last_attempt_at')},
-          last_status = ${v('last_status')},
-          last_error = ${v('last_error')},
-          completed_at = ${v('completed_at')}
-        from ${this.capabilities.recordSet(values, COMPLETION_COLUMNS)}
-        where d.id = v.delivery_id and d.claim_token = v.claim_token
-        returning id`.execute(this.db)
-      const ids = new Set(rows.map((row) => row.id))
-      const attempts = batch.flatMap((c) => (c.attempt && ids.has(c.id) ? [c.attempt] : []))
-      if (attempts.length > 0)
-        await this.db.insertInto('webhook_attempts').values(attempts).execute()
+      const ids = this.capabilities.dataModifyingCte
+        ? await this.#completeInOneStatement(batch)
+        : (await this.db.isTransaction)
+          ? await this.#completeInTransaction(batch)
+          : await this.db
+              .transaction()
+              .execute((trx) =>
+                new DeliveriesRepo(trx, this.capabilities).#completeInTransaction(batch),
+              )
       for (const id of ids) written.add(id)
     }
     return written
+  }
+
+  async #completeInOneStatement(batch: readonly Completion[]): Promise<Set<string>> {
+    const attempts = batch.flatMap((c) => (c.attempt ? [c.attempt] : []))
+    const { rows } = await sql<{ id: string }>`
+      with updated as (${this.#updateOutcomes(batch)} returning d.id),
+      inserted as (
+        insert into webhook_attempts (${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(name)))})
+        select ${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(`a.${name}`)))}
+        from ${this.capabilities.recordSet(JSON.stringify(attempts), ATTEMPT_COLUMNS, 'a')}
+        join updated on updated.id = a.delivery_id
+      )
+      select id from updated`.execute(this.db)
+    return new Set(rows.map((row) => row.id))
+  }
+
+  async #completeInTransaction(batch: readonly Completion[]): Promise<Set<string>> {
+    const { rows } = await sql<{ id: string }>`${this.#updateOutcomes(batch)} returning id`.execute(
+      this.db,
+    )
+    const ids = new Set(rows.map((row) => row.id))
+    const attempts = batch.flatMap((c) => (c.attempt && ids.has(c.id) ? [c.attempt] : []))
+    if (attempts.length > 0) await this.db.insertInto('webhook_attempts').values(attempts).execute()
+    return ids
+  }
+
+  /** `UPDATE … FROM` the outcomes of `batch`, each row only with its claim token. */
+  #updateOutcomes(batch: readonly Completion[]) {
+    const values = JSON.stringify(
+      batch.map((c) => ({
+        delivery_id: c.id,
+        claim_token: c.claimToken,
+        state: c.state,
+        next_attempt_at: c.nextAttemptAt,
+        window_started_at: c.windowStartedAt,
+        window_attempts: c.windowAttempts,
+        attempt_count: c.attemptCount,
+        last_attempt_at: c.lastAttemptAt,
+        last_status: c.lastStatus,
+        last_error: c.lastError,
+        completed_at: c.completedAt,
+      })),
+    )
+    const v = (column: string) => sql.ref(`v.${column}`)
+    return sql`
+      update webhook_deliveries as d set
+        state = ${v('state')},
+        next_attempt_at = ${v('next_attempt_at')},
+        next_trigger = 'scheduled',
+        claim_token = null,
+        window_started_at = ${v('window_started_at')},
+        window_attempts = ${v('window_attempts')},
+        attempt_count = ${v('attempt_count')},
+        last_attempt_at = ${v('last_attempt_at')},
+        last_status = ${v('last_status')},
+        last_error = ${v('last_error')},
+        completed_at = ${v('completed_at')}
+      from ${this.capabilities.recordSet(values, COMPLETION_COLUMNS, 'v')}
+      where d.id = v.delivery_id and d.claim_token = v.claim_token`
   }
 
   find(webhookId: string, id: string): Promise<DeliveryListing | undefined> {

@@ -11,10 +11,15 @@ export type DialectCapabilities = {
   /** Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (SQLite serialises writers instead). */
   readonly skipLocked: boolean
   /**
-   * A derived table `v` with one row per element of the JSON array `json` (objects with the
+   * Whether `WITH x AS (UPDATE … RETURNING …)` works, so that what takes several statements
+   * (and round trips) elsewhere is one statement.
+   */
+  readonly dataModifyingCte: boolean
+  /**
+   * A derived table `alias` with one row per element of the JSON array `json` (objects with the
    * given columns): how one statement updates many rows with a value each.
    */
-  recordSet(json: string, columns: readonly RecordColumn[]): RawBuilder<unknown>
+  recordSet(json: string, columns: readonly RecordColumn[], alias: string): RawBuilder<unknown>
 }
 
 export type RecordColumn = readonly [name: string, type: 'text' | 'integer']

@@ -57,6 +57,7 @@ export class Dispatcher implements DeliveryNotifier {
   readonly #leaseMs: number
   readonly #pollMs: number
   readonly #metrics: DispatcherMetrics | undefined
+  readonly #refill: number
 
   #held = 0
   readonly #made: Record<AttemptReport['outcome'] | 'inactive', number> = {
@@ -82,6 +83,7 @@ export class Dispatcher implements DeliveryNotifier {
     this.#leaseMs = options.leaseMs ?? 60_000
     this.#pollMs = options.pollMs ?? 250
     this.#metrics = options.metrics
+    this.#refill = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(this.#concurrency / 4)))
     if (this.#leaseMs < MIN_LEASE_MS) {
       throw new RangeError(`the lease must be at least ${MIN_LEASE_MS} ms, got ${this.#leaseMs}`)
     }
@@ -129,7 +131,7 @@ export class Dispatcher implements DeliveryNotifier {
     while (!this.#stopping) {
       const free = this.#concurrency - this.#held
       let claimed: ClaimedDelivery[] = []
-      if (free > 0) {
+      if (this.#mayClaim()) {
         this.#woken = false
         try {
           claimed = await this.#claim(Math.min(free, CLAIM_BATCH))
@@ -140,7 +142,7 @@ export class Dispatcher implements DeliveryNotifier {
         // A full batch: more may be due right now.
         if (claimed.length > 0 && claimed.length === Math.min(free, CLAIM_BATCH)) continue
       }
-      if (this.#woken && free > 0) continue
+      if (this.#woken && this.#mayClaim()) continue
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.#pollMs)
         this.#signal = () => {
@@ -150,7 +152,9 @@ export class Dispatcher implements DeliveryNotifier {
       })
       this.#signal = undefined
     }
-    while (this.#held > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    while (this.#held > 0 || this.#flushing) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
   }
 
   async #claim(limit: number): Promise<ClaimedDelivery[]> {
@@ -163,6 +167,13 @@ export class Dispatcher implements DeliveryNotifier {
   /** Attempts one claimed delivery and waits until its outcome is written. */
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
     const claimedAt = this.#clock()
+    let holding = true
+    const release = () => {
+      if (!holding) return
+      holding = false
+      this.#held--
+      if (this.#mayClaim()) this.#signal?.()
+    }
     try {
       let completion: Completion
       if (!delivery.active) {
@@ -177,6 +188,9 @@ export class Dispatcher implements DeliveryNotifier {
         this.#metrics?.attempted(report.outcome, report.durationMs)
         completion = this.#completion(delivery, report)
       }
+      // The request is over: its slot may serve another while the outcome waits for its batch
+      // (the row stays leased until then).
+      release()
       await new Promise<void>((done) => {
         this.#buffer.push({ completion, claimedAt, done })
         this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined))
@@ -185,9 +199,18 @@ export class Dispatcher implements DeliveryNotifier {
       // The row stays claimed; when its lease ends, a worker tries it again.
       this.#log.error({ err: error, delivery: delivery.id }, 'webhook dispatcher: attempt failed')
     } finally {
-      this.#held--
-      this.#signal?.()
+      release()
     }
+  }
+
+  /**
+   * Whether enough slots are free for a claim: while attempts run, slots are taken back a
+   * quarter of the concurrency at a time, so that one claim (two queries) serves many
+   * attempts instead of one.
+   */
+  #mayClaim(): boolean {
+    const free = this.#concurrency - this.#held
+    return free >= this.#refill || (free > 0 && this.#held === 0)
   }
 
   async #flush(): Promise<void> {

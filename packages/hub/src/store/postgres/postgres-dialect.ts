@@ -8,8 +8,9 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   blobType: 'bytea',
   isUniqueViolation: (error) => error instanceof Error && 'code' in error && error.code === '23505',
   skipLocked: true,
-  recordSet: (json, columns) =>
-    sql`jsonb_to_recordset(${json}::jsonb) as v(${sql.join(
+  dataModifyingCte: true,
+  recordSet: (json, columns, alias) =>
+    sql`jsonb_to_recordset(${json}::jsonb) as ${sql.ref(alias)}(${sql.join(
       columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`),
     )})`,
 }

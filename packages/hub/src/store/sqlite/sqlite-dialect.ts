@@ -13,10 +13,11 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = {
     'code' in error &&
     (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
   skipLocked: false,
-  recordSet: (json, columns) =>
+  dataModifyingCte: false,
+  recordSet: (json, columns, alias) =>
     sql`(select ${sql.join(
       columns.map(([name]) => sql`value ->> ${'$.' + name} as ${sql.ref(name)}`),
-    )} from json_each(${json})) as v`,
+    )} from json_each(${json})) as ${sql.ref(alias)}`,
 }
 
 /** Opens (creating when needed) the embedded database file `hub.db` in `dataDir`, or `:memory:`. */
