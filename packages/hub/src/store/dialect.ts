@@ -20,6 +20,8 @@ export type DialectCapabilities = {
    * given columns): how one statement updates many rows with a value each.
    */
   recordSet(json: string, columns: readonly RecordColumn[], alias: string): RawBuilder<unknown>
+  /** An id like `newId` makes (`<prefix>_` and 24 hex digits), made by the database per row. */
+  randomId(prefix: string): RawBuilder<string>
 }
 
 export type RecordColumn = readonly [name: string, type: 'text' | 'integer']

@@ -26,7 +26,7 @@ export class Repos {
     this.stacks = new StacksRepo(db)
     this.projects = new ProjectsRepo(db)
     this.apis = new ApisRepo(db, capabilities)
-    this.webhooks = new WebhooksRepo(db)
+    this.webhooks = new WebhooksRepo(db, capabilities)
     this.deliveries = new DeliveriesRepo(db, capabilities)
   }
 }

@@ -99,7 +99,29 @@ export function runWebhooksRepoTests(current: () => Store): void {
 
       const updated = await store.webhooks.update(api.id, first!.id, { active: false }, at(5))
       expect(updated).toMatchObject({ active: 0, url: first!.url, updated_at: at(5) })
-      expect(await store.webhooks.activeIds(api.id)).toEqual([second!.id])
+      // Only the active one gets a delivery of an event.
+      expect(await store.webhooks.enqueueForActive(event(api.id))).toBe(1)
+      const queued = await store.kysely.selectFrom('webhook_deliveries').selectAll().execute()
+      expect(queued).toMatchObject([
+        {
+          webhook_id: second!.id,
+          event_id: 'evt_1',
+          state: 'pending',
+          next_attempt_at: T0,
+          next_trigger: 'scheduled',
+          claim_token: null,
+          window_attempts: 0,
+          attempt_count: 0,
+          last_status: null,
+          completed_at: null,
+        },
+      ])
+      expect(queued[0]!.id).toMatch(/^dlv_[0-9a-f]{24}$/)
+      await store.webhooks.update(api.id, second!.id, { active: false }, at(5))
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_2'))).toBe(0)
+      expect(await store.kysely.selectFrom('webhook_events').select('id').execute()).toEqual([
+        { id: 'evt_1' },
+      ])
 
       const rotated = await store.webhooks.rotateSecret(api.id, first!.id, 'whsec_new', at(6))
       expect(rotated).toMatchObject({ secret: 'whsec_new', secret_rotated_at: at(6) })

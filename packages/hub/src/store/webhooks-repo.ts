@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import type { DialectCapabilities } from './dialect.js'
 import { newId } from './ids.js'
 import type { Database, WebhookEventRow, WebhookRow } from './schema.js'
 
@@ -18,9 +19,49 @@ export type WebhookChanges = {
 /** Where a page of webhooks starts: after this one, oldest first. */
 export type WebhookCursor = { readonly createdAt: string; readonly id: string }
 
+const DELIVERY_COLUMNS = [
+  'id',
+  'event_id',
+  'webhook_id',
+  'state',
+  'created_at',
+  'next_attempt_at',
+  'next_trigger',
+  'claim_token',
+  'window_started_at',
+  'window_attempts',
+  'attempt_count',
+  'last_attempt_at',
+  'last_status',
+  'last_error',
+  'completed_at',
+] as const
+
+/** The columns of a new pending delivery due at `at`, after its ids, as SQL (typed nulls). */
+function newDelivery(at: string) {
+  const text = sql<string | null>`cast(null as text)`
+  return [
+    sql<'pending'>`'pending'`.as('state'),
+    sql<string>`${at}`.as('created_at'),
+    sql<string>`${at}`.as('next_attempt_at'),
+    sql<'scheduled'>`'scheduled'`.as('next_trigger'),
+    text.as('claim_token'),
+    text.as('window_started_at'),
+    sql<number>`0`.as('window_attempts'),
+    sql<number>`0`.as('attempt_count'),
+    text.as('last_attempt_at'),
+    sql<number | null>`cast(null as integer)`.as('last_status'),
+    text.as('last_error'),
+    text.as('completed_at'),
+  ]
+}
+
 /** The webhooks of APIs, and the events the hub sends them (the outbox side of the queue). */
 export class WebhooksRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DialectCapabilities,
+  ) {}
 
   async create(webhook: NewWebhook, at: string): Promise<WebhookRow> {
     const row: WebhookRow = {
@@ -107,15 +148,38 @@ export class WebhooksRepo {
     return result.numDeletedRows > 0n
   }
 
-  /** The ids of the API's active webhooks: who gets a revision event. */
-  async activeIds(apiId: string): Promise<string[]> {
-    const rows = await this.db
+  /**
+   * Stores the event and one pending delivery of it per active webhook of its API, due at once,
+   * unless the API has no active webhook (then nothing is stored). One statement for all the
+   * deliveries, however many webhooks there are. Call it in the transaction of what caused the
+   * event. Answers how many deliveries it queued.
+   */
+  async enqueueForActive(event: WebhookEventRow): Promise<number> {
+    const active = await this.db
       .selectFrom('webhooks')
-      .select('id')
-      .where('api_id', '=', apiId)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('api_id', '=', event.api_id)
       .where('active', '=', 1)
-      .execute()
-    return rows.map((row) => row.id)
+      .executeTakeFirstOrThrow()
+    if (Number(active.n) === 0) return 0
+    await this.db.insertInto('webhook_events').values(event).execute()
+    const result = await this.db
+      .insertInto('webhook_deliveries')
+      .columns([...DELIVERY_COLUMNS])
+      .expression((eb) =>
+        eb
+          .selectFrom('webhooks')
+          .select([
+            this.capabilities.randomId('dlv').as('id'),
+            eb.val(event.id).as('event_id'),
+            'id as webhook_id',
+            ...newDelivery(event.created_at),
+          ])
+          .where('api_id', '=', event.api_id)
+          .where('active', '=', 1),
+      )
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0)
   }
 
   /**

@@ -22,11 +22,8 @@ export async function enqueueRevisionEvent(
   },
 ): Promise<number> {
   if (!input.changelog.summary.diff) return 0
-  const webhookIds = await tx.webhooks.activeIds(input.api.id)
-  if (webhookIds.length === 0) return 0
   const event = revisionEvent({ ...input, id: newId('evt'), time: input.at })
-  await tx.webhooks.enqueue(row(event, input.api.id, input.revision.id), webhookIds)
-  return webhookIds.length
+  return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id))
 }
 
 /** Writes a test event for one webhook and its delivery; answers the delivery id. */

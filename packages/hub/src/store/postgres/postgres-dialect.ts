@@ -9,6 +9,9 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   isUniqueViolation: (error) => error instanceof Error && 'code' in error && error.code === '23505',
   skipLocked: true,
   dataModifyingCte: true,
+  // gen_random_uuid() is built in (PostgreSQL 13+): 24 of its hex digits, as newId makes.
+  randomId: (prefix) =>
+    sql<string>`${prefix + '_'} || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)`,
   recordSet: (json, columns, alias) =>
     sql`jsonb_to_recordset(${json}::jsonb) as ${sql.ref(alias)}(${sql.join(
       columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`),

@@ -14,6 +14,7 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = {
     (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
   skipLocked: false,
   dataModifyingCte: false,
+  randomId: (prefix) => sql<string>`${prefix + '_'} || lower(hex(randomblob(12)))`,
   recordSet: (json, columns, alias) =>
     sql`(select ${sql.join(
       columns.map(([name]) => sql`value ->> ${'$.' + name} as ${sql.ref(name)}`),
