@@ -5,36 +5,28 @@
 //   [--only get|publish] [--profile DIR: a V8 CPU profile of each hub into DIR]
 // PostgreSQL: SVC_BENCH_DATABASE_URL, else SVC_TEST_DATABASE_URL, else the local test database.
 // SVC_BENCH_HUB_BIN: the svc-hub.js to run instead of packages/hub/bin/svc-hub.js.
-import { randomBytes } from 'node:crypto'
-import http from 'node:http'
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { runNode } from './lib/child-runs.js'
 import {
-  describeMachine,
-  describeRevision,
-  loadAverage,
-  machineInfo,
-  sourceRevision,
-} from './lib/machine.js'
+  call,
+  describeRun,
+  expectStatus,
+  finishReport,
+  fmt,
+  HUB_BIN,
+  progress,
+  readStores,
+  runMain,
+  startHub,
+  startLocalServer,
+  startReport,
+  STORES,
+  withPostgres,
+} from './lib/hub-runs.js'
 import { publishUpload } from './lib/publish-body.js'
-import { killAll, startServer } from './lib/servers.js'
 import { parseArgs, round } from './lib/stats.js'
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-const HUB_BIN = process.env.SVC_BENCH_HUB_BIN || join(ROOT, 'packages/hub/bin/svc-hub.js')
-const HELLO = join(ROOT, 'bench/lib/hello-server.js')
-const RESULT_FILE = join(ROOT, 'bench/results/hub.json')
-const PG_URL =
-  process.env.SVC_BENCH_DATABASE_URL ||
-  process.env.SVC_TEST_DATABASE_URL ||
-  'postgres://postgres@127.0.0.1:5432/test'
-const STORES = { sqlite: 'SQLite', postgres: 'PostgreSQL' }
-const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
 
 // What the bench creates in each hub: an organisation owned by a user with its own PAT, an API,
 // a stack (published to) and a project bound to both (its config is read).
@@ -61,37 +53,6 @@ const GETS = {
 const PUBLISH_MODES = {
   shared: { label: 'sources unchanged', uniqueFiles: false },
   unique: { label: 'every file new', uniqueFiles: true },
-}
-
-// ---- cleanup: children, temp dirs and schemas go on the way out, also on an error or ^C
-
-const cleanups = []
-
-/** Registers `work` for the end of the run; answers a function that runs it now (once). */
-function onExit(work) {
-  let done
-  const run = () => (done ??= Promise.resolve().then(work))
-  cleanups.push(run)
-  return run
-}
-
-async function cleanUp() {
-  killAll()
-  for (const run of cleanups.reverse()) {
-    try {
-      await run()
-    } catch (error) {
-      process.stderr.write(`cleanup failed: ${error instanceof Error ? error.message : error}\n`)
-    }
-  }
-  cleanups.length = 0
-}
-
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    process.stderr.write(`\n${signal}: stopping the servers and cleaning up\n`)
-    cleanUp().finally(() => process.exit(130))
-  })
 }
 
 // ---- load generation
@@ -140,10 +101,6 @@ async function load(base, { path, method = 'GET', headers, body, connections, se
   }
 }
 
-function progress(text) {
-  process.stderr.write(`${text}\n`)
-}
-
 function describeLoad(name, r, unit) {
   const failed = r.non2xx + r.errors
   return (
@@ -165,33 +122,16 @@ async function benchHello(server, options, when) {
 // ---- one hub
 
 async function benchHub(kind, options, upload) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-hub-bench-'))
-  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
-  const schema = kind === 'postgres' ? `svc_bench_${randomBytes(6).toString('hex')}` : undefined
-  const dropIt = schema ? onExit(() => dropSchema(schema)) : async () => {}
-  const env = {
-    ...process.env,
-    NO_COLOR: '1',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SVC_HUB_DATA: dataDir,
-    SVC_HUB_LOG_LEVEL: options.logLevel,
-  }
-  delete env.DATABASE_URL
-  delete env.SVC_HUB_DATABASE_SCHEMA
-  if (schema) Object.assign(env, { DATABASE_URL: PG_URL, SVC_HUB_DATABASE_SCHEMA: schema })
-
-  const profile = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profile}`] : []
-  const hub = await startServer({
-    label: `svc-hub (${kind})`,
-    args: [...profile, HUB_BIN, 'serve'],
-    env,
+  const hub = await startHub(kind, {
+    tmpPrefix: 'svc-hub-bench-',
+    logLevel: options.logLevel,
+    profileDir: options.profile,
   })
-  const stopHub = onExit(() => hub.stop())
+  const { dataDir, schema } = hub
   const problems = []
   try {
     const report = { store: kind, problems }
-    const token = await setUp(hub, env, upload, problems)
+    const token = await setUp(hub, upload, problems)
     const auth = { authorization: `Bearer ${token}` }
     const size = () => (schema ? schemaBytes(schema) : dirBytes(dataDir))
 
@@ -236,27 +176,25 @@ async function benchHub(kind, options, upload) {
     if (logged.count) {
       problems.push(`the hub logged ${logged.count} error line(s); first: ${logged.first[0]}`)
     }
-    const status = await stopHub()
+    const status = await hub.stop()
     if (status !== 0) problems.push(`svc-hub serve exited with ${status} on SIGTERM`)
     if (kind === 'sqlite') report.storeMb = round((await dirBytes(dataDir)) / 1e6, 1)
     else report.storeMb = round((await schemaBytes(schema)) / 1e6, 1)
     for (const problem of problems) progress(`${STORES[kind]}: ${problem}`)
     return report
   } finally {
-    await stopHub()
-    await removeDir()
-    await dropIt()
+    await hub.release()
   }
 }
 
 /** The bench's user, organisation, PAT, API, first stack version and project; answers the PAT. */
-async function setUp(hub, env, upload, problems) {
-  const adminPat = PAT.exec(hub.stderr())?.[0]
+async function setUp(hub, upload, problems) {
+  const { adminPat } = hub
   if (!adminPat) problems.push('no admin PAT on stderr at first start')
   else await expectStatus(200, call(hub.url, '/v1/user', { token: adminPat }), 'GET /v1/user')
 
   const admin = async (...args) => {
-    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env })
+    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env: hub.env })
     if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
     return JSON.parse(run.stdout)
   }
@@ -301,50 +239,6 @@ async function setUp(hub, env, upload, problems) {
   return token
 }
 
-/**
- * One request on its own connection, so that no kept-alive connection from an earlier step (the
- * setup pauses for admin commands; a later hub may get an earlier one's port) is closed under it.
- */
-function call(base, path, { token, method, json, body, headers = {} } = {}) {
-  const all = { ...headers }
-  if (token) all.authorization = `Bearer ${token}`
-  let payload = body
-  if (json !== undefined) {
-    all['content-type'] = 'application/json'
-    payload = Buffer.from(JSON.stringify(json))
-  }
-  if (payload !== undefined) all['content-length'] = String(payload.byteLength)
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      new URL(path, base),
-      { method: method ?? (json ? 'POST' : 'GET'), headers: all, agent: false },
-      (response) => {
-        const chunks = []
-        response.on('data', (chunk) => chunks.push(chunk))
-        response.on('error', reject)
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let parsed
-          try {
-            parsed = JSON.parse(text)
-          } catch {
-            parsed = undefined
-          }
-          resolve({ status: response.statusCode, body: parsed, text })
-        })
-      },
-    )
-    request.on('error', reject)
-    request.end(payload)
-  })
-}
-
-async function expectStatus(status, reply, what) {
-  const r = await reply
-  if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status} ${r.text}`)
-  return r
-}
-
 async function versionCount(base, auth) {
   const reply = await expectStatus(
     200,
@@ -355,33 +249,6 @@ async function versionCount(base, auth) {
 }
 
 // ---- stores
-
-async function postgresAnswers() {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    await client.query('select 1')
-    return { ok: true }
-  } catch (error) {
-    return { ok: false, why: error instanceof Error ? error.message : String(error) }
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-async function withPostgres(work) {
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
-
-function dropSchema(schema) {
-  return withPostgres((client) => client.query(`drop schema if exists "${schema}" cascade`))
-}
 
 /** Bytes of every table of `schema` with its indexes and TOAST (where the blobs go). */
 function schemaBytes(schema) {
@@ -402,20 +269,10 @@ async function dirBytes(dir) {
   return total
 }
 
-function redact(url) {
-  try {
-    const u = new URL(url)
-    u.password = ''
-    return u.href
-  } catch {
-    return '(unparseable URL)'
-  }
-}
-
 // ---- report
 
 function printReport(report) {
-  const { options, machine, upload } = report
+  const { options, upload } = report
   const hello = report.hello
   const helloRate = mean(hello.map((h) => h.rate))
   const rows = [
@@ -476,10 +333,7 @@ function printReport(report) {
     '÷ hello',
     'notes',
   ]
-  const revision = report.hubBin ?? describeRevision(report.hub, 'hub')
-  console.log(
-    `\n${describeMachine(machine, report.loadBefore, report.loadAfter)}; hub at ${revision}`,
-  )
+  console.log(`\n${describeRun(report)}`)
   const publishFor = options.publishes
     ? `${options.publishes} publishes`
     : `${options.publishSeconds} s`
@@ -508,14 +362,6 @@ function mean(values) {
   return values.reduce((a, b) => a + b, 0) / values.length
 }
 
-function fmt(value, digits = 0) {
-  if (value === null || value === undefined || Number.isNaN(value)) return '—'
-  return value.toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  })
-}
-
 // ---- main
 
 function readOptions(argv) {
@@ -526,8 +372,7 @@ function readOptions(argv) {
       throw new Error(`--${name} must be a positive number`)
     return value
   }
-  const stores = String(args.stores ?? 'sqlite,postgres').split(',')
-  for (const store of stores) if (!STORES[store]) throw new Error(`unknown store '${store}'`)
+  const stores = readStores(args)
   if (args.only !== undefined && args.only !== 'get' && args.only !== 'publish')
     throw new Error('--only takes get or publish')
   return {
@@ -547,59 +392,17 @@ function readOptions(argv) {
 async function main() {
   const options = readOptions(process.argv.slice(2))
   const upload = publishUpload({ account: ORG, slug: STACK })
-  const report = {
-    date: new Date().toISOString(),
-    options,
+  const { report, stores } = await startReport(options, {
     upload: { bytes: upload.bytes, fileCount: upload.fileCount },
-    loadBefore: loadAverage(),
-    hub: sourceRevision(ROOT, 'packages/hub/src'),
-    ...(process.env.SVC_BENCH_HUB_BIN ? { hubBin: HUB_BIN } : {}),
-    skipped: [],
-    hubs: [],
-    hello: [],
-  }
-  if (report.loadBefore > 0.5) {
-    progress(`note: load average ${report.loadBefore} before the run; other work skews the figures`)
-  }
-  const stores = [...options.stores]
-  if (stores.includes('postgres')) {
-    const answer = await postgresAnswers()
-    if (!answer.ok) {
-      const why = `PostgreSQL: nothing answers at ${redact(PG_URL)} (${answer.why}); set SVC_BENCH_DATABASE_URL`
-      progress(`skipping ${why}`)
-      report.skipped.push(why)
-      stores.splice(stores.indexOf('postgres'), 1)
-    }
-  }
-
-  const hello = await startServer({
-    label: 'hello-world',
-    args: [HELLO],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
   })
-  const stopHello = onExit(() => hello.stop())
+  report.hello = []
+
+  const hello = await startLocalServer('hello-world', 'hello-server.js')
   report.hello.push(await benchHello(hello, options, 'before the hubs'))
   for (const store of stores) report.hubs.push(await benchHub(store, options, upload))
   report.hello.push(await benchHello(hello, options, 'after the hubs'))
-  await stopHello()
-
-  report.loadAfter = loadAverage()
-  report.machine = machineInfo()
-  printReport(report)
-  await mkdir(dirname(RESULT_FILE), { recursive: true })
-  await writeFile(RESULT_FILE, `${JSON.stringify(report, null, 2)}\n`)
-  console.log(`\nwrote ${relative(ROOT, RESULT_FILE)}`)
+  await hello.stop()
+  await finishReport(report, 'hub', printReport)
 }
 
-try {
-  await main()
-} catch (error) {
-  process.exitCode = 1
-  const cause =
-    error instanceof Error && error.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : error}${cause}\n`,
-  )
-} finally {
-  await cleanUp()
-}
+await runMain(main)

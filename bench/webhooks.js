@@ -17,75 +17,36 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import pg from 'pg'
+import { join } from 'node:path'
 import { runNode } from './lib/child-runs.js'
 import { profilesIn, summarizeProfile } from './lib/cpu-profile.js'
 import {
-  describeMachine,
-  describeRevision,
-  loadAverage,
-  machineInfo,
-  sourceRevision,
-} from './lib/machine.js'
-import { killAll, startServer } from './lib/servers.js'
+  call,
+  describeRun,
+  expectStatus,
+  finishReport,
+  fmt,
+  onExit,
+  progress,
+  readStores,
+  ROOT,
+  runMain,
+  startHub,
+  startLocalServer,
+  startReport,
+  STORES,
+} from './lib/hub-runs.js'
 import { median, parseArgs, percentile } from './lib/stats.js'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-const HUB_BIN = process.env.SVC_BENCH_HUB_BIN || join(ROOT, 'packages/hub/bin/svc-hub.js')
-const RECEIVER = join(ROOT, 'bench/lib/webhook-receiver.js')
 const SENDER = join(ROOT, 'bench/lib/webhook-sender.js')
-const RESULT_FILE = join(ROOT, 'bench/results/webhooks.json')
-const PG_URL =
-  process.env.SVC_BENCH_DATABASE_URL ||
-  process.env.SVC_TEST_DATABASE_URL ||
-  'postgres://postgres@127.0.0.1:5432/test'
-const STORES = { sqlite: 'SQLite', postgres: 'PostgreSQL' }
-const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
 const OWNER = 'admin'
 const SLUG = 'bench'
 /** Webhooks created at once during the setup. */
 const SETUP_CONCURRENCY = 8
 /** The issue's targets. */
 const TARGET = { ratio: 0.3, rate: 2000 }
-
-// ---- cleanup: children, temp dirs and schemas go on the way out, also on an error or ^C
-
-const cleanups = []
-
-/** Registers `work` for the end of the run; answers a function that runs it now (once). */
-function onExit(work) {
-  let done
-  const run = () => (done ??= Promise.resolve().then(work))
-  cleanups.push(run)
-  return run
-}
-
-async function cleanUp() {
-  killAll()
-  for (const run of cleanups.reverse()) {
-    try {
-      await run()
-    } catch (error) {
-      process.stderr.write(`cleanup failed: ${error instanceof Error ? error.message : error}\n`)
-    }
-  }
-  cleanups.length = 0
-}
-
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    process.stderr.write(`\n${signal}: stopping the servers and cleaning up\n`)
-    cleanUp().finally(() => process.exit(130))
-  })
-}
-
-function progress(text) {
-  process.stderr.write(`${text}\n`)
-}
 
 /**
  * CPU time (user + system, every thread) a process used so far, in ms, from /proc (Linux);
@@ -100,50 +61,6 @@ function processCpuMs(pid) {
   } catch {
     return undefined
   }
-}
-
-// ---- HTTP
-
-/** One request; answers `{ status, body, text }` (`body` parsed when it is JSON). */
-function call(base, path, { token, method, json, body, headers = {}, agent = false } = {}) {
-  const all = { ...headers }
-  if (token) all.authorization = `Bearer ${token}`
-  let payload = body
-  if (json !== undefined) {
-    all['content-type'] = 'application/json'
-    payload = JSON.stringify(json)
-  }
-  if (typeof payload === 'string') payload = Buffer.from(payload)
-  if (payload !== undefined) all['content-length'] = String(payload.byteLength)
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      new URL(path, base),
-      { method: method ?? (payload ? 'POST' : 'GET'), headers: all, agent },
-      (response) => {
-        const chunks = []
-        response.on('data', (chunk) => chunks.push(chunk))
-        response.on('error', reject)
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let parsed
-          try {
-            parsed = JSON.parse(text)
-          } catch {
-            parsed = undefined
-          }
-          resolve({ status: response.statusCode, body: parsed, text })
-        })
-      },
-    )
-    request.on('error', reject)
-    request.end(payload)
-  })
-}
-
-async function expectStatus(status, reply, what) {
-  const r = await reply
-  if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status} ${r.text}`)
-  return r
 }
 
 // ---- the receiver
@@ -242,36 +159,20 @@ function openapiDocument(n) {
 
 async function benchHub(kind, run, receiver, options) {
   const control = receiverControl(receiver)
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-hub-bench-webhooks-'))
-  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
-  const schema = kind === 'postgres' ? `svc_bench_${randomBytes(6).toString('hex')}` : undefined
-  const dropIt = schema ? onExit(() => dropSchema(schema)) : async () => {}
-  const env = {
-    ...process.env,
-    NO_COLOR: '1',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SVC_HUB_DATA: dataDir,
-    SVC_HUB_LOG_LEVEL: options.logLevel,
-    SVC_HUB_ALLOW_PRIVATE_NETWORKS: receiver.url,
-    SVC_HUB_WEBHOOK_CONCURRENCY: String(options.concurrency),
-  }
-  delete env.DATABASE_URL
-  delete env.SVC_HUB_DATABASE_SCHEMA
-  if (schema) Object.assign(env, { DATABASE_URL: PG_URL, SVC_HUB_DATABASE_SCHEMA: schema })
-
   const profileDir = options.profile ? join(options.profile, `${kind}-run${run}`) : undefined
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
-  const hub = await startServer({
-    label: `svc-hub (${kind})`,
-    args: [...profile, HUB_BIN, 'serve'],
-    env,
+  const hub = await startHub(kind, {
+    tmpPrefix: 'svc-hub-bench-webhooks-',
+    logLevel: options.logLevel,
+    env: {
+      SVC_HUB_ALLOW_PRIVATE_NETWORKS: receiver.url,
+      SVC_HUB_WEBHOOK_CONCURRENCY: String(options.concurrency),
+    },
+    profileDir,
   })
-  const stopHub = onExit(() => hub.stop())
   const agent = new http.Agent({ keepAlive: true, maxSockets: SETUP_CONCURRENCY })
   const problems = []
   try {
-    const token = PAT.exec(hub.stderr())?.[0]
+    const token = hub.adminPat
     if (!token) throw new Error(`${kind}: no admin PAT on stderr at first start`)
     const api = (path, init = {}) => call(hub.url, path, { token, agent, ...init })
     await expectStatus(
@@ -352,7 +253,7 @@ async function benchHub(kind, run, receiver, options) {
     if (logged.count)
       problems.push(`the hub logged ${logged.count} error line(s); first: ${logged.first[0]}`)
     agent.destroy()
-    const status = await stopHub()
+    const status = await hub.stop()
     const stoppedAt = Date.now()
     if (status !== 0) problems.push(`svc-hub serve exited with ${status} on SIGTERM`)
     // After the hub stopped: a late second attempt of any delivery counts as a duplicate too.
@@ -410,9 +311,7 @@ async function benchHub(kind, run, receiver, options) {
     return result
   } finally {
     agent.destroy()
-    await stopHub()
-    await removeDir()
-    await dropIt()
+    await hub.release()
   }
 }
 
@@ -422,41 +321,6 @@ function latencies(values) {
     p90: percentile(values, 90),
     p99: percentile(values, 99),
     max: percentile(values, 100),
-  }
-}
-
-// ---- stores
-
-async function postgresAnswers() {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    await client.query('select 1')
-    return { ok: true }
-  } catch (error) {
-    return { ok: false, why: error instanceof Error ? error.message : String(error) }
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-async function dropSchema(schema) {
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
-  try {
-    await client.query(`drop schema if exists "${schema}" cascade`)
-  } finally {
-    await client.end()
-  }
-}
-
-function redact(url) {
-  try {
-    const u = new URL(url)
-    u.password = ''
-    return u.href
-  } catch {
-    return '(unparseable URL)'
   }
 }
 
@@ -528,10 +392,7 @@ function printReport(report) {
       perRun(results),
     ])
   }
-  const revision = report.hubBin ?? describeRevision(report.hub, 'hub')
-  console.log(
-    `\n${describeMachine(report.machine, report.loadBefore, report.loadAfter)}; hub at ${revision}`,
-  )
+  console.log(`\n${describeRun(report)}`)
   const bytes = report.hubs[0]?.bodyBytes
   const bodies = !bytes
     ? ''
@@ -603,14 +464,6 @@ function distinct(values) {
   return [...new Set(values)].map((v) => fmt(v)).join(' / ')
 }
 
-function fmt(value, digits = 0) {
-  if (value === null || value === undefined || Number.isNaN(value)) return '—'
-  return value.toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  })
-}
-
 // ---- main
 
 function readOptions(argv) {
@@ -621,8 +474,7 @@ function readOptions(argv) {
       throw new Error(`--${name} must be an integer of at least ${min}, got ${args[name]}`)
     return value
   }
-  const stores = String(args.stores ?? 'sqlite,postgres').split(',')
-  for (const store of stores) if (!STORES[store]) throw new Error(`unknown store '${store}'`)
+  const stores = readStores(args)
   const webhooks = integer('webhooks', 500)
   const revisions = integer('revisions', 10)
   return {
@@ -642,39 +494,13 @@ function readOptions(argv) {
 
 async function main() {
   const options = readOptions(process.argv.slice(2))
-  const report = {
-    date: new Date().toISOString(),
-    options,
-    loadBefore: loadAverage(),
-    hub: sourceRevision(ROOT, 'packages/hub/src'),
-    ...(process.env.SVC_BENCH_HUB_BIN ? { hubBin: HUB_BIN } : {}),
-    skipped: [],
-    hubs: [],
-    raw: [],
-  }
-  if (report.loadBefore > 0.5) {
-    progress(`note: load average ${report.loadBefore} before the run; other work skews the figures`)
-  }
-  const stores = [...options.stores]
-  if (stores.includes('postgres')) {
-    const answer = await postgresAnswers()
-    if (!answer.ok) {
-      const why = `PostgreSQL: nothing answers at ${redact(PG_URL)} (${answer.why}); set SVC_BENCH_DATABASE_URL`
-      progress(`skipping ${why}`)
-      report.skipped.push(why)
-      stores.splice(stores.indexOf('postgres'), 1)
-    }
-  }
+  const { report, stores } = await startReport(options)
+  report.raw = []
   if (stores.length === 0) throw new Error('no store to measure')
 
   const workDir = await mkdtemp(join(tmpdir(), 'svc-bench-webhooks-'))
   onExit(() => rm(workDir, { recursive: true, force: true }))
-  const receiver = await startServer({
-    label: 'webhook receiver',
-    args: [RECEIVER],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
-  })
-  const stopReceiver = onExit(() => receiver.stop())
+  const receiver = await startLocalServer('webhook receiver', 'webhook-receiver.js')
 
   // Each round: every hub, then the raw baseline with a body the hubs just sent (same size).
   for (let run = 1; run <= options.runs; run++) {
@@ -688,25 +514,8 @@ async function main() {
     if (!sample) throw new Error('no event reached the receiver: nothing to size the raw POSTs by')
     report.raw.push(await benchRaw(receiver, options, sample, workDir))
   }
-  await stopReceiver()
-
-  report.loadAfter = loadAverage()
-  report.machine = machineInfo()
-  printReport(report)
-  await mkdir(dirname(RESULT_FILE), { recursive: true })
-  await writeFile(RESULT_FILE, `${JSON.stringify(report, null, 2)}\n`)
-  console.log(`\nwrote ${relative(ROOT, RESULT_FILE)}`)
+  await receiver.stop()
+  await finishReport(report, 'webhooks', printReport)
 }
 
-try {
-  await main()
-} catch (error) {
-  process.exitCode = 1
-  const cause =
-    error instanceof Error && error.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : error}${cause}\n`,
-  )
-} finally {
-  await cleanUp()
-}
+await runMain(main)

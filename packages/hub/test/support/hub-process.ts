@@ -80,39 +80,22 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
       ? { kind: 'sqlite', dataDir }
       : { kind: 'postgres', url: postgresUrl(), ...(schema ? { schema } : {}) }
 
-  const child = spawn(process.execPath, [HUB_BIN, 'serve', ...(options.args ?? [])], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  )
+  const running = spawnHubBin(['serve', ...(options.args ?? [])], env)
+  const { child, stdout, stderr } = running
 
   const url = await waitFor(
     child,
     () => {
-      for (const line of stdout.split('\n')) {
+      for (const line of stdout().split('\n')) {
         if (!line.includes('"listening"')) continue
         return (JSON.parse(line) as { url: string }).url
       }
       return undefined
     },
-    () => `stdout:\n${stdout}\nstderr:\n${stderr}`,
+    () => `stdout:\n${stdout()}\nstderr:\n${stderr()}`,
   )
-  const adminPat = /svc_pat_[A-Za-z0-9_-]{43}/.exec(stderr)?.[0] ?? ''
+  const adminPat = /svc_pat_[A-Za-z0-9_-]{43}/.exec(stderr())?.[0] ?? ''
 
-  let stopped: Promise<number | null> | undefined
-  const stop = () => {
-    if (!stopped) {
-      if (child.exitCode === null) child.kill('SIGTERM')
-      stopped = exited
-    }
-    return stopped
-  }
   return {
     kind,
     url,
@@ -120,18 +103,15 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     env,
     dataDir,
     schema,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout,
+    stderr,
     admin: (args) => runNode([HUB_BIN, 'admin', ...args], env),
     openStore: () => openStore(storeOptions),
-    stop,
-    kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-      await exited
-    },
+    stop: running.stop,
+    kill: running.kill,
     startWorker: (extra = {}) => startWorkerProcess({ ...env, ...extra }),
     dispose: async () => {
-      await stop()
+      await running.stop()
       rmSync(dataDir, { recursive: true, force: true })
       if (schema) await dropSchema(schema)
     },
@@ -140,7 +120,18 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
 
 /** `svc-hub worker` with `env`, once it says it started. */
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [HUB_BIN, 'worker'], {
+  const running = spawnHubBin(['worker'], env)
+  await waitFor(
+    running.child,
+    () => (running.stdout().includes('webhook worker started') ? true : undefined),
+    () => `stdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`,
+  )
+  return running
+}
+
+/** `svc-hub <args>`, its output collected, and the ways to end it. */
+function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [HUB_BIN, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -151,16 +142,19 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   )
-  await waitFor(
-    child,
-    () => (stdout.includes('webhook worker started') ? true : undefined),
-    () => `stdout:\n${stdout}\nstderr:\n${stderr}`,
-  )
+  let stopped: Promise<number | null> | undefined
   return {
+    child,
+    exited,
     stdout: () => stdout,
+    stderr: () => stderr,
+    // Once: a second SIGTERM would find the hub's handler gone and end it at once.
     stop: () => {
-      if (child.exitCode === null) child.kill('SIGTERM')
-      return exited
+      if (!stopped) {
+        if (child.exitCode === null) child.kill('SIGTERM')
+        stopped = exited
+      }
+      return stopped
     },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
