@@ -1,7 +1,6 @@
 import type { Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import { createSafeFetch } from '@svc/safe-fetch'
 import pino, { type Logger } from 'pino'
 import { bootstrapAdmin } from './accounts/bootstrap.js'
 import { DocumentAnalysis } from './apis/document-analysis.js'
@@ -10,7 +9,8 @@ import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
 import { openStore, storeOptions } from './store/index.js'
 import { lingerOnClose } from './http/lingering-close.js'
-import { Dispatcher, NO_DISPATCHER } from './webhooks/dispatcher.js'
+import { NO_DISPATCHER } from './webhooks/dispatcher.js'
+import { configuredDispatcher, outboundClient } from './worker.js'
 
 /** How long in-flight requests get to finish on SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -71,21 +71,10 @@ export async function startHub(
     ? `http://localhost:${address.port}`
     : config.publicUrl
   const documents = new DocumentAnalysis()
-  const outbound = createSafeFetch({
-    allow: config.allowPrivateNetworks,
-    // Every attempt in flight may go to the same receiver: one socket each, none queued.
-    maxSockets: config.webhooks.concurrency,
-  })
+  const outbound = outboundClient(config)
   const metrics = createMetrics()
   const dispatcher = options.dispatcher
-    ? new Dispatcher({
-        store,
-        fetch: outbound,
-        log,
-        leaseMs: config.webhooks.leaseMs,
-        concurrency: config.webhooks.concurrency,
-        metrics: metrics.webhooks,
-      })
+    ? configuredDispatcher(config, store, outbound, log, metrics.webhooks)
     : undefined
   startApp(
     createApp(

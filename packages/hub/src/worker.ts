@@ -1,10 +1,38 @@
-import { createSafeFetch } from '@svc/safe-fetch'
+import { createSafeFetch, type SafeFetchClient } from '@svc/safe-fetch'
 import type { Logger } from 'pino'
 import type { HubConfig } from './config.js'
 import { openStore, storeOptions } from './store/index.js'
-import { Dispatcher } from './webhooks/dispatcher.js'
+import type { Store } from './store/store.js'
+import { Dispatcher, type DispatcherMetrics } from './webhooks/dispatcher.js'
 
 export type RunningWorker = { stop(): Promise<void> }
+
+/** The guarded client of the hub's outbound requests, as the configuration sets it. */
+export function outboundClient(config: HubConfig): SafeFetchClient {
+  return createSafeFetch({
+    allow: config.allowPrivateNetworks,
+    // Every attempt in flight may go to the same receiver: one socket each, none queued.
+    maxSockets: config.webhooks.concurrency,
+  })
+}
+
+/** A webhook dispatcher over `store`, as the configuration sets it (not started). */
+export function configuredDispatcher(
+  config: HubConfig,
+  store: Store,
+  outbound: SafeFetchClient,
+  log: Logger,
+  metrics?: DispatcherMetrics,
+): Dispatcher {
+  return new Dispatcher({
+    store,
+    fetch: outbound,
+    log,
+    leaseMs: config.webhooks.leaseMs,
+    concurrency: config.webhooks.concurrency,
+    ...(metrics ? { metrics } : {}),
+  })
+}
 
 /**
  * `svc-hub worker`: the webhook dispatcher alone, on the hub's store. Any number of workers (and
@@ -12,18 +40,8 @@ export type RunningWorker = { stop(): Promise<void> }
  */
 export async function startWorker(config: HubConfig, log: Logger): Promise<RunningWorker> {
   const store = await openStore(storeOptions(config))
-  const outbound = createSafeFetch({
-    allow: config.allowPrivateNetworks,
-    // Every attempt in flight may go to the same receiver: one socket each, none queued.
-    maxSockets: config.webhooks.concurrency,
-  })
-  const dispatcher = new Dispatcher({
-    store,
-    fetch: outbound,
-    log,
-    leaseMs: config.webhooks.leaseMs,
-    concurrency: config.webhooks.concurrency,
-  })
+  const outbound = outboundClient(config)
+  const dispatcher = configuredDispatcher(config, store, outbound, log)
   dispatcher.start()
   log.info({ store: store.describe }, 'webhook worker started')
   let stopping: Promise<void> | undefined

@@ -85,10 +85,12 @@ const MANAGE = needs('admin:webhooks')
 
 export const webhooks = createRouter()
 
-/** The API whose webhooks the caller manages: `admin:webhooks` and write access on its owner. */
+/**
+ * The API whose webhooks the caller manages: write access on its owner (the route's `needs`
+ * has checked the `admin:webhooks` scope already).
+ */
 async function managedApi(c: Context<HubEnv>, params: { owner: string; slug: string }) {
-  const caller = requireCaller(c, 'admin:webhooks')
-  return writableApi(c.get('hub').store, caller, params.owner, params.slug)
+  return writableApi(c.get('hub').store, requireCaller(c), params.owner, params.slug)
 }
 
 async function managedWebhook(
