@@ -18,6 +18,12 @@ export type DefineInput = {
   readonly name: string
   readonly kind: IdentifierKind
   readonly exportPath: string
+  /**
+   * `item` (the default): the definition belongs to this item and variant, and another item
+   * claiming the same name and file is a mismatch. `generator`: a helper every item of this
+   * generator shares (a runtime function, an options type); the first item to ask builds it.
+   */
+  readonly scope?: 'item' | 'generator'
 } & (DefinitionBody | { readonly build: () => DefinitionBody })
 
 /** What a generator's transform can do. */
@@ -53,6 +59,11 @@ export function generatorKey(generatorId: string, route: Subject, variant: strin
   return [generatorId, ...subjectKeys(route), variant].join('|')
 }
 
+/** The generator key of the helpers every item of one generator shares. */
+export function sharedKey(generatorId: string): string {
+  return `${generatorId}|*`
+}
+
 /** The context of one item × variant of one generator. */
 export class ItemContext implements GenerateContext {
   readonly warnings: string[] = []
@@ -78,11 +89,11 @@ export class ItemContext implements GenerateContext {
   }
 
   define(input: DefineInput): DefinitionKey {
-    const { name, kind, exportPath, ...body } = input
+    const { name, kind, exportPath, scope = 'item', ...body } = input
     return this.state.registry.register({
       identifier: createIdentifier(name, kind),
       exportPath,
-      generatorKey: this.key,
+      generatorKey: scope === 'generator' ? sharedKey(this.generatorId) : this.key,
       ...body,
     })
   }

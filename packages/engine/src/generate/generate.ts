@@ -20,6 +20,12 @@ export type Manifest = {
   readonly enrichmentWarnings: readonly EnrichmentWarning[]
   /** Generator id → item key (`GET /pets`, `model Pet` …) → result, in run and document order. */
   readonly results: Readonly<Record<string, Readonly<Record<string, ItemResult>>>>
+  /**
+   * Export path → how rendering it went: `success`, `error` when definitions had to be left out
+   * (the cause says which and why) or the file could not be written, `skipped` when every
+   * definition of the file was empty.
+   */
+  readonly render: Readonly<Record<string, ItemResult>>
   /** Export path → its size. */
   readonly files: Readonly<Record<string, { readonly lines: number; readonly characters: number }>>
   readonly timings: { readonly generateMs: number; readonly renderMs: number }
@@ -97,10 +103,16 @@ export function generate(options: GenerateOptions): GenerateResult {
   })
   const files = new Map<string, string>()
   const sizes: Record<string, { lines: number; characters: number }> = {}
+  const render: Record<string, ItemResult> = {}
   for (const [path, file] of rendered.files) {
     files.set(path, file.content)
     sizes[path] = { lines: file.lines, characters: file.characters }
+    render[path] = { status: 'success' }
   }
+  for (const path of rendered.empty)
+    render[path] = { status: 'skipped', cause: 'every definition of the file is empty' }
+  for (const [path, messages] of rendered.errors)
+    render[path] = { status: 'error', cause: messages.join('; ') }
   return {
     files,
     manifest: {
@@ -109,6 +121,7 @@ export function generate(options: GenerateOptions): GenerateResult {
       parseIssues: options.parsed.parseIssues,
       enrichmentWarnings: enrichments.audit(),
       results,
+      render: Object.fromEntries(Object.entries(render).sort(([a], [b]) => (a < b ? -1 : 1))),
       files: sizes,
       timings: { generateMs, renderMs: performance.now() - started - generateMs },
     },
@@ -121,16 +134,20 @@ function runItem(
   item: Item,
 ): ItemResult {
   const warnings: string[] = []
+  const keys: string[] = []
   try {
     const probe = new ItemContext(state, entry.id, generatorKey(entry.id, item.route, 'main'))
     if (entry.isSupported && !entry.isSupported({ context: probe, subject: item.subject }))
       return { status: 'notSupported' }
     for (const variant of state.enrichments.variants(entry.id, item.route)) {
       const context = new ItemContext(state, entry.id, generatorKey(entry.id, item.route, variant))
+      keys.push(context.key)
       runTransform(context, entry, item.subject, variant, item.route)
       warnings.push(...context.warnings)
     }
   } catch (error) {
+    // Nothing of a failed item is rendered: its other variants' definitions go too.
+    for (const key of keys) state.registry.discard(key)
     return { status: 'error', cause: error instanceof Error ? error.message : String(error) }
   }
   return warnings.length > 0

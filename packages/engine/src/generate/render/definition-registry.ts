@@ -27,6 +27,8 @@ export interface DefinitionRegistry {
   definitions(): readonly Definition[]
   /** Keys reserved but never filled, in reservation order; rendering refuses them. */
   unfilled(): readonly DefinitionKey[]
+  /** Forgets every definition of one generator key: what a failed item made is not rendered. */
+  discard(generatorKey: string): void
 }
 
 interface Entry {
@@ -102,6 +104,11 @@ class DefinitionRegistryImpl implements DefinitionRegistry {
 
   unfilled(): readonly DefinitionKey[] {
     return [...this.#entries.values()].filter((e) => e.definition === undefined).map((e) => e.key)
+  }
+
+  discard(generatorKey: string): void {
+    for (const [id, entry] of this.#entries)
+      if (entry.key.generatorKey === generatorKey) this.#entries.delete(id)
   }
 
   /** The entry under the key's cache key, after checking that it belongs to the same generator. */

@@ -27,14 +27,20 @@ export interface RenderFilesResult {
   readonly files: ReadonlyMap<string, RenderedFile>
   /** Export paths whose definitions all have empty code: not written and not a success. */
   readonly empty: readonly string[]
+  /**
+   * What could not be rendered, by export path: a definition that depends on one missing or
+   * without code is left out (and so is whatever depends on it); a file with an import conflict
+   * is not written. The rest still renders.
+   */
+  readonly errors: ReadonlyMap<string, readonly string[]>
 }
 
 /**
  * Renders every definition in the registry into its file: header, imports, then the
  * definitions in dependency order, one blank line apart. The same registrations in the same
- * order give the same bytes.
- * @throws Error for a reserved but unfilled definition, a dependency on a definition that is
- *   missing or has no code, or a name that would be imported twice or also declared
+ * order give the same bytes. A definition that cannot render (reserved but never filled,
+ * depending on a definition that is missing, has no code or cannot render) is left out and
+ * reported in `errors`, never stopping the other files.
  *
  * @example
  * ```ts
@@ -46,9 +52,11 @@ export function renderFiles(
   registry: Pick<DefinitionRegistry, 'definitions' | 'unfilled'>,
   options: RenderFilesOptions = {},
 ): RenderFilesResult {
-  const [unfilled] = registry.unfilled()
-  if (unfilled !== undefined)
-    throw new Error(`Definition ${describe(unfilled)} was reserved but never filled`)
+  const errors = new Map<string, string[]>()
+  const report = (exportPath: string, message: string) =>
+    errors.set(exportPath, [...(errors.get(exportPath) ?? []), message])
+  for (const unfilled of registry.unfilled())
+    report(unfilled.exportPath, `Definition ${describe(unfilled)} was reserved but never filled`)
   const byFile = new Map<string, Map<string, Definition>>()
   const code = new Map<Definition, string>()
   for (const definition of registry.definitions()) {
@@ -56,26 +64,72 @@ export function renderFiles(
     byFile.set(definition.exportPath, names.set(definition.identifier.name, definition))
     code.set(definition, normalizeCode(definition.code))
   }
-  const resolve = (from: Definition, dependency: DefinitionDependency) => {
-    const found = byFile.get(dependency.exportPath)?.get(dependency.name)
-    const problem = `${describe(from)} depends on ${describe(dependency)}, which`
-    if (found === undefined) throw new Error(`${problem} is not registered`)
-    if (code.get(found) === '') throw new Error(`${problem} has no code`)
-    return found
+  const left = new Set<Definition>()
+  const resolve = (dependency: DefinitionDependency) =>
+    byFile.get(dependency.exportPath)?.get(dependency.name)
+  // Leaving a definition out can break those that use it: repeat until nothing changes.
+  const leaveOutBroken = () => {
+    for (let changed = true; changed;) {
+      changed = false
+      for (const [definition, source] of code) {
+        if (left.has(definition) || source === '') continue
+        const problem = dependencyProblem(definition, source, resolve, code, left)
+        if (problem === undefined) continue
+        left.add(definition)
+        report(definition.exportPath, problem)
+        changed = true
+      }
+    }
   }
   const files = new Map<string, RenderedFile>()
   const empty: string[] = []
-  for (const exportPath of [...byFile.keys()].sort(compareCodeUnits)) {
-    const emitted = [...byFile.get(exportPath)!.values()].filter((d) => code.get(d) !== '')
-    if (emitted.length === 0) empty.push(exportPath)
-    else files.set(exportPath, renderFile(exportPath, emitted, { code, resolve, ...options }))
+  const paths = [...byFile.keys()].sort(compareCodeUnits)
+  for (let settled = false; !settled;) {
+    settled = true
+    leaveOutBroken()
+    files.clear()
+    empty.length = 0
+    for (const exportPath of paths) {
+      const all = [...byFile.get(exportPath)!.values()]
+      const emitted = all.filter((d) => code.get(d) !== '' && !left.has(d))
+      if (emitted.length === 0) {
+        if (!errors.has(exportPath)) empty.push(exportPath)
+        continue
+      }
+      try {
+        files.set(exportPath, renderFile(exportPath, emitted, { code, resolve, ...options }))
+      } catch (error) {
+        report(exportPath, error instanceof Error ? error.message : String(error))
+        for (const definition of all) left.add(definition)
+        settled = false
+      }
+    }
   }
-  return { files, empty }
+  return { files, empty, errors }
+}
+
+/** Why a definition cannot render: a dependency it uses is missing, empty or left out. */
+function dependencyProblem(
+  definition: Definition,
+  source: string,
+  resolve: (dependency: DefinitionDependency) => Definition | undefined,
+  code: ReadonlyMap<Definition, string>,
+  left: ReadonlySet<Definition>,
+): string | undefined {
+  for (const dependency of definition.dependsOn) {
+    if (!mentions(source, dependency.name)) continue
+    const found = resolve(dependency)
+    const problem = `${describe(definition)} depends on ${describe(dependency)}, which`
+    if (found === undefined) return `${problem} is not registered`
+    if (code.get(found) === '') return `${problem} has no code`
+    if (left.has(found)) return `${problem} could not be rendered`
+  }
+  return undefined
 }
 
 interface FileContext extends RenderFilesOptions {
   readonly code: ReadonlyMap<Definition, string>
-  readonly resolve: (from: Definition, dependency: DefinitionDependency) => Definition
+  readonly resolve: (dependency: DefinitionDependency) => Definition | undefined
 }
 
 /** Renders the non-empty definitions of one file, given in registration order. */
@@ -87,8 +141,8 @@ function renderFile(exportPath: string, emitted: Definition[], context: FileCont
     const source = code.get(definition)!
     const indices: number[] = []
     for (const dependency of definition.dependsOn) {
-      const used = resolve(definition, dependency)
       if (!mentions(source, dependency.name)) continue
+      const used = resolve(dependency)!
       const typeOnly = dependency.typeOnly === true || used.identifier.kind === 'type'
       if (used.exportPath !== exportPath) {
         const module = relativeSpecifier(exportPath, used.exportPath, importExtension)
