@@ -20,7 +20,7 @@ export class ExitError extends Error {
 
 /** An unrecoverable failure that is not the document's fault, such as an unwritable `-o`: exit 1. */
 export class CommandError extends Error {
-  override readonly name = 'CommandError'
+  override readonly name: string = 'CommandError'
 }
 
 type LocatedError = { message: string; file?: string; line?: number; column?: number }

@@ -34,12 +34,33 @@ export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
-    return report(
+    const exit = report(
       error,
       stderr,
       argv.find((arg) => commands.has(arg)),
     )
+    // Under --json, stdout holds exactly one object even when the command could not run.
+    if (argv.includes('--json') && exit !== EXIT.ok) stdout.write(jsonFailure(error, exit))
+    return exit
   }
+}
+
+function jsonFailure(error: unknown, exit: ExitCode): string {
+  const message =
+    error instanceof RecipeError
+      ? error.recipe.problem
+      : error instanceof Error && !(error instanceof CommanderError)
+        ? error.message
+        : 'invalid arguments; see stderr'
+  const code =
+    exit === EXIT.usage
+      ? 'usage'
+      : error instanceof DocumentError
+        ? 'unreadable_document'
+        : error instanceof CommandError
+          ? 'failed'
+          : 'internal'
+  return `${JSON.stringify({ type: 'error', code, exitCode: exit, message }, null, 2)}\n`
 }
 
 function report(

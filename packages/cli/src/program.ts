@@ -95,6 +95,122 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       },
     )
 
+  const cwd = io.cwd ?? process.cwd()
+  const json = (flags: { json?: boolean }) => createOutput({ ...io, json: Boolean(flags.json) })
+  const noInput = '--no-input'
+  const noInputHelp = 'never prompt; refuse what would need an answer (strict mode)'
+
+  program
+    .command('init')
+    .description('Create a project under .svc/ of the app root: its deno.json and client.json.')
+    .argument('[project]', 'the project name: lowercase letters, digits and inner hyphens')
+    .option(
+      '--name <@account/slug>',
+      'the stack the project publishes to (default @local/<project>)',
+    )
+    .option('--base-path <dir>', 'where generated files go, relative to the app root')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (
+        project: string | undefined,
+        flags: { json?: boolean; name?: string; basePath?: string },
+      ) => {
+        const { initAction } = await import('./commands/init/action.js')
+        onExit(initAction(project, flags, json(flags), cwd))
+      },
+    )
+
+  program
+    .command('install')
+    .description("Import official generators into a project's deno.json.")
+    .argument('[generators...]', 'gen-typescript, gen-zod, gen-fetch-client, gen-graphql-client')
+    .option('-p, --project <project>', 'the project (default: the only one)')
+    .option('--list', 'list the generators svc ships')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (names: string[], flags: { json?: boolean; project?: string; list?: boolean }) => {
+        const { installAction } = await import('./commands/install/action.js')
+        onExit(installAction(names, flags, json(flags), cwd))
+      },
+    )
+
+  program
+    .command('clone')
+    .description("Copy an official generator's source into a project, to change what it emits.")
+    .argument('[project]', 'the project')
+    .option('-g, --generator <generator>', 'the generator to clone, e.g. gen-zod')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(async (project: string | undefined, flags: { json?: boolean; generator?: string }) => {
+      const { cloneAction } = await import('./commands/clone/action.js')
+      onExit(cloneAction(project, flags, json(flags), cwd))
+    })
+
+  program
+    .command('remove')
+    .description('Take generators out of a project; a cloned one needs --force.')
+    .argument('[generators...]', 'the generators to remove')
+    .option('-p, --project <project>', 'the project (default: the only one)')
+    .option('--force', "also delete a cloned generator's folder")
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (names: string[], flags: { json?: boolean; project?: string; force?: boolean }) => {
+        const { removeAction } = await import('./commands/remove/action.js')
+        onExit(removeAction(names, flags, json(flags), cwd))
+      },
+    )
+
+  program
+    .command('bundle')
+    .description("Bundle a project's generators with the engine into .svc/<project>/bundle.js.")
+    .argument('[project]', 'the project')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(async (project: string | undefined, flags: { json?: boolean }) => {
+      const { bundleAction } = await import('./commands/bundle/action.js')
+      onExit(await bundleAction(project, flags, json(flags), cwd))
+    })
+
+  program
+    .command('generate')
+    .description("Run a project's generators over a schema and write the files under its basePath.")
+    .argument('[project]', 'the project')
+    .argument('[schema]', 'a file path, an http(s) URL, or - (default: source in client.json)')
+    .option('--json', 'print exactly one JSON object on stdout (strict mode)')
+    .option(noInput, noInputHelp)
+    .action(
+      async (
+        project: string | undefined,
+        schema: string | undefined,
+        flags: { json?: boolean; input?: boolean },
+      ) => {
+        const { generateAction } = await import('./commands/generate/action.js')
+        onExit(
+          await generateAction(project, schema, flags, json(flags), {
+            cwd,
+            ...(io.stdin ? { stdin: io.stdin } : {}),
+            stderr: io.stderr ?? process.stderr,
+          }),
+        )
+      },
+    )
+
+  program
+    .command('doctor')
+    .description(
+      'Check the machine and the projects of this app root; each problem comes with a fix.',
+    )
+    .option('-p, --project <project>', 'check only this project')
+    .option('--json', 'print exactly one JSON object { checks, summary } on stdout')
+    .option(noInput, noInputHelp)
+    .action(async (flags: { json?: boolean; project?: string }) => {
+      const { doctorAction } = await import('./commands/doctor/action.js')
+      onExit(doctorAction(flags, json(flags), cwd, program.version() ?? '0.1.0'))
+    })
+
   return program
 }
 

@@ -46,6 +46,14 @@ export type GenerateOptions = {
   readonly settings?: GenerateSettings
   /** Extension of imports between generated files: `.ts` (default), `.js` or none. */
   readonly importExtension?: ImportExtension
+  /** Called after each item of each generator: `done` of `total` items of `generatorId`. */
+  readonly onProgress?: (progress: GenerateProgress) => void
+}
+
+export type GenerateProgress = {
+  readonly generatorId: string
+  readonly done: number
+  readonly total: number
 }
 
 export type GenerateResult = {
@@ -88,13 +96,13 @@ export function generate(options: GenerateOptions): GenerateResult {
     const byItem: Record<string, ItemResult> = (results[entry.id] = {})
     const generatorSelected = selected.generator(entry.id)
     if (!generatorSelected) enrichments.markGeneratorSkipped(entry.id)
-    for (const item of itemsOf(model, entry.kind)) {
+    const items = itemsOf(model, entry.kind)
+    for (const [index, item] of items.entries()) {
       if (!generatorSelected || !selected.item(item)) {
         if (generatorSelected) enrichments.markSubjectSkipped(entry.id, item.route)
         byItem[item.key] = { status: 'skipped' }
-        continue
-      }
-      byItem[item.key] = runItem(state, entry, item)
+      } else byItem[item.key] = runItem(state, entry, item)
+      options.onProgress?.({ generatorId: entry.id, done: index + 1, total: items.length })
     }
   }
   const generateMs = performance.now() - started

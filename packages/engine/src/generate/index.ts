@@ -1,7 +1,7 @@
 /**
  * @module generate: runs generators over a parsed description with the enrichments of
- * `client.json`, and renders what they define. Internal until the official generators, which
- * will settle its shape, are built on it (issue 6).
+ * `client.json`, and renders what they define. `serveGenerateRequests` is the body of a
+ * project's bundle, which `svc generate` runs in a worker thread.
  */
 export {
   toGraphqlEntry,
@@ -19,6 +19,7 @@ export type { DefineInput, GenerateContext } from './context.js'
 export {
   generate,
   type GenerateOptions,
+  type GenerateProgress,
   type GenerateResult,
   type GenerateSettings,
   type ItemResult,
@@ -27,3 +28,4 @@ export {
 } from './generate.js'
 export { propertyKey, toIdentifierName, type IdentifierCasing } from './render/index.js'
 export { variantSuffix } from './enrichments/index.js'
+export { serveGenerateRequests, type GenerateMessage, type GenerateRequest } from './worker.js'

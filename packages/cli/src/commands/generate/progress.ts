@@ -1,0 +1,24 @@
+import { spinner } from '@clack/prompts'
+
+/** Progress of a long generate on a terminal's stderr; nothing at all anywhere else. */
+export function createProgress(stderr: NodeJS.WritableStream, enabled: boolean) {
+  if (!enabled) return { update: () => {}, stop: () => {} }
+  const spin = spinner({
+    output: stderr as NodeJS.WritableStream & import('node:stream').Writable,
+    withGuide: false,
+  })
+  let started = false
+  return {
+    update({ generatorId, done, total }: { generatorId: string; done: number; total: number }) {
+      const text = `${generatorId}: ${done}/${total}`
+      if (started) spin.message(text)
+      else {
+        spin.start(text)
+        started = true
+      }
+    },
+    stop() {
+      if (started) spin.clear()
+    },
+  }
+}

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
+import type { Output } from '../../output.js'
+import { findAppRoot, PROJECT_NAME, projectPaths, SVC_DIR } from '../../project/app-root.js'
+import { defaultBasePath, writeClientConfig } from '../../project/client-config.js'
+import { installedPackage } from '../../project/official-generators.js'
+import { ENGINE_IMPORT, writeRootManifest } from '../../project/root-manifest.js'
+import { writeFileAtomic } from '../../project/write-files.js'
+
+export type InitFlags = { json?: boolean; name?: string; basePath?: string }
+
+const RECIPE = {
+  usage: 'svc init <project> [--name @account/slug] [--base-path <dir>] [--json]',
+  example: 'svc init demo',
+}
+
+/** What a project never commits: the files `svc bundle` derives from the others. */
+const DERIVED = ['bundle.js', 'worker.ts', 'server.ts', 'server.js']
+
+/**
+ * `svc init <project>`: a new project under `.svc/` of the app root (the nearest folder with
+ * `.svc/`, or this one): its root manifest pinned to the shipped engine, and a `client.json`.
+ */
+export function initAction(
+  project: string | undefined,
+  flags: InitFlags,
+  output: Output,
+  cwd: string,
+): ExitCode {
+  if (project === undefined || !PROJECT_NAME.test(project))
+    throw new RecipeError({
+      ...RECIPE,
+      problem:
+        project === undefined
+          ? 'svc init needs a project name.'
+          : `'${project}' is not a project name: lowercase letters, digits and inner hyphens, at most 39.`,
+      discover: `ls ${SVC_DIR} (the projects that exist)`,
+    })
+  const appRoot = findAppRoot(cwd) ?? cwd
+  const paths = projectPaths(appRoot, project)
+  if (existsSync(paths.dir))
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `The project '${project}' already exists at ${paths.dir}.`,
+      discover: `ls ${join(relative(cwd, appRoot), SVC_DIR)}`,
+    })
+  const name = flags.name ?? `@local/${project}`
+  const basePath = flags.basePath ?? defaultBasePath(project)
+  mkdirSync(paths.settingsDir, { recursive: true })
+  writeRootManifest(paths.rootManifest, {
+    name,
+    version: '0.1.0',
+    imports: {
+      [ENGINE_IMPORT]: `jsr:${ENGINE_IMPORT}@^${installedPackage(ENGINE_IMPORT).version}`,
+    },
+  })
+  writeClientConfig(paths.clientConfig, { settings: { basePath, enrichments: {} } })
+  writeFileAtomic(join(paths.dir, '.gitignore'), `${DERIVED.join('\n')}\n`)
+  const shown = relative(cwd, paths.dir) || '.'
+  if (flags.json)
+    output.json({ type: 'initialized', projectName: project, name, path: paths.dir, basePath })
+  else {
+    output.result(`Created ${shown} (${name}); generated files will go to ${basePath}.`)
+    output.result(`Next: svc install gen-typescript gen-zod --project ${project}`)
+  }
+  return EXIT.ok
+}

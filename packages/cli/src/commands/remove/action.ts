@@ -1,0 +1,62 @@
+import { existsSync, rmSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
+import type { Output } from '../../output.js'
+import { openProject } from '../../project/open-project.js'
+import { findOfficial } from '../../project/official-generators.js'
+import { readRootManifest, writeRootManifest } from '../../project/root-manifest.js'
+
+export type RemoveFlags = { json?: boolean; project?: string; force?: boolean }
+
+const RECIPE = {
+  usage: 'svc remove <generator…> [--project <project>] [--force] [--json]',
+  example: 'svc remove gen-zod --project demo',
+}
+
+/**
+ * `svc remove <gen…>`: takes generators out of a project's root manifest. A cloned one holds
+ * the project's own code, so its folder is deleted only with `--force`.
+ */
+export function removeAction(
+  names: readonly string[],
+  flags: RemoveFlags,
+  output: Output,
+  cwd: string,
+): ExitCode {
+  if (names.length === 0)
+    throw new RecipeError({
+      ...RECIPE,
+      problem: 'svc remove needs at least one generator.',
+      discover: 'cat .svc/<project>/deno.json (its gen-* imports)',
+    })
+  const paths = openProject(flags.project, cwd, RECIPE, { defaultToOnly: true })
+  const manifest = readRootManifest(paths.rootManifest)
+  const keys = names.map((name) => {
+    const key = findOfficial(name)?.key ?? name
+    if (!key.startsWith('gen-') || manifest.imports[key] === undefined)
+      throw new RecipeError({
+        ...RECIPE,
+        problem: `'${name}' is not a generator of ${paths.name}.`,
+        discover: `cat ${relative(cwd, paths.rootManifest)} (its gen-* imports)`,
+      })
+    return key
+  })
+  const cloned = keys.filter((key) => existsSync(join(paths.dir, key)))
+  if (cloned.length > 0 && !flags.force)
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `${cloned.join(', ')} ${cloned.length === 1 ? 'is' : 'are'} cloned in ${paths.name}: removing deletes ${cloned.length === 1 ? 'its folder' : 'their folders'}, so it needs --force.`,
+      discover: `ls ${relative(cwd, paths.dir)}`,
+    })
+  for (const key of keys) delete manifest.imports[key]
+  writeRootManifest(paths.rootManifest, manifest)
+  for (const key of cloned) rmSync(join(paths.dir, key), { recursive: true, force: true })
+  if (flags.json)
+    output.json({ type: 'removed', projectName: paths.name, removed: keys, deletedFolders: cloned })
+  else
+    for (const key of keys)
+      output.result(
+        `Removed ${key} from ${paths.name}${cloned.includes(key) ? ` and deleted ${key}/` : ''}`,
+      )
+  return EXIT.ok
+}
