@@ -74,6 +74,13 @@ export async function generateAction(
       problem: `The project '${paths.name}' has no generators.`,
       discover: 'svc install --list',
     })
+  const source = schema ?? config.source
+  const schemaRecipe = {
+    ...RECIPE,
+    problem: `svc generate needs a schema: give it as an argument, or set "source" in ${relative(io.cwd, paths.clientConfig)}.`,
+    discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
+  }
+  if (source === undefined) throw new RecipeError(schemaRecipe)
   const state = bundleState(paths, composition.generators)
   if (state.state !== 'fresh') {
     if (strict)
@@ -93,14 +100,9 @@ export async function generateAction(
     )
     await buildBundle(paths)
   }
-  const source = schema ?? config.source
   const loaded = await readCommandInput(
-    source === undefined ? undefined : resolveSource(source, schema === undefined, paths.appRoot),
-    {
-      ...RECIPE,
-      problem: `svc generate needs a schema: give it as an argument, or set "source" in ${relative(io.cwd, paths.clientConfig)}.`,
-      discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
-    },
+    resolveSource(source, schema === undefined, paths.appRoot),
+    schemaRecipe,
     { cwd: io.cwd, ...(io.stdin ? { stdin: io.stdin } : {}) },
   )
   const settings = config.settings

@@ -1,0 +1,399 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  createAppRoot,
+  GITHUB_GRAPHQL,
+  GITHUB_REST,
+  PETSTORE,
+  typecheckFolder,
+  type AppRoot,
+} from './support/app-root.js'
+import { assertBuilt, parseJsonStdout, recipeLines } from './support/run-svc.js'
+
+beforeAll(() => assertBuilt())
+
+const ANSI = /\u001b\[/
+
+/** `svc init <name>` and `svc install <generators>` in a new app root. */
+async function project(generators: readonly string[], name = 'demo'): Promise<AppRoot> {
+  const root = createAppRoot()
+  expect((await root.svc(['init', name])).code).toBe(0)
+  expect((await root.svc(['install', ...generators])).code).toBe(0)
+  return root
+}
+
+function setClientJson(
+  root: AppRoot,
+  change: (config: Record<string, any>) => void,
+  name = 'demo',
+) {
+  const path = join(root.dir, '.svc', name, '.settings/client.json')
+  const config = JSON.parse(readFileSync(path, 'utf8'))
+  change(config)
+  writeFileSync(path, JSON.stringify(config, null, 2))
+}
+
+describe("svc generate: the issue's first runs", () => {
+  it('init + install + generate on the Petstore gives files that compile', async () => {
+    const root = await project(['gen-typescript', 'gen-zod', 'gen-fetch-client'])
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.stderr).toContain('Bundling demo (no bundle.js yet)')
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/^Wrote 3 files \(\d+ lines\) to generated\/demo in \d+ ms\.$/m)
+    expect(root.files('generated/demo')).toEqual(['client.ts', 'types.ts', 'zod.ts'])
+    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
+    const manifest = root.json('.svc/demo/.settings/manifest.json')
+    expect(manifest.parseIssues).toEqual([])
+    expect(manifest.files['types.ts']).toEqual({
+      lines: expect.any(Number),
+      characters: root.read('generated/demo/types.ts').length,
+      destinationPath: 'generated/demo/types.ts',
+    })
+    expect(manifest.results['@svc/gen-fetch-client']['GET /pet/{petId}']).toEqual({
+      status: 'success',
+    })
+    expect(Object.values(manifest.render)).toEqual([
+      { status: 'success' },
+      { status: 'success' },
+      { status: 'success' },
+    ])
+  })
+
+  it("does the same for GitHub's REST description", async () => {
+    const root = await project(['gen-typescript', 'gen-zod', 'gen-fetch-client'])
+    const run = await root.svc(['generate', 'demo', GITHUB_REST, '--json'], { timeoutMs: 300_000 })
+    expect(run.code, run.stderr).toBe(0)
+    const report = parseJsonStdout(run)
+    expect(report.errors).toEqual([])
+    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
+  }, 400_000)
+
+  it("does the same for GitHub's GraphQL schema, whose one error-level issue makes it exit 1", async () => {
+    const root = await project(['gen-typescript', 'gen-graphql-client'], 'gh')
+    const run = await root.svc(['generate', 'gh', GITHUB_GRAPHQL, '--json'], { timeoutMs: 300_000 })
+    const report = parseJsonStdout(run)
+    // The schema declares EnterpriseOwnerInfo.repositoryDeployKeySetting twice.
+    expect(
+      (report.parseIssues as { level: string; type: string }[])
+        .filter((i) => i.level === 'error')
+        .map((i) => i.type),
+    ).toContain('INVALID_TYPE_DEFINITION')
+    expect(run.code).toBe(1)
+    expect(report.errors).toEqual([])
+    expect(root.files('generated/gh')).toEqual(['graphql-client.ts', 'types.ts'])
+    expect(typecheckFolder(join(root.dir, 'generated/gh'))).toEqual({ status: 0, output: '' })
+  }, 400_000)
+})
+
+describe('svc generate --json', () => {
+  it('prints exactly one JSON object and nothing coloured, progress or bundling notes on stderr', async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).not.toMatch(ANSI)
+    const report = parseJsonStdout(run)
+    expect(report).toEqual({
+      type: 'generated',
+      projectName: 'demo',
+      basePath: 'generated/demo',
+      manifestPath: join(root.dir, '.svc/demo/.settings/manifest.json'),
+      stats: { files: 1, lines: expect.any(Number), totalTimeMs: expect.any(Number) },
+      files: ['generated/demo/types.ts'],
+      removedFiles: [],
+      results: { '@svc/gen-typescript': { success: 6 } },
+      errors: [],
+      parseIssues: [],
+      enrichmentWarnings: [],
+    })
+  })
+
+  it('takes the schema from client.json "source", relative to the app root', async () => {
+    const root = await project(['gen-typescript'])
+    setClientJson(root, (config) => (config.source = 'petstore.json'))
+    writeFileSync(join(root.dir, 'petstore.json'), readFileSync(PETSTORE))
+    const run = await root.svc(['generate', 'demo'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(root.files('generated/demo')).toEqual(['types.ts'])
+  })
+
+  it('refuses a missing project or schema with a recipe error, exit 2', async () => {
+    const root = await project(['gen-typescript'])
+    const noProject = await root.svc(['generate'])
+    expect(noProject.code).toBe(2)
+    expect(recipeLines(noProject.stderr).error).toBe(
+      'error: Name the project: this app root has demo.',
+    )
+    const noSchema = await root.svc(['generate', 'demo', '--json'])
+    expect(noSchema.code).toBe(2)
+    expect(recipeLines(noSchema.stderr).error).toMatch(/needs a schema/)
+    expect(parseJsonStdout(noSchema)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
+    const unknown = await root.svc(['generate', 'nope', PETSTORE])
+    expect(unknown.code).toBe(2)
+    expect(recipeLines(unknown.stderr).error).toMatch(/No project 'nope' .*\(projects: demo\)/)
+  })
+
+  it('exits 1 on a document it cannot read, and writes nothing', async () => {
+    const root = await project(['gen-typescript'])
+    writeFileSync(join(root.dir, 'broken.yaml'), 'openapi: 3.0.0\ninfo: [\n')
+    const run = await root.svc(['generate', 'demo', 'broken.yaml'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^error: .*broken\.yaml:\d+:\d+: /m)
+    expect(existsSync(join(root.dir, 'generated'))).toBe(false)
+    expect(existsSync(join(root.dir, '.svc/demo/.settings/manifest.json'))).toBe(false)
+  })
+})
+
+describe('svc generate: bundles', () => {
+  it("strict mode refuses a stale bundle with SPEC 7.6's message naming the generators; otherwise it bundles again", async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    expect((await root.svc(['install', 'gen-zod'])).code).toBe(0)
+    const strict = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(strict.code).toBe(2)
+    const recipe = recipeLines(strict.stderr)
+    expect(recipe.error).toBe('error: bundle.js is out of sync with deno.json — add: gen-zod')
+    expect(recipe.usage).toBe('Usage: svc bundle <project>')
+    expect(recipe.example).toBe('Example: svc bundle demo')
+    expect(parseJsonStdout(strict)).toMatchObject({ type: 'error', exitCode: 2 })
+    expect(existsSync(join(root.dir, 'generated'))).toBe(false)
+    const noInput = await root.svc(['generate', 'demo', PETSTORE, '--no-input'])
+    expect(noInput.code).toBe(2)
+    const friendly = await root.svc(['generate', 'demo', PETSTORE])
+    expect(friendly.stderr).toContain(
+      'Bundling demo again: bundle.js is out of sync with deno.json — add: gen-zod',
+    )
+    expect(friendly.code).toBe(0)
+    expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+    expect((await root.svc(['remove', 'gen-zod'])).code).toBe(0)
+    const removed = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(recipeLines(removed.stderr).error).toBe(
+      'error: bundle.js is out of sync with deno.json — remove: gen-zod',
+    )
+    // After a bundle, the file gen-zod made last time is removed.
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    const again = parseJsonStdout(await root.svc(['generate', 'demo', PETSTORE, '--json']))
+    expect(again.removedFiles).toEqual(['zod.ts'])
+    expect(root.files('generated/demo')).toEqual(['types.ts'])
+  })
+
+  it('records the generators a bundle was built for on its first line', async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    const run = await root.svc(['bundle', 'demo', '--json'])
+    expect(run.code).toBe(0)
+    expect(parseJsonStdout(run)).toMatchObject({
+      type: 'bundled',
+      generators: ['gen-typescript', 'gen-zod'],
+    })
+    const first = root.read('.svc/demo/bundle.js').split('\n', 1)[0]!
+    expect(JSON.parse(first.replace('// svc-bundle ', ''))).toEqual({
+      generators: {
+        'gen-typescript': 'jsr:@svc/gen-typescript@^0.1.0',
+        'gen-zod': 'jsr:@svc/gen-zod@^0.1.0',
+      },
+      engine: '0.1.0',
+      cloned: expect.stringMatching(/^[0-9a-f]{64}$/),
+    })
+  })
+
+  it("refuses to bundle against an engine the pin does not accept, pointing at doctor's fix", async () => {
+    const root = await project(['gen-typescript'])
+    const path = join(root.dir, '.svc/demo/deno.json')
+    const manifest = JSON.parse(readFileSync(path, 'utf8'))
+    manifest.imports['@svc/engine'] = 'jsr:@svc/engine@^9.0.0'
+    writeFileSync(path, JSON.stringify(manifest))
+    const run = await root.svc(['bundle', 'demo'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('project-core-pin/demo')
+    expect(run.stderr).toContain('"@svc/engine": "jsr:@svc/engine@^0.1.0"')
+    expect(existsSync(join(root.dir, '.svc/demo/bundle.js'))).toBe(false)
+  })
+})
+
+describe('svc generate: enrichments (SPEC 7.7) and item errors (SPEC 7.6)', () => {
+  it('reports every enrichment warning at its level with a suggestion, and never changes the output', async () => {
+    const root = await project(['gen-typescript', 'gen-fetch-client'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    setClientJson(
+      root,
+      (config) => (config.settings.skip = ['/store/inventory', '@svc/gen-typescript']),
+    )
+    const plain = parseJsonStdout(await root.svc(['generate', 'demo', PETSTORE, '--json']))
+    expect(plain.errors).toEqual([])
+    const before = root.files('generated/demo').map((file) => root.read(`generated/demo/${file}`))
+    setClientJson(root, (config) => {
+      config.settings.enrichments = {
+        '@svc/gen-fetch-clinet': { '/pet': { post: { main: {} } } },
+        '@svc/gen-fetch-client': {
+          '/pet/{petId}': { get: { main: { validat: true } } },
+          '/pets/{petId}': { get: { main: {} } },
+          '/store/inventory': { get: { main: {} } },
+        },
+        '@svc/gen-typescript': { Pet: { main: {} } },
+      }
+    })
+    const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    const report = parseJsonStdout(run)
+    const warnings = report.enrichmentWarnings as {
+      type: string
+      level: string
+      path: string[]
+      suggestion?: string
+    }[]
+    const byType = (type: string) => warnings.filter((w) => w.type === type)
+    expect(byType('UNKNOWN_GENERATOR_ID')).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        path: ['@svc/gen-fetch-clinet'],
+        suggestion: '@svc/gen-fetch-client',
+      }),
+    ])
+    expect(byType('UNKNOWN_ENRICHMENT_KEY')).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        path: ['@svc/gen-fetch-client', '/pet/{petId}', 'get', 'main', 'validat'],
+        suggestion: 'validate',
+      }),
+    ])
+    expect(byType('UNCONSUMED_ENRICHMENT')).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        path: ['@svc/gen-fetch-client', '/pets/{petId}', 'get'],
+        suggestion: '/pet/{petId}',
+      }),
+    ])
+    expect(byType('SKIPPED_SUBJECT_ENRICHMENT')).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        path: ['@svc/gen-fetch-client', '/store/inventory', 'get'],
+      }),
+    ])
+    expect(byType('SKIPPED_GENERATOR_ENRICHMENT')).toEqual([
+      expect.objectContaining({ level: 'info', path: ['@svc/gen-typescript'] }),
+    ])
+    expect(root.files('generated/demo').map((file) => root.read(`generated/demo/${file}`))).toEqual(
+      before,
+    )
+    expect(run.code).toBe(0)
+  })
+
+  it('makes a wrong type, a missing main and a bad variant name item errors; the rest is written', async () => {
+    const root = await project(['gen-fetch-client'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    setClientJson(root, (config) => {
+      config.settings.enrichments = {
+        '@svc/gen-fetch-client': {
+          '/pet/{petId}': { get: { main: { validate: 'yes' } }, delete: { compact: {} } },
+          '/pet': { post: { main: {}, Compact: {} } },
+        },
+      }
+    })
+    const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(run.code).toBe(1)
+    const report = parseJsonStdout(run)
+    expect(report.errors).toHaveLength(3)
+    expect(report.errors).toEqual(
+      expect.arrayContaining([
+        {
+          generator: '@svc/gen-fetch-client',
+          item: 'POST /pet',
+          cause: expect.stringMatching(/invalid variant name 'Compact'/),
+        },
+        {
+          generator: '@svc/gen-fetch-client',
+          item: 'GET /pet/{petId}',
+          cause: expect.stringMatching(/\/pet\/\{petId\} → get → main.*validate/),
+        },
+        {
+          generator: '@svc/gen-fetch-client',
+          item: 'DELETE /pet/{petId}',
+          cause: expect.stringContaining("must include a 'main' variant"),
+        },
+      ]),
+    )
+    const client = root.read('generated/demo/client.ts')
+    expect(client).toMatch(/export (?:async )?function findPetsByStatus\(/)
+    expect(client).not.toMatch(/export (?:async )?function getPetById\(/)
+    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
+  })
+})
+
+describe('svc generate: cloned generators', () => {
+  it("runs a clone's edits, and reports two generators claiming one place with SPEC 7.6's message", async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    expect((await root.svc(['clone', 'demo', '-g', 'gen-zod'])).code).toBe(0)
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+    const mod = join(root.dir, '.svc/demo/gen-zod/mod.ts')
+    // The clone now writes its schemas into types.ts under the types' own names.
+    writeFileSync(
+      mod,
+      readFileSync(mod, 'utf8')
+        .replace("toExportPath: () => 'zod.ts'", "toExportPath: () => 'types.ts'")
+        .replace(
+          /`\$\{toIdentifierName\(subject\.refName, 'camel'\)\}Schema\$\{variantSuffix\(variant\)\}`/,
+          "toIdentifierName(subject.refName, 'pascal') + variantSuffix(variant)",
+        ),
+    )
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.stderr).toContain('cloned generator sources changed')
+    expect(run.code).toBe(1)
+    const manifest = root.json('.svc/demo/.settings/manifest.json')
+    expect(manifest.results['@svc/gen-zod']['model Pet']).toEqual({
+      status: 'error',
+      cause:
+        "Registered definition mismatch: 'Pet' in file 'types.ts'. Cached key '@svc/gen-typescript|Pet|main' does not match new key '@svc/gen-zod|Pet|main'",
+    })
+    expect(root.files('generated/demo')).toEqual(['types.ts'])
+    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
+  })
+
+  it('reports a clone that throws on import as exit 1, and one that throws or names badly as item errors', async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['clone', 'demo', '-g', 'gen-typescript'])).code).toBe(0)
+    const mod = join(root.dir, '.svc/demo/gen-typescript/mod.ts')
+    const original = readFileSync(mod, 'utf8')
+    writeFileSync(mod, `${original}\nthrow new Error('clone broke on import')\n`)
+    const onImport = await root.svc(['generate', 'demo', PETSTORE])
+    expect(onImport.code).toBe(1)
+    expect(onImport.stderr).toContain('clone broke on import')
+    expect(onImport.stderr).not.toContain('internal error')
+    writeFileSync(
+      mod,
+      original.replace(
+        'transform({ context, subject, name, exportPath }) {',
+        "transform({ context, subject, name, exportPath }) {\n    if (subject.refName === 'Order') throw new Error('no orders today')\n    if (subject.refName === 'Tag') name = 'my tag'",
+      ),
+    )
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.code).toBe(1)
+    const results = root.json('.svc/demo/.settings/manifest.json').results['@svc/gen-typescript']
+    expect(results['model Order']).toEqual({ status: 'error', cause: 'no orders today' })
+    expect(results['model Tag']).toEqual({
+      status: 'error',
+      cause: expect.stringMatching(/my tag/),
+    })
+    expect(results['model User']).toEqual({ status: 'success' })
+  })
+})
+
+describe('svc generate: writing files', () => {
+  it('writes nothing and keeps the last run when basePath cannot be written', async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    const before = {
+      types: root.read('generated/demo/types.ts'),
+      manifest: root.read('.svc/demo/.settings/manifest.json'),
+    }
+    // A file where a folder must be: unwritable even for root, who ignores file modes.
+    setClientJson(root, (config) => (config.settings.basePath = 'generated/demo/types.ts/inner'))
+    const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/cannot write .*no file was changed/)
+    expect(parseJsonStdout(run)).toMatchObject({ type: 'error', code: 'failed', exitCode: 1 })
+    expect(root.read('generated/demo/types.ts')).toBe(before.types)
+    expect(root.read('.svc/demo/.settings/manifest.json')).toBe(before.manifest)
+    expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+  })
+})

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, relative } from 'node:path'
+import { afterAll } from 'vitest'
+import { REPO_ROOT, runSvc, type RunOptions } from './run-svc.js'
+
+const require = createRequire(import.meta.url)
+
+/** Inputs nobody here wrote. */
+export const PETSTORE = join(REPO_ROOT, 'node_modules/@readme/oas-examples/3.0/json/petstore.json')
+export const GITHUB_REST = join(
+  REPO_ROOT,
+  'node_modules/@octokit/openapi/generated/api.github.com.json',
+)
+export const GITHUB_GRAPHQL = join(REPO_ROOT, 'node_modules/@octokit/graphql-schema/schema.graphql')
+
+// Inside the workspace, so that generated code resolves the packages it imports (zod).
+const scratch = join(REPO_ROOT, 'node_modules/.cache/svc-cli-e2e/')
+const roots: string[] = []
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })))
+
+/** An empty folder to be an app root, and the real `svc` bin run in it. */
+export function createAppRoot() {
+  mkdirSync(scratch, { recursive: true })
+  const dir = mkdtempSync(scratch)
+  roots.push(dir)
+  return {
+    dir,
+    svc: (args: readonly string[], options: Omit<RunOptions, 'cwd'> = {}) =>
+      runSvc(args, { timeoutMs: 180_000, ...options, cwd: dir }),
+    read: (path: string) => readFileSync(join(dir, path), 'utf8'),
+    json: (path: string) =>
+      JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, any>,
+    /** Every file under `path`, relative to it, sorted. */
+    files: (path: string) =>
+      readdirSync(join(dir, path), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(join(dir, path), join(entry.parentPath, entry.name)))
+        .sort(),
+  }
+}
+
+export type AppRoot = ReturnType<typeof createAppRoot>
+
+/** `tsc --noEmit --strict` over every .ts file of a folder: `{ status: 0, output: '' }` when clean. */
+export function typecheckFolder(folder: string) {
+  const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.ts'),
+  )
+  const run = spawnSync(
+    process.execPath,
+    [
+      require.resolve('typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--target',
+      'ES2022',
+      '--module',
+      'NodeNext',
+      '--allowImportingTsExtensions',
+      '--skipLibCheck',
+      ...files,
+    ],
+    { cwd: folder, encoding: 'utf8' },
+  )
+  return { status: run.status, output: `${run.stdout}${run.stderr}` }
+}
