@@ -9,7 +9,8 @@ import { readJsonFile, writeJsonFile } from './json-file.js'
 export const ENGINE_IMPORT = '@svc/engine'
 
 /** `@account/slug`: the stack a publish goes to (SPEC §2, "Root manifest"). */
-const SCOPED_NAME = /^@[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?\/[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/
+export const SCOPED_NAME =
+  /^@[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?\/[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/
 
 const rootManifestSchema = z.looseObject({
   name: z.string().regex(SCOPED_NAME, 'must be scoped: @account/slug'),

@@ -5,7 +5,7 @@ import type { Output } from '../../output.js'
 import { findAppRoot, PROJECT_NAME, projectPaths, SVC_DIR } from '../../project/app-root.js'
 import { defaultBasePath, writeClientConfig } from '../../project/client-config.js'
 import { installedPackage } from '../../project/official-generators.js'
-import { ENGINE_IMPORT, writeRootManifest } from '../../project/root-manifest.js'
+import { ENGINE_IMPORT, SCOPED_NAME, writeRootManifest } from '../../project/root-manifest.js'
 import { writeFileAtomic } from '../../project/write-files.js'
 
 export type InitFlags = { json?: boolean; name?: string; basePath?: string }
@@ -46,6 +46,12 @@ export function initAction(
       discover: `ls ${join(relative(cwd, appRoot), SVC_DIR)}`,
     })
   const name = flags.name ?? `@local/${project}`
+  if (!SCOPED_NAME.test(name))
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `--name '${name}' is not a stack name: it must be scoped, @account/slug.`,
+      discover: "grep '\"name\"' .svc/*/deno.json (the stacks other projects publish to)",
+    })
   const basePath = flags.basePath ?? defaultBasePath(project)
   mkdirSync(paths.settingsDir, { recursive: true })
   writeRootManifest(paths.rootManifest, {
