@@ -161,7 +161,8 @@ function basePathCheck(paths: ProjectPaths, config: ClientConfig | undefined): C
       break
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' && dirname(existing) !== existing) existing = dirname(existing)
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(existing) !== existing)
+        existing = dirname(existing)
       else
         return {
           id,

@@ -50,7 +50,7 @@ export function initAction(
     throw new RecipeError({
       ...RECIPE,
       problem: `--name '${name}' is not a stack name: it must be scoped, @account/slug.`,
-      discover: "grep '\"name\"' .svc/*/deno.json (the stacks other projects publish to)",
+      discover: 'grep \'"name"\' .svc/*/deno.json (the stacks other projects publish to)',
     })
   const basePath = flags.basePath ?? defaultBasePath(project)
   mkdirSync(paths.settingsDir, { recursive: true })
