@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { parseApi } from '../parse-api.js'
+import { resolveRef } from '../refs/index.js'
 import type { Schema } from '../model/index.js'
 import { toModelEntry, toOperationEntry, type AnyGeneratorEntry } from './entries.js'
 import { generate, type GenerateSettings } from './generate.js'
@@ -200,6 +201,45 @@ describe('generate', () => {
           "'Pet' in file 'dangling.ts' depends on 'Missing' in file 'nowhere.ts', which is not registered",
       },
       'partial.ts': { status: 'success' },
+    })
+  })
+
+  it("records SPEC 7.6's ref errors thrown while generating as item errors with their message", async () => {
+    // Eleven parameters, each a ref to the next: more hops than resolveRef follows.
+    const chain = {
+      parameters: Object.fromEntries(
+        Array.from({ length: 11 }, (_, i) => [
+          `P${i}`,
+          { kind: 'ref', $ref: `#/components/parameters/P${i + 1}` },
+        ]),
+      ),
+    }
+    const resolving = toOperationEntry({
+      id: '@test/gen-refs',
+      transform({ context, subject }) {
+        if (subject.method === 'get')
+          resolveRef({ components: chain } as never, '#/components/parameters/P0', 'parameters')
+        else resolveRef(context.model, '#/components/schemas/Pet', 'parameters')
+      },
+    })
+    const missing = toOperationEntry({
+      id: '@test/gen-missing',
+      transform({ context }) {
+        context.insertModel(types, 'Gone')
+      },
+    })
+    const { manifest } = await run({}, [resolving, missing])
+    expect(manifest.results['@test/gen-refs']).toEqual({
+      'GET /pets': { status: 'error', cause: 'Max lookups reached' },
+      'POST /pets': {
+        status: 'error',
+        cause:
+          'Ref type mismatch for "#/components/schemas/Pet". Expected "parameter" but got "schema"',
+      },
+    })
+    expect(manifest.results['@test/gen-missing']!['GET /pets']).toEqual({
+      status: 'error',
+      cause: 'Ref "#/components/schemas/Gone" not found',
     })
   })
 
