@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +10,7 @@ import {
   typecheckFolder,
   type AppRoot,
 } from './support/app-root.js'
-import { assertBuilt, parseJsonStdout, recipeLines } from './support/run-svc.js'
+import { assertBuilt, parseJsonStdout, recipeLines, SVC_BIN } from './support/run-svc.js'
 
 beforeAll(() => assertBuilt())
 
@@ -376,6 +377,31 @@ describe('svc generate: cloned generators', () => {
     })
     expect(results['model User']).toEqual({ status: 'success' })
   })
+})
+
+describe('svc generate: progress', () => {
+  it('shows progress per generator on a terminal, and none under --json', async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    // script(1) gives the command a pseudo-terminal of a known size; its output is the terminal's.
+    const run = spawnSync(
+      'script',
+      [
+        '-qfec',
+        `stty cols 120 rows 40; ${process.execPath} ${SVC_BIN} generate demo ${GITHUB_REST}`,
+        '/dev/null',
+      ],
+      { cwd: root.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
+    )
+    expect(run.status).toBe(0)
+    const seen = [...run.stdout.matchAll(/@svc\/gen-(typescript|zod): (\d+)\/969/g)].map(
+      (m) => m[1],
+    )
+    expect(new Set(seen)).toEqual(new Set(['typescript', 'zod']))
+    expect(run.stdout).toMatch(/^Wrote 2 files/m)
+    const json = await root.svc(['generate', 'demo', GITHUB_REST, '--json'])
+    expect(json.stderr).not.toMatch(/\/969/)
+  }, 180_000)
 })
 
 describe('svc generate: writing files', () => {

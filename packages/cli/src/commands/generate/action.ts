@@ -182,6 +182,7 @@ export async function generateAction(
       written,
       basePath,
       cwd: io.cwd,
+      source: schema ?? source,
       totalTimeMs,
       lines,
     })
@@ -236,14 +237,23 @@ function report(
     written: { written: string[]; removed: string[] }
     basePath: string
     cwd: string
+    /** The schema as the user named it, for the `svc check` hint. */
+    source: string
     totalTimeMs: number
     lines: number
   },
 ): void {
   const { color } = output
   const where = relative(run.cwd, run.basePath) || '.'
-  for (const issue of run.manifest.parseIssues.filter((i) => i.level !== 'debug'))
+  // Errors one by one; warnings as a count, since `svc check` lists them grouped.
+  const issues = run.manifest.parseIssues
+  for (const issue of issues.filter((i) => i.level === 'error'))
     output.diagnostic(issueLine(issue, color))
+  const warnings = issues.filter((i) => i.level === 'warning').length
+  if (warnings > 0)
+    output.diagnostic(
+      `${color.yellow('warning')}: the document has ${warnings} parse warning${warnings === 1 ? '' : 's'}; svc check ${run.source} lists them`,
+    )
   for (const warning of run.manifest.enrichmentWarnings)
     output.diagnostic(
       `${warning.level === 'warning' ? color.yellow('warning') : color.dim('info')}: ${warning.message}`,
@@ -268,6 +278,5 @@ function report(
 }
 
 function issueLine(issue: ParseIssue, color: Output['color']): string {
-  const level = issue.level === 'error' ? color.red('error') : color.yellow('warning')
-  return `${level} ${issue.type}: ${issue.message} (${issue.location})`
+  return `${color.red('error')} ${issue.type}: ${issue.message} (${issue.location})`
 }
