@@ -96,16 +96,6 @@ export class GqlContext {
     return this.namedSchema(inner.name.value, nullable, path, inner, position)
   }
 
-  /**
-   * Checks the type of an argument that is dropped (of a non-root field): a missing or dropped
-   * type still prunes the field, and a type that cannot be an input is still reported.
-   */
-  checkDroppedArgument(type: TypeNode, path: readonly string[]): void {
-    let named = type
-    while (named.kind !== Kind.NAMED_TYPE) named = named.type
-    this.namedSchema(named.name.value, true, path, named, 'input')
-  }
-
   private namedSchema(
     name: string,
     nullable: boolean,

@@ -6,14 +6,19 @@ import {
   type InputValueDefinitionNode,
   type TypeDefinitionNode,
 } from 'graphql'
-import { GQL_ISSUES } from '../issues/index.js'
 import type { GraphqlArgument, GraphqlOperation, GraphqlRootKind } from '../model/operation.js'
 import type { ObjectSchema, Schema, StringSchema, UnionSchema } from '../model/schema.js'
 import { componentRef } from '../refs/pointer.js'
 import type { GqlContext } from './gql-context.js'
 
-/** The schemas one named type becomes: an interface gives its object and `<Name>Union`. */
-export type MappedType = { readonly schemas: readonly (readonly [string, Schema])[] }
+/**
+ * The schemas one named type becomes (an interface gives its object and `<Name>Union`), and the
+ * arguments of its fields that take any.
+ */
+export type MappedType = {
+  readonly schemas: readonly (readonly [string, Schema])[]
+  readonly fieldArguments?: Readonly<Record<string, readonly GraphqlArgument[]>>
+}
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -36,8 +41,20 @@ export function mapType(ctx: GqlContext, definition: TypeDefinitionNode): Mapped
         ...extensions.flatMap((e) => ('fields' in e ? [...(e.fields ?? [])] : [])),
       ] as FieldDefinitionNode[]
       const object = objectSchema(ctx, name, description, fields, 'output')
-      if (definition.kind === Kind.OBJECT_TYPE_DEFINITION) return { schemas: [[name, object]] }
-      return { schemas: [[name, object], ...interfaceUnion(ctx, name)] }
+      const fieldArguments = Object.freeze(
+        Object.fromEntries(
+          fields
+            .filter((field) => (field.arguments ?? []).length > 0)
+            .map((field) => [field.name.value, mapArguments(ctx, field, [name, field.name.value])]),
+        ),
+      )
+      return {
+        schemas:
+          definition.kind === Kind.OBJECT_TYPE_DEFINITION
+            ? [[name, object]]
+            : [[name, object], ...interfaceUnion(ctx, name)],
+        ...(Object.keys(fieldArguments).length > 0 ? { fieldArguments } : {}),
+      }
     }
     case Kind.INPUT_OBJECT_TYPE_DEFINITION: {
       const fields = [
@@ -107,20 +124,6 @@ function objectSchema(
     const fieldName = field.name.value
     const path = [name, fieldName]
     ctx.reportDirectives(field.directives, path)
-    if (field.kind === Kind.FIELD_DEFINITION && field.arguments && field.arguments.length > 0) {
-      const names = field.arguments.map((argument) => argument.name.value).join(', ')
-      ctx.report(
-        GQL_ISSUES.skippedFieldArguments,
-        path,
-        `Arguments of field '${name}.${fieldName}' are not modelled and were dropped: ${names}.`,
-        field,
-      )
-      for (const argument of field.arguments) {
-        const argumentPath = [...path, 'args', argument.name.value]
-        ctx.reportDirectives(argument.directives, argumentPath)
-        ctx.checkDroppedArgument(argument.type, argumentPath)
-      }
-    }
     let schema = ctx.typeSchema(field.type, path, position)
     const annotations: Mutable<Partial<Schema>> = {}
     if (field.description) annotations.description = field.description.value
@@ -190,7 +193,28 @@ export function mapRootField(
   const fieldName = field.name.value
   const path = [rootName, fieldName]
   ctx.reportDirectives(field.directives, path)
-  const args: GraphqlArgument[] = (field.arguments ?? []).map((argument) => {
+  const args = mapArguments(ctx, field, path)
+  const reason = deprecation(field.directives)
+  const operation: Mutable<GraphqlOperation> = {
+    kind: 'graphql',
+    rootKind,
+    fieldName,
+    deprecated: reason !== undefined,
+    arguments: args,
+    returnType: ctx.typeSchema(field.type, [...path, 'return'], 'output'),
+  }
+  if (field.description) operation.description = field.description.value
+  if (reason) operation.deprecationReason = reason
+  return Object.freeze(operation)
+}
+
+/** The arguments of a field, root or not, in their declared order. */
+function mapArguments(
+  ctx: GqlContext,
+  field: FieldDefinitionNode,
+  path: readonly string[],
+): readonly GraphqlArgument[] {
+  const args = (field.arguments ?? []).map((argument) => {
     const argumentPath = [...path, 'args', argument.name.value]
     ctx.reportDirectives(argument.directives, argumentPath)
     const node: Mutable<GraphqlArgument> = {
@@ -202,18 +226,7 @@ export function mapRootField(
     if (argument.defaultValue) node.defaultValue = valueFromASTUntyped(argument.defaultValue)
     return Object.freeze(node)
   })
-  const reason = deprecation(field.directives)
-  const operation: Mutable<GraphqlOperation> = {
-    kind: 'graphql',
-    rootKind,
-    fieldName,
-    deprecated: reason !== undefined,
-    arguments: Object.freeze(args),
-    returnType: ctx.typeSchema(field.type, [...path, 'return'], 'output'),
-  }
-  if (field.description) operation.description = field.description.value
-  if (reason) operation.deprecationReason = reason
-  return Object.freeze(operation)
+  return Object.freeze(args)
 }
 
 /** The `@deprecated` reason ('' when it has none), or undefined when the field is not deprecated. */

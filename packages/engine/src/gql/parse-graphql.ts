@@ -11,7 +11,7 @@ import {
 import { DocumentError } from '../input/document-error.js'
 import { GQL_ISSUES, IssueLog, type ParseIssue } from '../issues/index.js'
 import type { GqlModel } from '../model/api-model.js'
-import type { GraphqlOperation, GraphqlRootKind } from '../model/operation.js'
+import type { GraphqlArgument, GraphqlOperation, GraphqlRootKind } from '../model/operation.js'
 import type { ObjectSchema, Schema, UnionSchema } from '../model/schema.js'
 import { GqlContext, type TypeUse } from './gql-context.js'
 import { mapRootField, mapType, type MappedType } from './map-types.js'
@@ -83,11 +83,20 @@ export function parseGraphql(text: string) {
     return undefined
   }
   const schemas: [string, Schema][] = []
+  const fieldArguments: [string, Readonly<Record<string, readonly GraphqlArgument[]>>][] = []
   for (const [typeName, unit] of types) {
     if (!unit) continue
     const reporter = rootNames.has(typeName) ? quiet : ctx
     for (const [name, schema] of unit.value.schemas)
       schemas.push([name, prune(reporter, schema, name, unit.uses, failed)])
+    const kept = schemas.find(([name]) => name === typeName)?.[1]
+    if (!unit.value.fieldArguments || rootNames.has(typeName) || kept?.kind !== 'object') continue
+    // A field pruned for a missing type takes its arguments with it.
+    const fields = Object.entries(unit.value.fieldArguments).filter(([field]) =>
+      Object.hasOwn(kept.properties, field),
+    )
+    if (fields.length > 0)
+      fieldArguments.push([typeName, Object.freeze(Object.fromEntries(fields))])
   }
   const kept: GraphqlOperation[] = []
   for (const { unit, path } of operations) {
@@ -101,6 +110,7 @@ export function parseGraphql(text: string) {
     protocol: 'gql',
     info: Object.freeze({ title: '', version: '' }),
     operations: Object.freeze(kept),
+    fieldArguments: Object.freeze(Object.fromEntries(fieldArguments)),
     webhooks: Object.freeze([]) as readonly [],
     components: Object.freeze({
       schemas: Object.freeze(Object.fromEntries(schemas)),

@@ -31,7 +31,6 @@ describe('the parse-issue catalogue', () => {
         'oas:INVALID_ENUM:warning',
         'gql:INVALID_TYPE_DEFINITION:error',
         'gql:INVALID_DEPENDENCY_REF:error',
-        'gql:SKIPPED_FIELD_ARGUMENTS:warning',
         'gql:NESTED_LIST_LOSSY:warning',
         'gql:DROPPED_DIRECTIVE:warning',
         'gql:UNKNOWN_TYPE_KIND:error',
@@ -45,6 +44,7 @@ describe('the parse-issue catalogue', () => {
     expect(RESERVED_ISSUE_TYPES.map((r) => r.type)).toEqual([
       'UNEXPECTED_FORMAT',
       'SKIPPED_FEATURE',
+      'SKIPPED_FIELD_ARGUMENTS',
     ])
   })
 

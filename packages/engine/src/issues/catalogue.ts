@@ -76,7 +76,6 @@ export const OAS_ISSUES = Object.freeze({
 export const GQL_ISSUES = Object.freeze({
   invalidTypeDefinition: gql('INVALID_TYPE_DEFINITION', 'error'),
   invalidDependencyRef: gql('INVALID_DEPENDENCY_REF', 'error'),
-  skippedFieldArguments: gql('SKIPPED_FIELD_ARGUMENTS', 'warning'),
   nestedListLossy: gql('NESTED_LIST_LOSSY', 'warning'),
   droppedDirective: gql('DROPPED_DIRECTIVE', 'warning'),
   unknownTypeKind: gql('UNKNOWN_TYPE_KIND', 'error'),
@@ -86,6 +85,8 @@ export const GQL_ISSUES = Object.freeze({
 export const RESERVED_ISSUE_TYPES = Object.freeze([
   { protocol: 'oas', type: 'UNEXPECTED_FORMAT' },
   { protocol: 'gql', type: 'SKIPPED_FEATURE' },
+  // The arguments of every field are modelled (`GqlModel.fieldArguments`): none is dropped.
+  { protocol: 'gql', type: 'SKIPPED_FIELD_ARGUMENTS' },
 ] as const)
 
 /** Every emitted kind, for documentation and tests. */

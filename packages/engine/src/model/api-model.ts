@@ -1,4 +1,5 @@
 import type {
+  GraphqlArgument,
   GraphqlOperation,
   Header,
   HttpOperation,
@@ -52,6 +53,10 @@ export type OasModel = ModelFields & {
 export type GqlModel = ModelFields & {
   readonly protocol: 'gql'
   readonly operations: readonly GraphqlOperation[]
+  /** Type name → field name → its arguments, for the fields of non-root types that take any. */
+  readonly fieldArguments: Readonly<
+    Record<string, Readonly<Record<string, readonly GraphqlArgument[]>>>
+  >
   readonly webhooks: readonly []
 }
 
