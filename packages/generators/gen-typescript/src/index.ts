@@ -27,3 +27,5 @@ export const typescriptEntry = toModelEntry({
 })
 
 export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
+
+export { printType, type NameModel } from './print-type.js'

@@ -59,7 +59,7 @@ export function cloneAction(
   try {
     cpSync(source, staging, {
       recursive: true,
-      filter: (path) => !/\.test\.ts$/.test(path),
+      filter: (path) => !/(?:\.test\.ts|[\\/]test-support\.ts)$/.test(path),
     })
     renameSync(join(staging, 'index.ts'), join(staging, 'mod.ts'))
     for (const file of readdirSync(staging, { recursive: true, withFileTypes: true })) {

@@ -1,0 +1,79 @@
+/**
+ * @module @svc/gen-fetch-client: a typed function per operation of an OpenAPI description, in
+ * `client.ts`, that sends its request with `fetch`. Its one argument holds the `path`, `query`,
+ * `headers` and `cookies` parameters and the `body`; it resolves to a union of the documented
+ * responses discriminated by `status`, their bodies typed by `@svc/gen-typescript`. The runtime
+ * the functions share (`ClientOptions`, `sendRequest`) is written once, in the same file.
+ * Security schemes are not applied: credentials go in the `headers` of the options.
+ *
+ * With `validate` (per operation variant, or `_generator.validate` for all), a JSON response
+ * whose schema is a model is parsed with that model's zod schema from `@svc/gen-zod`, and a
+ * mismatch rejects the call with zod's error; an inline schema (an array of models included) is
+ * not validated.
+ */
+import {
+  toIdentifierName,
+  toOperationEntry,
+  variantSuffix,
+  type AnyGeneratorEntry,
+  type GenerateContext,
+} from '@svc/engine/generate'
+import { typescriptEntry } from '@svc/gen-typescript'
+import { zodEntry } from '@svc/gen-zod'
+import { enrichmentSchema, validateByDefault } from './enrichment.js'
+import { printOperation } from './print-operation.js'
+import { GLOBAL_TYPES, RUNTIME_TYPES, RUNTIME_VALUES, defineRuntime } from './runtime.js'
+
+type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
+
+/** Model names that would shadow a name the client's file relies on. */
+const TAKEN_TYPES = new Set([...RUNTIME_TYPES, ...GLOBAL_TYPES])
+
+export const fetchClientEntry = toOperationEntry({
+  id: '@svc/gen-fetch-client',
+  enrichmentSchema,
+  toExportPath: () => 'client.ts',
+  toName(operation, variant) {
+    const text = operation.operationId ?? `${operation.method} ${operation.path}`
+    const name = toIdentifierName(text, 'camel') + variantSuffix(variant)
+    // The runtime's function is declared first, so an operation of the same name steps aside.
+    return RUNTIME_VALUES.includes(name) ? `${name}_` : name
+  },
+  transform({ context, subject, name, exportPath, enrichment }) {
+    const runtime = defineRuntime(context, exportPath)
+    const validate = enrichment?.validate ?? validateByDefault(context.generatorSettings)
+    context.define({
+      name,
+      kind: 'value',
+      exportPath,
+      build: () => {
+        const dependsOn: Dependency[] = [...runtime]
+        const code = printOperation({
+          model: context.model,
+          operation: subject,
+          name,
+          nameModel: (refName) => typeName(context, refName, dependsOn),
+          nameSchema: validate ? (refName) => schemaName(context, refName, dependsOn) : undefined,
+        })
+        return { code, dependsOn }
+      },
+    })
+  },
+})
+
+function typeName(context: GenerateContext, refName: string, dependsOn: Dependency[]): string {
+  const key = context.insertModel(typescriptEntry, refName)
+  const name = key.identifier.name
+  if (TAKEN_TYPES.has(name))
+    throw new Error(`The type of model '${refName}', ${name}, would shadow the client's ${name}`)
+  dependsOn.push({ name, exportPath: key.exportPath, typeOnly: true })
+  return name
+}
+
+function schemaName(context: GenerateContext, refName: string, dependsOn: Dependency[]): string {
+  const key = context.insertModel(zodEntry, refName)
+  dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath })
+  return key.identifier.name
+}
+
+export const generators: readonly AnyGeneratorEntry[] = [fetchClientEntry]

@@ -1,0 +1,92 @@
+import type { ApiModel, HttpOperation } from '@svc/engine'
+import type { NameModel } from '@svc/gen-typescript'
+import { printMembers, type ArgumentMember } from './arguments.js'
+import { absoluteUrl } from './base-url.js'
+import { printBody } from './print-body.js'
+import { printParameters } from './print-parameters.js'
+import { printResponses, type NameSchema } from './print-responses.js'
+import { quote } from './quote.js'
+
+export type OperationInput = {
+  readonly model: ApiModel
+  readonly operation: HttpOperation
+  /** The function's name. */
+  readonly name: string
+  /** Names a model's TypeScript type and records the dependency. */
+  readonly nameModel: NameModel
+  /** Names a model's zod schema, when JSON responses are validated. */
+  readonly nameSchema: NameSchema
+}
+
+/** The function of one operation: typed arguments in, a typed result out, `sendRequest` between. */
+export function printOperation(input: OperationInput): string {
+  const { model, operation, name, nameModel, nameSchema } = input
+  const parameters = printParameters(model, operation, nameModel)
+  const body = printBody(model, operation, nameModel)
+  const responses = printResponses(model, operation, nameModel, nameSchema)
+  const members = body === undefined ? parameters.members : [...parameters.members, body.member]
+  const server = absoluteUrl(operation.servers?.[0])
+  const descriptor = [
+    `method: ${quote(operation.method.toUpperCase())}`,
+    `path: ${quote(operation.path)}`,
+    ...(server === undefined ? [] : [`server: ${quote(server)}`]),
+    ...(parameters.styles === undefined ? [] : [`styles: ${parameters.styles}`]),
+    ...(body === undefined ? [] : [`body: ${quote(body.encoding)}`]),
+    ...(body?.contentType === undefined ? [] : [`contentType: ${quote(body.contentType)}`]),
+    ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
+    ...(responses.validate === undefined ? [] : [`validate: ${responses.validate}`]),
+  ]
+  return `${printDoc(operation)}export function ${name}(
+${printArgs(members)}
+  options?: RequestOptions,
+${printResult(responses.members)}
+${printCall(descriptor)}
+}`
+}
+
+const WIDTH = 100
+
+/** The line when it fits, else the text broken over several lines. */
+function layout(line: string, broken: () => string): string {
+  return line.length <= WIDTH ? line : broken()
+}
+
+function printArgs(members: readonly ArgumentMember[]): string {
+  const required = members.some((member) => member.required)
+  const head = `  args${required ? '' : '?'}: `
+  if (members.length === 0) return `${head}Record<string, never>,`
+  return layout(`${head}${printMembers(members)},`, () => `${head}${printMembers(members, '  ')},`)
+}
+
+function printResult(members: readonly string[]): string {
+  return layout(
+    `): Promise<${members.join(' | ')}> {`,
+    () => `): Promise<\n${members.map((member) => `  | ${member}\n`).join('')}> {`,
+  )
+}
+
+function printCall(descriptor: readonly string[]): string {
+  return layout(`  return sendRequest({ ${descriptor.join(', ')} }, args, options)`, () => {
+    const object = layout(`    { ${descriptor.join(', ')} },`, () => {
+      const fields = descriptor.map((field) => `      ${field},\n`).join('')
+      return `    {\n${fields}    },`
+    })
+    return `  return sendRequest(\n${object}\n    args,\n    options,\n  )`
+  })
+}
+
+/** The summary as a doc comment, and whether the operation is deprecated. */
+function printDoc(operation: HttpOperation): string {
+  const lines = [
+    ...(operation.summary === undefined ? [] : [oneLine(operation.summary)]),
+    ...(operation.deprecated ? ['@deprecated'] : []),
+  ].filter((line) => line !== '')
+  if (lines.length === 0) return ''
+  if (lines.length === 1) return `/** ${lines[0]} */\n`
+  return `/**\n${lines.map((line) => ` * ${line}`).join('\n')}\n */\n`
+}
+
+/** Text that cannot end the comment it is written in, on one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/\*\//g, '*\\/')
+}

@@ -1,0 +1,245 @@
+import type { GenerateContext } from '@svc/engine/generate'
+import { defaultBaseUrl } from './base-url.js'
+import { quote } from './quote.js'
+
+/** The names the runtime declares in the client's file, beside the operations' functions. */
+export const RUNTIME_TYPES = ['ClientOptions', 'RequestOptions', 'ClientResult', 'HttpStatus']
+export const RUNTIME_VALUES = ['sendRequest']
+
+/**
+ * Global types the generated code names unqualified: a model imported under one of these names
+ * would change what they mean in the client's file.
+ */
+export const GLOBAL_TYPES = [
+  'Array',
+  'ArrayBuffer',
+  'ArrayBufferView',
+  'Exclude',
+  'Promise',
+  'Readonly',
+  'Record',
+]
+
+type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
+
+/**
+ * Defines the helpers every operation's function uses, once per run (`scope: 'generator'`), and
+ * returns the dependencies a function has on them.
+ */
+export function defineRuntime(context: GenerateContext, exportPath: string): Dependency[] {
+  const define = (name: string, kind: 'type' | 'value', code: () => string) =>
+    context.define({ name, kind, exportPath, scope: 'generator', build: () => ({ code: code() }) })
+  define('ClientOptions', 'type', () => clientOptions(defaultBaseUrl(context.model)))
+  define('RequestOptions', 'type', () => REQUEST_OPTIONS)
+  define('ClientResult', 'type', () => CLIENT_RESULT)
+  define('HttpStatus', 'type', () => HTTP_STATUS)
+  define('sendRequest', 'value', () => sendRequest(defaultBaseUrl(context.model)))
+  return [
+    ...RUNTIME_TYPES.map((name) => ({ name, exportPath, typeOnly: true })),
+    ...RUNTIME_VALUES.map((name) => ({ name, exportPath })),
+  ]
+}
+
+function clientOptions(baseUrl: string | undefined): string {
+  const fallback =
+    baseUrl === undefined
+      ? 'without one, paths stay relative (to the page, in a browser)'
+      : `\`${baseUrl.replace(/\*\//g, '*\\/')}\` when unset`
+  return `/** Where the generated functions send their requests, and how. */
+export type ClientOptions = {
+  /** The URL each operation's path is appended to; ${fallback}. */
+  readonly baseUrl?: string
+  /** Sends the requests instead of the global \`fetch\`: a test double, retries, logging. */
+  readonly fetch?: typeof globalThis.fetch
+  /** Sent with every request; the headers an operation's arguments set win. */
+  readonly headers?: Readonly<Record<string, string>>
+}`
+}
+
+const REQUEST_OPTIONS = `/** The options of one call: the client's, and a signal that aborts the call. */
+export type RequestOptions = ClientOptions & { readonly signal?: globalThis.AbortSignal }`
+
+const CLIENT_RESULT = `/** One outcome of an operation: its status, its body and the response they came in. */
+export type ClientResult<Status extends number, Data> = {
+  readonly status: Status
+  /** Parsed JSON, text for text and XML, a Blob for anything else; undefined without a body. */
+  readonly data: Data
+  readonly response: globalThis.Response
+}`
+
+const HTTP_STATUS = `/** The status codes of one class (\`HttpStatus<2>\` is 200 to 299); by default 100 to 599. */
+export type HttpStatus<Class extends 1 | 2 | 3 | 4 | 5 = 1 | 2 | 3 | 4 | 5> =
+  \`\${Class}\${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}\${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}\` extends infer Code
+    ? Code extends \`\${infer Status extends number}\`
+      ? Status
+      : never
+    : never`
+
+function sendRequest(baseUrl: string | undefined): string {
+  return `/** Sends one operation's request and reads its response: what every function here calls. */
+async function sendRequest<Result extends ClientResult<number, unknown>>(
+  operation: {
+    readonly method: string
+    readonly path: string
+    /** The server of an operation that has its own. */
+    readonly server?: string
+    /** Parameters not serialized the default way of their location, by location and name. */
+    readonly styles?: Readonly<
+      Record<
+        string,
+        Readonly<
+          Record<
+            string,
+            { readonly style?: string; readonly explode?: boolean; readonly json?: boolean }
+          >
+        >
+      >
+    >
+    readonly body?: 'json' | 'form' | 'multipart' | 'raw'
+    readonly contentType?: string
+    readonly accept?: string
+    /** A schema by status, \`2XX\` or \`default\`, to parse the data with; null to leave it. */
+    readonly validate?: Readonly<Record<string, { parse(data: unknown): unknown } | null>>
+  },
+  args: {
+    readonly path?: Readonly<Record<string, unknown>>
+    readonly query?: Readonly<Record<string, unknown>>
+    readonly headers?: Readonly<Record<string, unknown>>
+    readonly cookies?: Readonly<Record<string, unknown>>
+    readonly body?: unknown
+  } = {},
+  options: RequestOptions = {},
+): Promise<Result> {
+  // One parameter as its OpenAPI style writes it: \`name=value\` pairs in a query or a cookie.
+  const serialize = (
+    location: string,
+    name: string,
+    value: unknown,
+    encode: (text: string) => string,
+  ) => {
+    const given = operation.styles?.[location]?.[name]
+    const form = location === 'query' || location === 'cookie'
+    const style = given?.style ?? (form ? 'form' : 'simple')
+    const explode = given?.explode ?? style === 'form'
+    const text = (item: unknown) =>
+      encode(
+        given?.json || (typeof item === 'object' && item !== null)
+          ? JSON.stringify(item)
+          : String(item),
+      )
+    const key = encode(name)
+    const members: [string | undefined, string][] =
+      given?.json || typeof value !== 'object' || value === null
+        ? [[undefined, text(value)]]
+        : Array.isArray(value)
+          ? value.map((item): [undefined, string] => [undefined, text(item)])
+          : Object.entries(value).map(([member, item]): [string, string] => [
+              encode(member),
+              text(item),
+            ])
+    if (style === 'deepObject')
+      return members.map(([member, item]) => \`\${key}[\${member ?? ''}]=\${item}\`)
+    if (explode && (style === 'form' || style === 'matrix')) {
+      const pairs = members.map(
+        ([member, item]) => \`\${style === 'matrix' ? ';' : ''}\${member ?? key}=\${item}\`,
+      )
+      return style === 'matrix' ? [pairs.join('')] : pairs
+    }
+    const separator =
+      style === 'spaceDelimited'
+        ? '%20'
+        : style === 'pipeDelimited'
+          ? '|'
+          : style === 'label' && explode
+            ? '.'
+            : ','
+    const joined = members
+      .flatMap(([member, item]) =>
+        member === undefined ? [item] : explode ? [\`\${member}=\${item}\`] : [member, item],
+      )
+      .join(separator)
+    if (style === 'label') return [\`.\${joined}\`]
+    if (style === 'matrix') return [\`;\${key}=\${joined}\`]
+    return form ? [\`\${key}=\${joined}\`] : [joined]
+  }
+  const present = (group: Readonly<Record<string, unknown>> = {}) =>
+    Object.entries(group).filter((entry) => entry[1] !== undefined && entry[1] !== null)
+  const path = operation.path.replace(/\\{([^{}]+)\\}/g, (_, name: string) =>
+    serialize('path', name, args.path?.[name], encodeURIComponent).join(''),
+  )
+  const query = present(args.query)
+    .flatMap(([name, value]) => serialize('query', name, value, encodeURIComponent))
+    .join('&')
+  const baseUrl = options.baseUrl ?? operation.server ?? ${baseUrl === undefined ? "''" : quote(baseUrl)}
+  const url = \`\${baseUrl.replace(/\\/+$/, '')}\${path}\${query === '' ? '' : \`?\${query}\`}\`
+  const headers = new Headers(options.headers)
+  for (const [name, value] of present(args.headers))
+    headers.set(name, serialize('header', name, value, (text) => text).join(''))
+  const cookies = present(args.cookies).flatMap(([name, value]) =>
+    serialize('cookie', name, value, encodeURIComponent),
+  )
+  const cookie = headers.get('cookie')
+  if (cookies.length > 0)
+    headers.set('cookie', (cookie === null ? cookies : [cookie, ...cookies]).join('; '))
+  if (operation.accept !== undefined && !headers.has('accept'))
+    headers.set('accept', operation.accept)
+  let body = args.body
+  if (body !== undefined) {
+    // Members of a form: arrays repeat their name, objects are sent as JSON.
+    const fields = (value: unknown) =>
+      present(value as Record<string, unknown>).flatMap(([name, item]) =>
+        (Array.isArray(item) ? item : [item]).map((member): [string, unknown] => [
+          name,
+          typeof member === 'object' && member !== null && !(member instanceof Blob)
+            ? JSON.stringify(member)
+            : member,
+        ]),
+      )
+    const plain =
+      typeof body === 'object' &&
+      body !== null &&
+      !(body instanceof FormData) &&
+      !(body instanceof URLSearchParams)
+    if (operation.body === 'json') body = JSON.stringify(body)
+    if (operation.body === 'form' && plain)
+      body = new URLSearchParams(
+        fields(body).map(([name, item]): [string, string] => [name, String(item)]),
+      )
+    if (operation.body === 'multipart' && plain) {
+      const form = new FormData()
+      for (const [name, item] of fields(body))
+        form.append(name, item instanceof Blob ? item : String(item))
+      body = form
+    }
+    // A multipart body's type carries its boundary, which only fetch knows.
+    if (
+      operation.contentType !== undefined &&
+      operation.body !== 'multipart' &&
+      !headers.has('content-type')
+    )
+      headers.set('content-type', operation.contentType)
+  }
+  const response = await (options.fetch ?? globalThis.fetch)(url, {
+    method: operation.method,
+    headers,
+    body: (body ?? null) as Exclude<globalThis.RequestInit['body'], undefined>,
+    signal: options.signal ?? null,
+  })
+  let data: unknown
+  const type = response.headers.get('content-type') ?? ''
+  if (operation.method === 'HEAD' || [204, 205, 304].includes(response.status)) data = undefined
+  else if (/[/+]json\\b/i.test(type)) {
+    const text = await response.text()
+    data = text === '' ? undefined : JSON.parse(text)
+  } else if (type === '' || /^text\\/|[/+]xml\\b|x-www-form-urlencoded/i.test(type)) {
+    const text = await response.text()
+    data = type === '' && text === '' ? undefined : text
+  } else data = await response.blob()
+  const schemas = operation.validate ?? {}
+  const range = \`\${Math.floor(response.status / 100)}XX\`
+  const key = [String(response.status), range, 'default'].find((candidate) => candidate in schemas)
+  const schema = key === undefined ? undefined : schemas[key]
+  if (schema) data = schema.parse(data)
+  return { status: response.status, data, response } as Result
+}`
+}
