@@ -34,13 +34,13 @@ export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
-    const exit = report(
-      error,
-      stderr,
-      argv.find((arg) => commands.has(arg)),
-    )
+    const name = argv.find((arg) => commands.has(arg))
+    const exit = report(error, stderr, name)
     // Under --json, stdout holds exactly one object even when the command could not run.
-    if (argv.includes('--json') && exit !== EXIT.ok) stdout.write(jsonFailure(error, exit))
+    const command = program.commands.find((c) => c.name() === name)
+    const takesJson = command?.options.some((option) => option.long === '--json') ?? false
+    if (takesJson && argv.includes('--json') && exit !== EXIT.ok)
+      stdout.write(jsonFailure(error, exit))
     return exit
   }
 }
@@ -57,7 +57,7 @@ function jsonFailure(error: unknown, exit: ExitCode): string {
       ? 'usage'
       : error instanceof DocumentError
         ? 'unreadable_document'
-        : error instanceof CommandError
+        : error instanceof CommandError || isSystemError(error)
           ? 'failed'
           : 'internal'
   return `${JSON.stringify({ type: 'error', code, exitCode: exit, message }, null, 2)}\n`
@@ -88,7 +88,7 @@ function report(
     stderr.write(formatDocumentError(error) + '\n')
     return EXIT.failure
   }
-  if (error instanceof CommandError) {
+  if (error instanceof CommandError || isSystemError(error)) {
     stderr.write(`error: ${error.message}\n`)
     return EXIT.failure
   }
@@ -97,6 +97,16 @@ function report(
     `internal error: ${detail}\nThis is a bug in svc; please report it with the command you ran.\n`,
   )
   return EXIT.failure
+}
+
+/** A failure of the file system or the OS (`EACCES`, `ENOSPC` …): the user's to fix, not a bug. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!) &&
+    'syscall' in error
+  )
 }
 
 /** The `svc` bin: the only place that sets the process exit code. */

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
+  expectFailureStdout,
   fixtureDir,
   parseJsonStdout,
   recipeLines,
@@ -175,11 +176,11 @@ describe('svc check: missing or invalid input (exit 2, recipe on stderr)', () =>
     expect(recipe.discover).toMatch(/^Discover: \S+/)
   })
 
-  it('a file that does not exist, also under --json (nothing on stdout)', async () => {
+  it('a file that does not exist, also under --json (one error object on stdout)', async () => {
     for (const args of [['nope.yaml'], ['nope.yaml', '--json']]) {
       const run = await check(args)
       expect(run.code).toBe(2)
-      expect(run.stdout).toBe('')
+      expectFailureStdout(run, args)
       expect(recipeLines(run.stderr).error).toBe('error: No such file: nope.yaml')
     }
   })

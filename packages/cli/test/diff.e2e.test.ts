@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
+  expectFailureStdout,
   fixtureDir,
   parseJsonStdout,
   recipeLines,
@@ -88,7 +89,7 @@ beforeAll(() => {
 })
 afterAll(() => scratch?.dispose())
 
-describe('svc diff: missing or invalid input (exit 2, nothing on stdout)', () => {
+describe('svc diff: missing or invalid input (exit 2; stdout empty, or one error object under --json)', () => {
   it('no input at all: a recipe error with all four lines', async () => {
     const run = await diff([])
     expect(run.code).toBe(2)
@@ -104,7 +105,7 @@ describe('svc diff: missing or invalid input (exit 2, nothing on stdout)', () =>
     for (const args of [['petstore-v1.yaml'], ['petstore-v1.yaml', '--json']]) {
       const run = await diff(args)
       expect(run.code).toBe(2)
-      expect(run.stdout).toBe('')
+      expectFailureStdout(run, args)
       expect(recipeLines(run.stderr).error).toMatch(/needs two API descriptions/)
     }
   })
@@ -116,7 +117,7 @@ describe('svc diff: missing or invalid input (exit 2, nothing on stdout)', () =>
     ]) {
       const run = await diff(args)
       expect(run.code).toBe(2)
-      expect(run.stdout).toBe('')
+      expectFailureStdout(run, args)
       expect(recipeLines(run.stderr).error).toBe('error: No such file: nope.yaml')
     }
   })
@@ -147,7 +148,7 @@ describe('svc diff: missing or invalid input (exit 2, nothing on stdout)', () =>
     for (const json of [[], ['--json']]) {
       const run = await diff([...json, ...args])
       expect(run.code).toBe(2)
-      expect(run.stdout).toBe('')
+      expectFailureStdout(run, [...json, ...args])
       expect(run.stderr).toMatch(message)
       expect(run.stderr).toContain("Run 'svc diff --help' for usage.")
       expect(run.stderr).not.toMatch(/internal error/)

@@ -36,6 +36,7 @@ describe('svc doctor', () => {
     const { run, report } = await doctor(root)
     expect(run.code).toBe(0)
     expect(report).toEqual({
+      type: 'doctor',
       appRoot: root.dir,
       cliVersion: '0.1.0',
       nodeVersion: process.versions.node,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -63,6 +63,7 @@ describe("svc generate: the issue's first runs", () => {
 
   it("does the same for GitHub's REST description", async () => {
     const root = await project(['gen-typescript', 'gen-zod', 'gen-fetch-client'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
     const run = await root.svc(['generate', 'demo', GITHUB_REST, '--json'], { timeoutMs: 300_000 })
     expect(run.code, run.stderr).toBe(0)
     const report = parseJsonStdout(run)
@@ -72,6 +73,7 @@ describe("svc generate: the issue's first runs", () => {
 
   it("does the same for GitHub's GraphQL schema, whose one error-level issue makes it exit 1", async () => {
     const root = await project(['gen-typescript', 'gen-graphql-client'], 'gh')
+    expect((await root.svc(['bundle', 'gh'])).code).toBe(0)
     const run = await root.svc(['generate', 'gh', GITHUB_GRAPHQL, '--json'], { timeoutMs: 300_000 })
     const report = parseJsonStdout(run)
     // The schema declares EnterpriseOwnerInfo.repositoryDeployKeySetting twice.
@@ -175,8 +177,31 @@ describe('svc generate: bundles', () => {
     // After a bundle, the file gen-zod made last time is removed.
     expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
     const again = parseJsonStdout(await root.svc(['generate', 'demo', PETSTORE, '--json']))
-    expect(again.removedFiles).toEqual(['zod.ts'])
+    expect(again.removedFiles).toEqual(['generated/demo/zod.ts'])
     expect(root.files('generated/demo')).toEqual(['types.ts'])
+  })
+
+  it('names a generator that changed from imported to cloned, and runs a clone in a folder of any name', async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    expect((await root.svc(['clone', 'demo', '-g', 'gen-typescript'])).code).toBe(0)
+    const stale = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(recipeLines(stale.stderr).error).toBe(
+      'error: bundle.js is out of sync with deno.json — change: gen-typescript (jsr:@svc/gen-typescript@^0.1.0 → ./gen-typescript/mod.ts)',
+    )
+    renameSync(join(root.dir, '.svc/demo/gen-typescript'), join(root.dir, '.svc/demo/my-types'))
+    const path = join(root.dir, '.svc/demo/deno.json')
+    const manifest = JSON.parse(readFileSync(path, 'utf8'))
+    manifest.imports['gen-typescript'] = './my-types/mod.ts'
+    writeFileSync(path, JSON.stringify(manifest))
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.code, run.stderr).toBe(0)
+    expect(root.files('generated/demo')).toEqual(['types.ts'])
+    const removed = parseJsonStdout(
+      await root.svc(['remove', 'gen-typescript', '--force', '--json']),
+    )
+    expect(removed.deletedFolders).toEqual(['my-types'])
+    expect(existsSync(join(root.dir, '.svc/demo/my-types'))).toBe(false)
   })
 
   it('records the generators a bundle was built for on its first line', async () => {
@@ -346,8 +371,9 @@ describe('svc generate: cloned generators', () => {
       cause:
         "Registered definition mismatch: 'Pet' in file 'types.ts'. Cached key '@svc/gen-typescript|Pet|main' does not match new key '@svc/gen-zod|Pet|main'",
     })
-    expect(root.files('generated/demo')).toEqual(['types.ts'])
-    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
+    // The run had errors, so the last run's zod.ts stays.
+    expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+    expect(root.read('generated/demo/types.ts')).not.toContain('Schema')
   })
 
   it('reports a clone that throws on import as exit 1, and one that throws or names badly as item errors', async () => {
@@ -394,10 +420,12 @@ describe('svc generate: progress', () => {
       { cwd: root.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
     )
     expect(run.status).toBe(0)
-    const seen = [...run.stdout.matchAll(/@svc\/gen-(typescript|zod): (\d+)\/969/g)].map(
-      (m) => m[1],
+    // The spinner draws every 80 ms or so: gen-zod, quick after gen-typescript, may not show.
+    const seen = [...run.stdout.matchAll(/@svc\/gen-typescript: (\d+)\/969/g)].map((m) =>
+      Number(m[1]),
     )
-    expect(new Set(seen)).toEqual(new Set(['typescript', 'zod']))
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
     expect(run.stdout).toMatch(/^Wrote 2 files/m)
     const json = await root.svc(['generate', 'demo', GITHUB_REST, '--json'])
     expect(json.stderr).not.toMatch(/\/969/)
@@ -405,6 +433,59 @@ describe('svc generate: progress', () => {
 })
 
 describe('svc generate: writing files', () => {
+  it('removes files of the last run only when this run is complete and writes to the same folder', async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    writeFileSync(
+      join(root.dir, 'broken.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: {},
+        components: {
+          schemas: {
+            A: { type: 'object', properties: { b: { $ref: '#/components/schemas/Gone' } } },
+          },
+        },
+      }),
+    )
+    // An error-level parse issue: the last run's files stay, though this run makes none of them.
+    const failed = await root.svc(['generate', 'demo', 'broken.json', '--json'])
+    expect(failed.code).toBe(1)
+    expect(parseJsonStdout(failed).removedFiles).toEqual([])
+    expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+    // Another folder: the files in the old one are left alone, and none of the new one's removed.
+    setClientJson(root, (config) => (config.settings.basePath = 'src/api'))
+    mkdirSync(join(root.dir, 'src/api'), { recursive: true })
+    writeFileSync(join(root.dir, 'src/api/zod.ts'), '// mine')
+    writeFileSync(
+      join(root.dir, 'tag-only.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: {},
+        components: { schemas: { Tag: { type: 'string' } } },
+      }),
+    )
+    expect((await root.svc(['remove', 'gen-zod'])).code).toBe(0)
+    const moved = await root.svc(['generate', 'demo', 'tag-only.json', '--no-input'])
+    expect(moved.code, moved.stderr).toBe(2)
+    const rebuilt = await root.svc(['generate', 'demo', 'tag-only.json'])
+    expect(rebuilt.code).toBe(0)
+    expect(root.read('src/api/zod.ts')).toBe('// mine')
+    expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+    expect(root.files('src/api')).toEqual(['types.ts', 'zod.ts'])
+  })
+
+  it('refuses a basePath that is the app root, writing nothing', async () => {
+    const root = await project(['gen-typescript'])
+    setClientJson(root, (config) => (config.settings.basePath = '.'))
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain("error: basePath '.' is the app root or above it")
+    expect(existsSync(join(root.dir, 'types.ts'))).toBe(false)
+  })
+
   it('writes nothing and keeps the last run when basePath cannot be written', async () => {
     const root = await project(['gen-typescript', 'gen-zod'])
     expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)

@@ -69,6 +69,18 @@ describe('svc init', () => {
     expect(root.read('.svc/demo/deno.json')).toBe('{"kept": true}')
   })
 
+  it('refuses a --base-path that is the app root or above it', async () => {
+    const root = createAppRoot()
+    for (const basePath of ['.', '..', './']) {
+      const run = await root.svc(['init', 'demo', '--base-path', basePath])
+      expect(run.code).toBe(2)
+      expect(recipeLines(run.stderr).error).toMatch(
+        /^error: --base-path: basePath '.*' is the app root or above it/,
+      )
+    }
+    expect(existsSync(join(root.dir, '.svc'))).toBe(false)
+  })
+
   it('refuses --name that is not @account/slug, leaving no project behind', async () => {
     const root = createAppRoot()
     const run = await root.svc(['init', 'demo', '--name', 'demo'])

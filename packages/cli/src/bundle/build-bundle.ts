@@ -175,7 +175,7 @@ export function clonedDigest(projectDir: string, generators: readonly GeneratorI
   const hash = createHash('sha256')
   for (const generator of generators) {
     if (generator.kind !== 'cloned') continue
-    const folder = join(projectDir, generator.key)
+    const folder = join(projectDir, generator.folder)
     const files = readdirSync(folder, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name))

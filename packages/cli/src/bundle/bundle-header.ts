@@ -59,6 +59,8 @@ export function readBundleHeader(path: string): BundleHeader | undefined {
 export type Staleness = {
   readonly add: readonly string[]
   readonly remove: readonly string[]
+  /** Keys in both whose specifier changed: `gen-zod (jsr:@svc/gen-zod@^0.1.0 → ./gen-zod/mod.ts)`. */
+  readonly change: readonly string[]
   readonly sourcesChanged: boolean
   readonly engineChanged: boolean
 }
@@ -69,13 +71,16 @@ export function staleness(
 ): Staleness | undefined {
   const current = new Map(now.generators.map((g) => [g.key, g.specifier]))
   const built = new Map(Object.entries(header.generators))
-  const add = [...current].filter(([key, value]) => built.get(key) !== value).map(([key]) => key)
-  const remove = [...built].filter(([key, value]) => current.get(key) !== value).map(([key]) => key)
+  const add = [...current.keys()].filter((key) => !built.has(key))
+  const remove = [...built.keys()].filter((key) => !current.has(key))
+  const change = [...current]
+    .filter(([key, value]) => built.has(key) && built.get(key) !== value)
+    .map(([key, value]) => `${key} (${built.get(key)} → ${value})`)
   const sourcesChanged = header.cloned !== now.cloned
   const engineChanged = header.engine !== now.engine
-  return add.length + remove.length === 0 && !sourcesChanged && !engineChanged
+  return add.length + remove.length + change.length === 0 && !sourcesChanged && !engineChanged
     ? undefined
-    : { add, remove, sourcesChanged, engineChanged }
+    : { add, remove, change, sourcesChanged, engineChanged }
 }
 
 /** `bundle.js is out of sync with deno.json — add: gen-zod; remove: gen-fetch-client`. */
@@ -83,7 +88,10 @@ export function outOfSyncMessage(stale: Staleness): string {
   const parts = [
     stale.add.length > 0 ? `add: ${stale.add.join(', ')}` : '',
     stale.remove.length > 0 ? `remove: ${stale.remove.join(', ')}` : '',
-    stale.sourcesChanged ? 'cloned generator sources changed' : '',
+    stale.change.length > 0 ? `change: ${stale.change.join(', ')}` : '',
+    stale.sourcesChanged && stale.add.length + stale.remove.length + stale.change.length === 0
+      ? 'cloned generator sources changed'
+      : '',
     stale.engineChanged ? 'built with another engine version' : '',
   ].filter((part) => part !== '')
   return `bundle.js is out of sync with deno.json — ${parts.join('; ')}`

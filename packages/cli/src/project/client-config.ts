@@ -1,3 +1,4 @@
+import { relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
 import { readJsonFile, writeJsonFile } from './json-file.js'
 
@@ -34,4 +35,19 @@ export function writeClientConfig(path: string, config: ClientConfig): void {
 /** The default `basePath` of a new project, relative to the app root. */
 export function defaultBasePath(project: string): string {
   return `generated/${project}`
+}
+
+/** The folder generated files go to: `settings.basePath`, relative to the app root. */
+export function basePathOf(config: ClientConfig, appRoot: string, project: string): string {
+  return resolve(appRoot, config.settings.basePath ?? defaultBasePath(project))
+}
+
+/**
+ * Why svc must not write under a basePath: the app root itself or a folder above it would
+ * put generated files among the user's own (and stale-file removal could delete them).
+ */
+export function basePathProblem(basePath: string, appRoot: string): string | undefined {
+  if (basePath === appRoot || `${appRoot}${sep}`.startsWith(`${basePath}${sep}`))
+    return `basePath '${relative(appRoot, basePath) || '.'}' is the app root or above it: svc would write among your own files`
+  return undefined
 }

@@ -43,6 +43,8 @@ export type GeneratorImport =
       readonly kind: 'cloned'
       readonly specifier: string
       readonly path: string
+      /** The folder of the project that holds it: the first segment of the path. */
+      readonly folder: string
     }
 
 /** The generators a project is made of, and what is inconsistent about them. */
@@ -85,12 +87,19 @@ export function compositionOf(manifest: RootManifest, projectDir: string): Compo
     }
     const path = join(projectDir, specifier)
     if (!existsSync(path)) problems.push(`'${key}' is cloned at ${specifier}, which does not exist`)
-    const folder = normalize(specifier).split(/[\\/]/)[0]!
+    const segments = normalize(specifier).split(/[\\/]/)
+    const folder = segments[0]!
+    if (segments.length < 2) {
+      problems.push(
+        `imports['${key}'] must point into a folder of the project, such as ./${key}/mod.ts`,
+      )
+      continue
+    }
     const other = referenced.get(folder)
     if (other !== undefined)
       problems.push(`the folder '${folder}/' is referenced by both '${other}' and '${key}'`)
     referenced.set(folder, key)
-    generators.push({ key, kind: 'cloned', specifier, path })
+    generators.push({ key, kind: 'cloned', specifier, path, folder })
   }
   for (const entry of readdirSync(projectDir, { withFileTypes: true }))
     if (entry.isDirectory() && entry.name.startsWith('gen-') && !referenced.has(entry.name))

@@ -135,3 +135,19 @@ function newestSource(dir: string): { path: string; mtimeMs: number } | undefine
   }
   return newest
 }
+
+/**
+ * What stdout holds when a command could not run: nothing, or under `--json` exactly one
+ * `{ type: 'error', code, exitCode, message }` object, so a script reading stdout always gets JSON.
+ */
+export function expectFailureStdout(run: SvcRun, args: readonly string[]): void {
+  if (!args.includes('--json')) {
+    if (run.stdout !== '') throw new Error(`expected nothing on stdout, got: ${run.stdout}`)
+    return
+  }
+  const report = parseJsonStdout(run)
+  if (report.type !== 'error' || report.exitCode !== run.code || typeof report.message !== 'string')
+    throw new Error(
+      `expected one { type: 'error', exitCode: ${run.code} } object, got: ${run.stdout}`,
+    )
+}

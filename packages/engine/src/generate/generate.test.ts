@@ -346,6 +346,14 @@ describe('generate', () => {
       'model Tag': { status: 'skipped' },
     })
     expect(only.manifest.results['@test/gen-client']!['GET /pets']).toEqual({ status: 'success' })
+    const byGenerator = await run({ include: ['@test/gen-types', 'model Pet'] }, [types, client])
+    expect(byGenerator.manifest.results).toEqual({
+      '@test/gen-types': { 'model Pet': { status: 'success' }, 'model Tag': { status: 'skipped' } },
+      '@test/gen-client': {
+        'GET /pets': { status: 'skipped' },
+        'POST /pets': { status: 'skipped' },
+      },
+    })
   })
 
   it('audits enrichments after the run without changing the output', async () => {

@@ -22,7 +22,7 @@ export type Manifest = {
   readonly results: Readonly<Record<string, Readonly<Record<string, ItemResult>>>>
   /**
    * Export path → how rendering it went: `success`, `error` when definitions had to be left out
-   * (the cause says which and why) or the file could not be written, `skipped` when every
+   * or the file could not be rendered (the cause says which and why), `skipped` when every
    * definition of the file was empty.
    */
   readonly render: Readonly<Record<string, ItemResult>>
@@ -90,7 +90,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     enrichments,
     inRun: new Set(ids),
   }
-  const selected = selection(settings)
+  const selected = selection(settings, new Set(ids))
   const results: Record<string, Record<string, ItemResult>> = {}
   for (const entry of generators) {
     const byItem: Record<string, ItemResult> = (results[entry.id] = {})
@@ -163,16 +163,23 @@ function runItem(
     : { status: 'success' }
 }
 
-/** `skip` and `include` name generator ids, item keys, or operation paths (all their methods). */
-function selection(settings: GenerateSettings) {
+/**
+ * `skip` and `include` name generator ids, item keys, or operation paths (all their methods).
+ * An `include` that names generator ids runs only those; one that names items runs only those
+ * items; naming both narrows by both.
+ */
+function selection(settings: GenerateSettings, generatorIds: ReadonlySet<string>) {
   const skip = new Set(names(settings.skip ?? [], 'skip'))
-  const include =
-    settings.include === undefined ? undefined : new Set(names(settings.include, 'include'))
+  const include = names(settings.include ?? [], 'include')
+  const includedGenerators = new Set(include.filter((name) => generatorIds.has(name)))
+  const includedItems = new Set(include.filter((name) => !generatorIds.has(name)))
   const named = (set: ReadonlySet<string>, item: Item) =>
     set.has(item.key) || (item.path !== undefined && set.has(item.path))
   return {
-    generator: (id: string) => !skip.has(id),
-    item: (item: Item) => !named(skip, item) && (include === undefined || named(include, item)),
+    generator: (id: string) =>
+      !skip.has(id) && (includedGenerators.size === 0 || includedGenerators.has(id)),
+    item: (item: Item) =>
+      !named(skip, item) && (includedItems.size === 0 || named(includedItems, item)),
   }
 }
 

@@ -8,7 +8,7 @@ export type DoctorFlags = { json?: boolean; project?: string }
 /**
  * `svc doctor`: checks the machine and every project of the app root (or one), each with an id,
  * a status and, when something is wrong, a hint that fixes it. Exit 1 iff a check is an error;
- * never 2.
+ * what it finds never makes it exit 2 (only an unknown option does).
  */
 export function doctorAction(
   flags: DoctorFlags,
@@ -44,6 +44,7 @@ export function doctorAction(
   const summary = worst(checks)
   if (flags.json)
     output.json({
+      type: 'doctor',
       appRoot: appRoot ?? null,
       cliVersion,
       nodeVersion: process.versions.node,

@@ -1,11 +1,16 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs'
-import { dirname, relative, resolve, sep } from 'node:path'
+import { dirname, relative } from 'node:path'
 import semver from 'semver'
 import { enginePinFix } from '../../bundle/build-bundle.js'
 import { outOfSyncMessage } from '../../bundle/bundle-header.js'
 import { bundleState } from '../../bundle/freshness.js'
 import { projectPaths, type ProjectPaths } from '../../project/app-root.js'
-import { readClientConfig, type ClientConfig } from '../../project/client-config.js'
+import {
+  basePathOf,
+  basePathProblem,
+  readClientConfig,
+  type ClientConfig,
+} from '../../project/client-config.js'
 import { installedPackage, parseJsrSpecifier } from '../../project/official-generators.js'
 import {
   compositionOf,
@@ -136,16 +141,11 @@ function corePinCheck(paths: ProjectPaths, pin: string | undefined, readable: bo
 function basePathCheck(paths: ProjectPaths, config: ClientConfig | undefined): Check {
   const id = `project-base-path/${paths.name}`
   if (config === undefined) return { id, status: 'skipped', message: 'client.json cannot be read' }
-  const basePath = resolve(paths.appRoot, config.settings.basePath ?? `generated/${paths.name}`)
+  const basePath = basePathOf(config, paths.appRoot, paths.name)
   const shown = relative(paths.appRoot, basePath) || '.'
   const hint = `set settings.basePath in ${relative(paths.appRoot, paths.clientConfig)} to a folder svc may write`
-  if (basePath === paths.appRoot || `${paths.appRoot}${sep}`.startsWith(`${basePath}${sep}`))
-    return {
-      id,
-      status: 'error',
-      message: `basePath '${shown}' is the app root or above it: svc would write among your own files`,
-      hint,
-    }
+  const problem = basePathProblem(basePath, paths.appRoot)
+  if (problem !== undefined) return { id, status: 'error', message: problem, hint }
   let existing = basePath
   for (;;) {
     try {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { summarizeIssues, type ParseIssue } from '@svc/engine'
-import type { Manifest } from '@svc/engine/generate'
+import { summarizeIssues } from '@svc/engine'
 import { buildBundle } from '../../bundle/build-bundle.js'
 import { outOfSyncMessage } from '../../bundle/bundle-header.js'
 import { bundleState } from '../../bundle/freshness.js'
@@ -15,12 +14,13 @@ import {
 } from '../../errors.js'
 import { readCommandInput } from '../../input/read-source.js'
 import type { Output } from '../../output.js'
-import { readClientConfig } from '../../project/client-config.js'
+import { basePathOf, basePathProblem, readClientConfig } from '../../project/client-config.js'
 import { openProject } from '../../project/open-project.js'
 import { compositionOf, readRootManifest } from '../../project/root-manifest.js'
 import { writeFileSet } from '../../project/write-files.js'
 import { writeJsonFile } from '../../project/json-file.js'
 import { createProgress } from './progress.js'
+import { counts, errorsOf, report } from './report.js'
 import { runBundle } from './run-bundle.js'
 
 export type GenerateFlags = { json?: boolean; input?: boolean }
@@ -34,13 +34,6 @@ export type GenerateIO = {
 const RECIPE = {
   usage: 'svc generate <project> [schema] [--json] [--no-input]',
   example: 'svc generate demo ./openapi.yaml',
-}
-
-/** One failed item or file, as `--json` lists it and the text report prints it. */
-export type GenerateError = {
-  readonly generator: string | null
-  readonly item: string
-  readonly cause: string
 }
 
 /**
@@ -81,6 +74,17 @@ export async function generateAction(
     discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
   }
   if (source === undefined) throw new RecipeError(schemaRecipe)
+  const basePath = basePathOf(config, paths.appRoot, paths.name)
+  const problem = basePathProblem(basePath, paths.appRoot)
+  if (problem !== undefined)
+    throw new CommandError(
+      `${problem}; set settings.basePath in ${relative(io.cwd, paths.clientConfig)}`,
+    )
+  const loaded = await readCommandInput(
+    resolveSource(source, schema === undefined, paths.appRoot),
+    schemaRecipe,
+    { cwd: io.cwd, ...(io.stdin ? { stdin: io.stdin } : {}) },
+  )
   const state = bundleState(paths, composition.generators)
   if (state.state !== 'fresh') {
     if (strict)
@@ -100,13 +104,7 @@ export async function generateAction(
     )
     await buildBundle(paths)
   }
-  const loaded = await readCommandInput(
-    resolveSource(source, schema === undefined, paths.appRoot),
-    schemaRecipe,
-    { cwd: io.cwd, ...(io.stdin ? { stdin: io.stdin } : {}) },
-  )
   const settings = config.settings
-  const basePath = resolve(paths.appRoot, settings.basePath ?? `generated/${paths.name}`)
   const progress = createProgress(io.stderr, !flags.json && Boolean(io.stderr.isTTY))
   let answer
   try {
@@ -137,18 +135,26 @@ export async function generateAction(
       output.json({
         type: 'error',
         code: 'unreadable_document',
+        exitCode: EXIT.failure,
+        message: answer.message,
         projectName: paths.name,
         error: documentErrorJson(located),
       })
     return EXIT.failure
   }
-  const previous = previousFiles(paths.manifest)
-  const written = writeFileSet(basePath, answer.files, previous)
+  const errors = errorsOf(answer.manifest)
+  const summary = summarizeIssues(answer.manifest.parseIssues)
+  const shownBasePath = relative(paths.appRoot, basePath) || '.'
+  // Files of the last run are removed only when this run is complete and writes to the same
+  // folder: a run with errors keeps the last good output of what failed.
+  const last = lastRun(paths.manifest)
+  const stale = errors.length === 0 && summary.error === 0 && last.basePath === shownBasePath
+  const written = writeFileSet(basePath, answer.files, stale ? last.files : [])
   const manifest = {
     ...answer.manifest,
     projectName: paths.name,
-    source: loaded.origin,
-    basePath: relative(paths.appRoot, basePath) || '.',
+    source: loaded.isFile ? inAppRoot(loaded.origin, paths.appRoot) : loaded.origin,
+    basePath: shownBasePath,
     files: Object.fromEntries(
       Object.entries(answer.manifest.files).map(([path, size]) => [
         path,
@@ -157,8 +163,7 @@ export async function generateAction(
     ),
   }
   writeJsonFile(paths.manifest, manifest)
-  const errors = errorsOf(answer.manifest)
-  const summary = summarizeIssues(answer.manifest.parseIssues)
+  const destination = (path: string) => relative(paths.appRoot, resolve(basePath, path))
   const totalTimeMs = Math.round(performance.now() - started)
   const lines = Object.values(answer.manifest.files).reduce((sum, file) => sum + file.lines, 0)
   if (flags.json)
@@ -168,8 +173,8 @@ export async function generateAction(
       basePath: manifest.basePath,
       manifestPath: paths.manifest,
       stats: { files: written.written.length, lines, totalTimeMs },
-      files: written.written.map((path) => manifest.files[path]!.destinationPath),
-      removedFiles: written.removed,
+      files: written.written.map(destination),
+      removedFiles: written.removed.map(destination),
       results: counts(answer.manifest),
       errors,
       parseIssues: answer.manifest.parseIssues,
@@ -196,87 +201,24 @@ function resolveSource(source: string, fromConfig: boolean, appRoot: string): st
   return resolve(appRoot, source)
 }
 
-function previousFiles(manifestPath: string): string[] {
+/** What the last run wrote, and where: stale-file removal needs both. */
+function lastRun(manifestPath: string): { basePath?: string; files: string[] } {
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      basePath?: unknown
       files?: Record<string, unknown>
     }
-    return Object.keys(manifest.files ?? {})
+    return {
+      ...(typeof manifest.basePath === 'string' ? { basePath: manifest.basePath } : {}),
+      files: Object.keys(manifest.files ?? {}),
+    }
   } catch {
-    return []
+    return { files: [] }
   }
 }
 
-function errorsOf(manifest: Manifest): GenerateError[] {
-  const errors: GenerateError[] = []
-  for (const [generator, items] of Object.entries(manifest.results))
-    for (const [item, result] of Object.entries(items))
-      if (result.status === 'error') errors.push({ generator, item, cause: result.cause ?? '' })
-  for (const [path, result] of Object.entries(manifest.render))
-    if (result.status === 'error')
-      errors.push({ generator: null, item: path, cause: result.cause ?? '' })
-  return errors
-}
-
-/** Generator id → status → how many items. */
-function counts(manifest: Manifest): Record<string, Record<string, number>> {
-  return Object.fromEntries(
-    Object.entries(manifest.results).map(([generator, items]) => {
-      const tally: Record<string, number> = {}
-      for (const { status } of Object.values(items)) tally[status] = (tally[status] ?? 0) + 1
-      return [generator, tally]
-    }),
-  )
-}
-
-function report(
-  output: Output,
-  run: {
-    manifest: Manifest
-    errors: readonly GenerateError[]
-    written: { written: string[]; removed: string[] }
-    basePath: string
-    cwd: string
-    /** The schema as the user named it, for the `svc check` hint. */
-    source: string
-    totalTimeMs: number
-    lines: number
-  },
-): void {
-  const { color } = output
-  const where = relative(run.cwd, run.basePath) || '.'
-  // Errors one by one; warnings as a count, since `svc check` lists them grouped.
-  const issues = run.manifest.parseIssues
-  for (const issue of issues.filter((i) => i.level === 'error'))
-    output.diagnostic(issueLine(issue, color))
-  const warnings = issues.filter((i) => i.level === 'warning').length
-  if (warnings > 0)
-    output.diagnostic(
-      `${color.yellow('warning')}: the document has ${warnings} parse warning${warnings === 1 ? '' : 's'}; svc check ${run.source} lists them`,
-    )
-  for (const warning of run.manifest.enrichmentWarnings)
-    output.diagnostic(
-      `${warning.level === 'warning' ? color.yellow('warning') : color.dim('info')}: ${warning.message}`,
-    )
-  for (const error of run.errors)
-    output.diagnostic(
-      `${color.red('error')}: ${error.generator ?? 'render'} ${error.item}: ${error.cause}`,
-    )
-  for (const [generator, tally] of Object.entries(counts(run.manifest)))
-    output.result(
-      `${generator}: ${Object.entries(tally)
-        .map(([status, count]) => `${count} ${status}`)
-        .join(', ')}`,
-    )
-  if (run.written.written.length === 0)
-    output.diagnostic(
-      `${color.yellow('warning')}: no file was generated: the generators made no code for this document.`,
-    )
-  output.result(
-    `Wrote ${run.written.written.length} file${run.written.written.length === 1 ? '' : 's'} (${run.lines} lines) to ${where} in ${run.totalTimeMs} ms${run.written.removed.length > 0 ? `; removed ${run.written.removed.length} no longer generated` : ''}.`,
-  )
-}
-
-function issueLine(issue: ParseIssue, color: Output['color']): string {
-  return `${color.red('error')} ${issue.type}: ${issue.message} (${issue.location})`
+/** A file inside the app root is recorded relative to it, so the manifest names no machine path. */
+function inAppRoot(path: string, appRoot: string): string {
+  const inside = relative(appRoot, path)
+  return inside.startsWith('..') || isAbsolute(inside) ? path : inside
 }

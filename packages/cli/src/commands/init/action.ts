@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import type { Output } from '../../output.js'
 import { findAppRoot, PROJECT_NAME, projectPaths, SVC_DIR } from '../../project/app-root.js'
-import { defaultBasePath, writeClientConfig } from '../../project/client-config.js'
+import { basePathProblem, defaultBasePath, writeClientConfig } from '../../project/client-config.js'
 import { installedPackage } from '../../project/official-generators.js'
 import { ENGINE_IMPORT, SCOPED_NAME, writeRootManifest } from '../../project/root-manifest.js'
 import { writeFileAtomic } from '../../project/write-files.js'
@@ -53,6 +53,13 @@ export function initAction(
       discover: 'grep \'"name"\' .svc/*/deno.json (the stacks other projects publish to)',
     })
   const basePath = flags.basePath ?? defaultBasePath(project)
+  const problem = basePathProblem(resolve(appRoot, basePath), appRoot)
+  if (problem !== undefined)
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `--base-path: ${problem}.`,
+      discover: 'ls (a folder of its own, such as src/generated)',
+    })
   mkdirSync(paths.settingsDir, { recursive: true })
   writeRootManifest(paths.rootManifest, {
     name,

@@ -41,7 +41,14 @@ export function removeAction(
       })
     return key
   })
-  const cloned = keys.filter((key) => existsSync(join(paths.dir, key)))
+  // A cloned import's folder is the first segment of its path (`./gen-zod/mod.ts` → gen-zod).
+  const folders = new Map<string, string>()
+  for (const key of keys) {
+    const specifier = manifest.imports[key]!
+    const folder = specifier.startsWith('./') ? specifier.slice(2).split('/')[0] : undefined
+    if (folder && existsSync(join(paths.dir, folder))) folders.set(key, folder)
+  }
+  const cloned = [...folders.keys()]
   if (cloned.length > 0 && !flags.force)
     throw new RecipeError({
       ...RECIPE,
@@ -50,13 +57,19 @@ export function removeAction(
     })
   for (const key of keys) delete manifest.imports[key]
   writeRootManifest(paths.rootManifest, manifest)
-  for (const key of cloned) rmSync(join(paths.dir, key), { recursive: true, force: true })
+  for (const folder of folders.values())
+    rmSync(join(paths.dir, folder), { recursive: true, force: true })
   if (flags.json)
-    output.json({ type: 'removed', projectName: paths.name, removed: keys, deletedFolders: cloned })
+    output.json({
+      type: 'removed',
+      projectName: paths.name,
+      removed: keys,
+      deletedFolders: [...folders.values()],
+    })
   else
     for (const key of keys)
       output.result(
-        `Removed ${key} from ${paths.name}${cloned.includes(key) ? ` and deleted ${key}/` : ''}`,
+        `Removed ${key} from ${paths.name}${folders.has(key) ? ` and deleted ${folders.get(key)}/` : ''}`,
       )
   return EXIT.ok
 }
