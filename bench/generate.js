@@ -1,0 +1,440 @@
+// Generates code from GitHub's api.github.com.json with svc and its peers, each call in a fresh
+// child process, from the file's text already in memory: svc's engine (parseApi, then generate
+// with @svc/gen-typescript and @svc/gen-zod), openapi-typescript 7 and openapi-zod-client.
+// Usage: node bench/generate.js [--runs N] [--profile DIR]
+//   [--profile DIR: one more svc types + zod child under `node --cpu-prof`, summarised over the
+//    timed call only]
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  distinctErrors,
+  measureAll,
+  readRuns,
+  reportSample,
+  runNode,
+  runSample,
+  timed,
+} from './lib/child-runs.js'
+import { profilesIn, summarizeProfile } from './lib/cpu-profile.js'
+import {
+  describeMachine,
+  describeRevision,
+  engineRevision,
+  loadAverage,
+  machineInfo,
+  sourceRevision,
+} from './lib/machine.js'
+import { median, parseArgs, round } from './lib/stats.js'
+import { fmt, printTable } from './lib/table.js'
+
+const SELF = fileURLToPath(import.meta.url)
+const ROOT = join(dirname(SELF), '..')
+const INPUT = join(ROOT, 'node_modules/@octokit/openapi/generated/api.github.com.json')
+const RESULT_FILE = join(ROOT, 'bench/results/generate.json')
+const SVC_TIMEOUT_MS = 5 * 60_000
+/** A peer that needs longer than this is reported as timed out, not measured. */
+const PEER_TIMEOUT_MS = 120_000
+/** svc types + zod, engine time (parse, generate and render; no start-up, no import). */
+const TARGET_MS = 600
+/** openapi-typescript's time over svc types + zod's. */
+const TARGET_RATIO = 5
+
+const svcEngine = async () => ({
+  parseApi: (await import('@svc/engine')).parseApi,
+  generate: (await import('@svc/engine/generate')).generate,
+  typescriptEntry: (await import('@svc/gen-typescript')).typescriptEntry,
+  zodEntry: (await import('@svc/gen-zod')).zodEntry,
+})
+
+/**
+ * Each tool: how to load it (timed apart, not included) and one run from the text in memory, as
+ * two timed steps: `parse` (reading the description) and `generate` (generating and printing the
+ * code), reported by `step(name, fn)`. `against`: the svc row it is compared with like for like.
+ */
+const TOOLS = {
+  'svc-all': {
+    label: 'svc types + zod',
+    load: svcEngine,
+    run: (svc, text, step) => runSvc(svc, text, step, [svc.typescriptEntry, svc.zodEntry]),
+  },
+  'svc-types': {
+    label: 'svc types (@svc/gen-typescript)',
+    load: svcEngine,
+    run: (svc, text, step) => runSvc(svc, text, step, [svc.typescriptEntry]),
+  },
+  'svc-zod': {
+    label: 'svc zod (@svc/gen-zod)',
+    load: svcEngine,
+    run: (svc, text, step) => runSvc(svc, text, step, [svc.zodEntry]),
+  },
+  'openapi-typescript': {
+    label: `openapi-typescript ${version('openapi-typescript')}`,
+    peer: true,
+    against: 'svc-types',
+    load: loadOpenapiTs,
+    run: (ots, text, step) => runOpenapiTs(ots, text, step, (doc) => doc),
+  },
+  'openapi-typescript-schemas': {
+    label: `openapi-typescript ${version('openapi-typescript')}, component schemas only`,
+    peer: true,
+    against: 'svc-types',
+    load: loadOpenapiTs,
+    // svc's generators emit the models (components.schemas) only; this is the peer on just those.
+    run: (ots, text, step) =>
+      runOpenapiTs(ots, text, step, (doc) => ({
+        openapi: doc.openapi,
+        info: doc.info,
+        paths: {},
+        components: { schemas: doc.components.schemas },
+      })),
+  },
+  'openapi-zod-client': {
+    label: `openapi-zod-client ${version('openapi-zod-client')}`,
+    peer: true,
+    against: 'svc-zod',
+    load: async () => ({
+      SwaggerParser: (await import('@apidevtools/swagger-parser')).default,
+      generateZodClientFromOpenAPI: (await import('openapi-zod-client'))
+        .generateZodClientFromOpenAPI,
+    }),
+    run: async ({ SwaggerParser, generateZodClientFromOpenAPI }, text, step) => {
+      // As its CLI does: SwaggerParser.bundle (refs stay refs), then generate; the default
+      // template, formatted with prettier (which it always runs).
+      const doc = await step('parse', async () => SwaggerParser.bundle(JSON.parse(text)))
+      const code = await step('generate', () =>
+        generateZodClientFromOpenAPI({ openApiDoc: doc, disableWriteToFile: true }),
+      )
+      return { files: { 'client.ts': code } }
+    },
+  },
+}
+
+async function runSvc({ parseApi, generate }, text, step, generators) {
+  const parsed = await step('parse', () => parseApi({ text }))
+  const result = await step('generate', () => generate({ parsed, generators }))
+  const items = {}
+  for (const [id, byItem] of Object.entries(result.manifest.results)) {
+    const statuses = (items[id.replace('@svc/gen-', '')] = {})
+    for (const { status } of Object.values(byItem)) statuses[status] = (statuses[status] ?? 0) + 1
+  }
+  const errors = parsed.parseIssues.filter((issue) => issue.level === 'error').length
+  return {
+    files: Object.fromEntries(result.files),
+    summary: { parseIssues: parsed.parseIssues.length, parseErrors: errors, items },
+    inner: {
+      generateMs: result.manifest.timings.generateMs,
+      renderMs: result.manifest.timings.renderMs,
+    },
+  }
+}
+
+async function loadOpenapiTs() {
+  const { default: openapiTS, astToString } = await import('openapi-typescript')
+  return { openapiTS, astToString }
+}
+
+async function runOpenapiTs({ openapiTS, astToString }, text, step, select) {
+  // The peer takes an object: JSON.parse is its parse step (svc's parseApi includes its own).
+  const doc = await step('parse', () => select(JSON.parse(text)))
+  let astMs
+  const code = await step('generate', async () => {
+    const started = performance.now()
+    // openapiTS validates and bundles with Redocly, then builds the AST; astToString prints it.
+    const ast = await openapiTS(doc, { silent: true })
+    astMs = performance.now() - started
+    return astToString(ast)
+  })
+  return { files: { 'schema.d.ts': code }, inner: { openapiTsMs: astMs } }
+}
+
+function version(name) {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'))
+      .version
+  } catch {
+    return '?'
+  }
+}
+
+// ---- child: one cold run, reported as one JSON line on stdout
+
+async function runChild(toolName) {
+  const tool = TOOLS[toolName]
+  const text = await readFile(INPUT, 'utf8')
+  await reportSample(toolName, tool.load, async (handle, report) => {
+    const steps = {}
+    const step = async (name, call) => {
+      const { value, ms, cpuMs } = await timed(call)
+      steps[name] = { ms, cpuMs }
+      return value
+    }
+    // The timed call as monotonic ms (the clock of V8's CPU profiles), for --profile.
+    const fromMono = Number(process.hrtime.bigint()) / 1e6
+    const run = await timed(() => tool.run(handle, text, step))
+    const toMono = Number(process.hrtime.bigint()) / 1e6
+    report.ms = run.ms
+    report.cpuMs = run.cpuMs
+    report.parseMs = steps.parse.ms
+    report.generateMs = steps.generate.ms
+    report.window = { fromMono, toMono }
+    report.inner = run.value.inner
+    report.summary = run.value.summary
+    // Outside the timed call: how much code came out.
+    report.output = await measureOutput(run.value.files)
+  })
+}
+
+/** Bytes, lines and TypeScript tokens (no whitespace, no comments) of the files, and in all. */
+async function measureOutput(files) {
+  const ts = (await import('typescript')).default
+  const sizes = {}
+  for (const [path, content] of Object.entries(files)) {
+    const scanner = ts.createScanner(ts.ScriptTarget.Latest, true)
+    scanner.setText(content)
+    let tokens = 0
+    while (scanner.scan() !== ts.SyntaxKind.EndOfFileToken) tokens++
+    sizes[path] = {
+      bytes: Buffer.byteLength(content),
+      lines: content.split('\n').length - (content.endsWith('\n') ? 1 : 0),
+      tokens,
+    }
+  }
+  const sum = (key) => Object.values(sizes).reduce((total, size) => total + size[key], 0)
+  return { bytes: sum('bytes'), lines: sum('lines'), tokens: sum('tokens'), files: sizes }
+}
+
+// ---- parent: a fresh child per (tool, run), tools interleaved so drift hits all of them alike
+
+function measureTools(runs) {
+  return measureAll(Object.keys(TOOLS), runs, {
+    width: 26,
+    // A peer that crashed or timed out once is not tried again: each try can cost minutes.
+    retryFailed: false,
+    sample: (name) =>
+      runSample(SELF, name, { timeoutMs: TOOLS[name].peer ? PEER_TIMEOUT_MS : SVC_TIMEOUT_MS }),
+    describe: (s) =>
+      `${round(s.ms)} ms (parse ${round(s.parseMs)} + generate ${round(s.generateMs)}; ` +
+      `load ${round(s.loadMs)} ms, ${round(s.maxRssMb)} MB)`,
+  })
+}
+
+function summarize(samples) {
+  const rows = {}
+  for (const [name, list] of Object.entries(samples)) {
+    const ok = list.filter((s) => !s.error)
+    const med = (pick) => (ok.length ? median(ok.map(pick)) : null)
+    const times = ok.map((s) => s.ms)
+    rows[name] = {
+      label: TOOLS[name].label,
+      against: TOOLS[name].against ?? null,
+      runs: list.length,
+      failed: list.length - ok.length,
+      medianMs: med((s) => s.ms),
+      minMs: ok.length ? Math.min(...times) : null,
+      maxMs: ok.length ? Math.max(...times) : null,
+      parseMs: med((s) => s.parseMs),
+      generateMs: med((s) => s.generateMs),
+      cpuMs: med((s) => s.cpuMs),
+      loadMs: med((s) => s.loadMs),
+      maxRssMb: med((s) => s.maxRssMb),
+      inner: ok.length ? medianOf(ok.map((s) => s.inner ?? {})) : null,
+      runsMs: times,
+      output: ok[0]?.output ?? null,
+      summary: ok[0]?.summary ?? null,
+      errors: list.filter((s) => s.error).map((s) => s.error),
+    }
+  }
+  const all = rows['svc-all']
+  for (const row of Object.values(rows)) {
+    const like = row.against ? rows[row.against] : null
+    row.ratio = ratio(row.medianMs, like?.medianMs)
+    row.ratioToAll = ratio(row.medianMs, all.medianMs)
+  }
+  return rows
+}
+
+/** The median of every key of the objects. */
+function medianOf(objects) {
+  const keys = [...new Set(objects.flatMap((o) => Object.keys(o)))]
+  return Object.fromEntries(
+    keys.map((key) => [key, median(objects.map((o) => o[key]).filter((v) => v !== undefined))]),
+  )
+}
+
+function ratio(ms, svcMs) {
+  return ms === null || ms === undefined || !svcMs ? null : ms / svcMs
+}
+
+function printReport(rows, machine, meta) {
+  const header = [
+    'tool',
+    'parse ms',
+    'generate ms',
+    'total ms',
+    'min–max ms',
+    '× svc like',
+    '× svc types+zod',
+    'cpu ms',
+    'import ms',
+    'max RSS MB',
+    'output bytes',
+    'lines',
+    'tokens',
+  ]
+  const body = Object.values(rows).map((row) => [
+    row.label + (row.failed ? ` (${row.failed}/${row.runs} failed: ${reason(row)})` : ''),
+    fmt(row.parseMs),
+    fmt(row.generateMs),
+    fmt(row.medianMs),
+    row.minMs === null ? '—' : `${fmt(row.minMs)}–${fmt(row.maxMs)}`,
+    fmt(row.ratio, 2),
+    fmt(row.ratioToAll, 2),
+    fmt(row.cpuMs),
+    fmt(row.loadMs),
+    fmt(row.maxRssMb),
+    row.output ? row.output.bytes.toLocaleString('en') : '—',
+    row.output ? row.output.lines.toLocaleString('en') : '—',
+    row.output ? row.output.tokens.toLocaleString('en') : '—',
+  ])
+  console.log(
+    `\n${meta.input} (${round(meta.inputBytes / 1e6, 1)} MB), ${meta.runs} fresh processes per tool (a peer that fails is not retried); ` +
+      `one cold run each from the text in memory, module loading not included`,
+  )
+  console.log(`machine: ${describeMachine(machine, meta.loadBefore, meta.loadAfter)}`)
+  console.log(
+    `engine: ${describeRevision(meta.engine)}; generators: ${describeRevision(meta.generators, 'generator')}; ` +
+      `peers: ${PEER_TIMEOUT_MS / 1000} s limit`,
+  )
+  console.log(
+    'parse: svc parseApi({ text }); openapi-typescript JSON.parse; openapi-zod-client JSON.parse + SwaggerParser.bundle\n' +
+      'generate: svc generate() (generate + render); openapi-typescript openapiTS() + astToString(); openapi-zod-client generateZodClientFromOpenAPI() (with prettier)\n' +
+      '× svc like: over svc types (openapi-typescript) or svc zod (openapi-zod-client); × svc types+zod: over svc types + zod\n',
+  )
+  printTable(header, body)
+  for (const row of Object.values(rows)) {
+    for (const error of distinctErrors(row.errors))
+      console.log(
+        `\n${row.label} failed: ${error.message}\n${error.stack ?? firstLines(error.stderr)}`,
+      )
+  }
+  console.log('')
+  for (const row of Object.values(rows)) {
+    if (!row.output) continue
+    const files = Object.entries(row.output.files)
+      .map(
+        ([path, s]) =>
+          `${path} ${s.bytes.toLocaleString('en')} B / ${s.lines.toLocaleString('en')} lines`,
+      )
+      .join(', ')
+    const inner = Object.entries(row.inner ?? {})
+      .map(([key, ms]) => `${key} ${fmt(ms)}`)
+      .join(', ')
+    console.log(`${row.label}: ${files}${inner ? `; median ${inner}` : ''}`)
+    if (row.summary) console.log(`  ${JSON.stringify(row.summary)}`)
+  }
+  const all = rows['svc-all']
+  const ots = rows['openapi-typescript']
+  console.log('')
+  if (all.medianMs !== null) {
+    const met = all.medianMs < TARGET_MS ? 'met' : 'MISSED'
+    console.log(
+      `target svc types + zod under ${TARGET_MS} ms of engine time: ${met} (median ${fmt(all.medianMs)} ms: parse ${fmt(all.parseMs)}, generate + render ${fmt(all.generateMs)})`,
+    )
+  }
+  if (ots.ratioToAll !== null) {
+    const met = ots.ratioToAll >= TARGET_RATIO ? 'met' : 'MISSED'
+    console.log(
+      `target at least ${TARGET_RATIO}× faster than openapi-typescript: ${met} (${fmt(ots.ratioToAll, 2)}× svc types + zod; ${fmt(ots.ratio, 2)}× svc types alone)`,
+    )
+  }
+}
+
+function reason(row) {
+  const message = row.errors[0]?.message.split('\n')[0] ?? ''
+  return message.length > 80 ? `${message.slice(0, 79)}…` : message
+}
+
+/** What a crashed child said about it, without V8's GC trace and native stack dump. */
+function firstLines(stderr = '') {
+  const said = stderr.split('\n').filter((line) => /error/i.test(line) && !/^\s*\d+: 0x/.test(line))
+  return said.slice(0, 4).join('\n')
+}
+
+// ---- --profile: one more svc types + zod child under --cpu-prof, summarised over the run only
+
+async function profileSvc(dir) {
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(dir, { recursive: true })
+  const run = await runNode(['--cpu-prof', `--cpu-prof-dir=${dir}`, SELF, '--child', 'svc-all'], {
+    timeoutMs: SVC_TIMEOUT_MS,
+  })
+  const report = JSON.parse(run.stdout.trim().split('\n').at(-1))
+  if (report.error) throw new Error(`the profiled run failed: ${report.error.message}`)
+  const [main] = await profilesIn(dir)
+  // A profile's times are microseconds on the monotonic clock the child read with hrtime, so the
+  // window is given in monotonic ms and the profile's end as its own endTime.
+  const { endTime } = JSON.parse(await readFile(main.file, 'utf8'))
+  const window = {
+    fromMs: report.window.fromMono,
+    toMs: report.window.toMono,
+    endedAtMs: endTime / 1000,
+  }
+  const profile = await summarizeProfile(main.file, { window, top: 25 })
+  console.log(
+    `\nprofile of svc types + zod (${fmt(report.ms)} ms: parse ${fmt(report.parseMs)}, generate ${fmt(report.generateMs)}; ` +
+      `profiled ${fmt(profile.totalMs)} ms of it): ${shown(main.file)}`,
+  )
+  const pct = (f) =>
+    `${fmt(f.share * 100, 1).padStart(5)} %  ${fmt(f.ms).padStart(4)} ms  ${f.name}`
+  console.log(
+    `  by place: ${profile.places
+      .slice(0, 12)
+      .map((p) => `${p.name} ${fmt(p.share * 100, 1)} %`)
+      .join(', ')}`,
+  )
+  console.log('  by function (self time):')
+  for (const f of profile.functions) console.log(`    ${pct(f)}`)
+  console.log('  workspace functions (inclusive time):')
+  for (const f of profile.inclusive) console.log(`    ${pct(f)}`)
+  return profile
+}
+
+/** A path under the workspace relative to it, any other as it is. */
+function shown(path) {
+  const inside = relative(ROOT, path)
+  return inside.startsWith('..') ? path : inside
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2))
+  if (args.child) return runChild(args.child)
+  const runs = readRuns(args)
+  const meta = {
+    input: relative(ROOT, INPUT),
+    inputBytes: (await readFile(INPUT)).length,
+    runs,
+    date: new Date().toISOString(),
+    peerTimeoutMs: PEER_TIMEOUT_MS,
+    // Other work on the machine skews timings; the 1-minute load average shows when it did.
+    loadBefore: loadAverage(),
+    engine: engineRevision(ROOT),
+    generators: sourceRevision(ROOT, 'packages/generators'),
+  }
+  const rows = summarize(await measureTools(runs))
+  meta.loadAfter = loadAverage()
+  const machine = machineInfo()
+  printReport(rows, machine, meta)
+  if (args.profile === true) throw new Error('--profile needs a directory')
+  const profile =
+    args.profile === undefined ? undefined : await profileSvc(resolve(String(args.profile)))
+  await mkdir(dirname(RESULT_FILE), { recursive: true })
+  await writeFile(
+    RESULT_FILE,
+    `${JSON.stringify({ ...meta, machine, tools: rows, profile }, null, 2)}\n`,
+  )
+  console.log(`\nwrote ${relative(ROOT, RESULT_FILE)}`)
+}
+
+await main()
