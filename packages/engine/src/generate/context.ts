@@ -53,6 +53,11 @@ export type RunState = {
   readonly enrichments: Enrichments
   /** The generator ids of the run, whose enrichments can be read. */
   readonly inRun: ReadonlySet<string>
+  /**
+   * `insertModel`'s answers by generator id and refName: a large description refers to its
+   * models thousands of times, and naming one again each time is most of the cost.
+   */
+  readonly models: Map<string, DefinitionKey>
 }
 
 export function generatorKey(generatorId: string, route: Subject, variant: string): string {
@@ -99,6 +104,10 @@ export class ItemContext implements GenerateContext {
   }
 
   insertModel(entry: ModelEntry, refName: string): DefinitionKey {
+    const id = `${entry.id}\0${refName}`
+    const cached = this.state.models.get(id)
+    // Only a filled definition: one reserved and building (recursion) goes the long way round.
+    if (cached && this.state.registry.get(cached.identifier.name, cached.exportPath)) return cached
     const item = modelItem(this.model, refName)
     const context = new ItemContext(
       this.state,
@@ -113,6 +122,7 @@ export class ItemContext implements GenerateContext {
       item.route,
     )
     this.warnings.push(...context.warnings)
+    this.state.models.set(id, key)
     return key
   }
 

@@ -89,6 +89,7 @@ export function generate(options: GenerateOptions): GenerateResult {
     registry: createDefinitionRegistry(),
     enrichments,
     inRun: new Set(ids),
+    models: new Map(),
   }
   const selected = selection(settings, new Set(ids))
   const results: Record<string, Record<string, ItemResult>> = {}

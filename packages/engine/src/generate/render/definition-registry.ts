@@ -37,7 +37,7 @@ interface Entry {
 }
 
 class DefinitionRegistryImpl implements DefinitionRegistry {
-  // Insertion order is reservation order. JSON keeps `(name, exportPath)` unambiguous.
+  // Insertion order is reservation order. Neither an identifier nor an export path holds NUL.
   readonly #entries = new Map<string, Entry>()
 
   register(input: DefinitionInput): DefinitionKey {
@@ -126,7 +126,7 @@ class DefinitionRegistryImpl implements DefinitionRegistry {
 }
 
 function cacheKey(name: string, exportPath: string): string {
-  return JSON.stringify([name, exportPath])
+  return `${exportPath}\0${name}`
 }
 
 function assertName(name: string, what: string): void {

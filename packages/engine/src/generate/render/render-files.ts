@@ -67,13 +67,19 @@ export function renderFiles(
   const left = new Set<Definition>()
   const resolve = (dependency: DefinitionDependency) =>
     byFile.get(dependency.exportPath)?.get(dependency.name)
+  const words = new Map<Definition, ReadonlySet<string>>()
+  const mentions = (definition: Definition, name: string) => {
+    let found = words.get(definition)
+    if (found === undefined) words.set(definition, (found = wordsOf(code.get(definition)!)))
+    return found.has(name)
+  }
   // Leaving a definition out can break those that use it: repeat until nothing changes.
   const leaveOutBroken = () => {
     for (let changed = true; changed;) {
       changed = false
       for (const [definition, source] of code) {
         if (left.has(definition) || source === '') continue
-        const problem = dependencyProblem(definition, source, resolve, code, left)
+        const problem = dependencyProblem(definition, { resolve, mentions, code, left })
         if (problem === undefined) continue
         left.add(definition)
         report(definition.exportPath, problem)
@@ -97,7 +103,10 @@ export function renderFiles(
         continue
       }
       try {
-        files.set(exportPath, renderFile(exportPath, emitted, { code, resolve, ...options }))
+        files.set(
+          exportPath,
+          renderFile(exportPath, emitted, { code, resolve, mentions, ...options }),
+        )
       } catch (error) {
         report(exportPath, error instanceof Error ? error.message : String(error))
         for (const definition of all) left.add(definition)
@@ -111,13 +120,13 @@ export function renderFiles(
 /** Why a definition cannot render: a dependency it uses is missing, empty or left out. */
 function dependencyProblem(
   definition: Definition,
-  source: string,
-  resolve: (dependency: DefinitionDependency) => Definition | undefined,
-  code: ReadonlyMap<Definition, string>,
-  left: ReadonlySet<Definition>,
+  context: Pick<FileContext, 'resolve' | 'mentions' | 'code'> & {
+    readonly left: ReadonlySet<Definition>
+  },
 ): string | undefined {
+  const { resolve, mentions, code, left } = context
   for (const dependency of definition.dependsOn) {
-    if (!mentions(source, dependency.name)) continue
+    if (!mentions(definition, dependency.name)) continue
     const found = resolve(dependency)
     const problem = `${describe(definition)} depends on ${describe(dependency)}, which`
     if (found === undefined) return `${problem} is not registered`
@@ -130,18 +139,22 @@ function dependencyProblem(
 interface FileContext extends RenderFilesOptions {
   readonly code: ReadonlyMap<Definition, string>
   readonly resolve: (dependency: DefinitionDependency) => Definition | undefined
+  /**
+   * Whether the definition's code has `name` as a whole word. A dependency or import whose name
+   * never occurs is not used, so it is not imported: generators may declare more than they use.
+   */
+  readonly mentions: (definition: Definition, name: string) => boolean
 }
 
 /** Renders the non-empty definitions of one file, given in registration order. */
 function renderFile(exportPath: string, emitted: Definition[], context: FileContext) {
-  const { code, resolve, importExtension = '.ts', header = GENERATED_HEADER } = context
+  const { code, resolve, mentions, importExtension = '.ts', header = GENERATED_HEADER } = context
   const position = new Map(emitted.map((definition, index) => [definition, index]))
   const requests: ImportRequest[] = []
   const mustFollow = emitted.map((definition) => {
-    const source = code.get(definition)!
     const indices: number[] = []
     for (const dependency of definition.dependsOn) {
-      if (!mentions(source, dependency.name)) continue
+      if (!mentions(definition, dependency.name)) continue
       const used = resolve(dependency)!
       const typeOnly = dependency.typeOnly === true || used.identifier.kind === 'type'
       if (used.exportPath !== exportPath) {
@@ -150,7 +163,7 @@ function renderFile(exportPath: string, emitted: Definition[], context: FileCont
       } else if (!typeOnly) indices.push(position.get(used)!)
     }
     for (const { module, name, typeOnly = false } of definition.imports)
-      if (mentions(source, name)) requests.push({ module, name, typeOnly })
+      if (mentions(definition, name)) requests.push({ module, name, typeOnly })
     return indices
   })
   const declared = new Set(emitted.map((definition) => definition.identifier.name))
@@ -170,12 +183,9 @@ function normalizeCode(code: string): string {
     .trimEnd()
 }
 
-/**
- * Whether `name` occurs as a whole word. A dependency or import whose name never occurs is
- * not used, so it is not imported: generators may declare more than a definition needs.
- */
-function mentions(code: string, name: string): boolean {
-  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(code)
+/** The words of code, split where a character cannot be part of an identifier. */
+function wordsOf(code: string): ReadonlySet<string> {
+  return new Set(code.match(/[\w$]+/g))
 }
 
 function describe(
