@@ -90,6 +90,11 @@ function run(parsed: ParseApiResult, settings?: GenerateSettings) {
   return { files, manifest, code: files.get('graphql-client.ts') ?? '' }
 }
 
+/** The small schema above, parsed and generated with these settings. */
+async function runSdl(settings?: GenerateSettings) {
+  return run(await parseApi({ text: SDL }), settings)
+}
+
 function enrich(enrichments: Record<string, unknown>): GenerateSettings {
   return { enrichments: { [ID]: enrichments } }
 }
@@ -114,7 +119,7 @@ type Operation = (variables: unknown, options: unknown) => Promise<unknown>
 
 describe('@svc/gen-graphql-client', () => {
   it('writes a typed document and a function for a query of a small schema', async () => {
-    const { code, manifest } = run(await parseApi({ text: SDL }))
+    const { code, manifest } = await runSdl()
     expect(manifest.results[ID]).toEqual({
       'query user': { status: 'success' },
       'query node': { status: 'success' },
@@ -201,7 +206,7 @@ describe('@svc/gen-graphql-client', () => {
   })
 
   it('types a union by __typename and leaves out a field that would take two shapes', async () => {
-    const { code } = run(await parseApi({ text: SDL }))
+    const { code } = await runSdl()
     expect(code).toContain(
       [
         'export type QuerySearchVariables = {',
@@ -263,7 +268,7 @@ describe('@svc/gen-graphql-client', () => {
   })
 
   it('writes a mutation with its input types, recursive ones included', async () => {
-    const { code } = run(await parseApi({ text: SDL }))
+    const { code } = await runSdl()
     expect(code).toContain(
       [
         'export type PostInput = {',
@@ -332,8 +337,8 @@ describe('@svc/gen-graphql-client', () => {
   })
 
   it('writes the same bytes for the same schema', async () => {
-    const first = run(await parseApi({ text: SDL })).code
-    expect(run(await parseApi({ text: SDL })).code).toBe(first)
+    const first = (await runSdl()).code
+    expect((await runSdl()).code).toBe(first)
   })
 
   describe('at run time, against a GraphQL server', () => {
@@ -399,7 +404,7 @@ describe('@svc/gen-graphql-client', () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
     it('sends a query with its variables and returns data', async () => {
-      const client = await load(run(await parseApi({ text: SDL })).code)
+      const client = await load((await runSdl()).code)
       const queryUser = client.queryUser as Operation
       const data = await queryUser({ id: '1' }, { url, headers: { authorization: 'bearer t' } })
       expect(data).toEqual({
@@ -427,7 +432,7 @@ describe('@svc/gen-graphql-client', () => {
     })
 
     it('sends a mutation with an input object', async () => {
-      const client = await load(run(await parseApi({ text: SDL })).code)
+      const client = await load((await runSdl()).code)
       const mutationCreatePost = client.mutationCreatePost as Operation
       const variables = { input: { title: 'Hello', tags: ['a'], author: { login: 'octocat' } } }
       const data = await mutationCreatePost(variables, { url })
@@ -441,7 +446,7 @@ describe('@svc/gen-graphql-client', () => {
     })
 
     it('throws a GraphqlError with the errors of the response', async () => {
-      const client = await load(run(await parseApi({ text: SDL })).code)
+      const client = await load((await runSdl()).code)
       const queryUser = client.queryUser as Operation
       const GraphqlError = client.GraphqlError as new (...args: never[]) => Error
       const failing = queryUser({ id: '2' }, { url })
@@ -460,8 +465,7 @@ describe('@svc/gen-graphql-client', () => {
     it('uses a selection as written and types the result from it', async () => {
       const valid =
         '{ login handle: name ... on User @include(if: true) { role } friends { login } }'
-      const { code: written } = run(
-        await parseApi({ text: SDL }),
+      const { code: written } = await runSdl(
         enrich({ query: { user: { main: { selection: valid } } } }),
       )
       expect(written).toContain(
@@ -482,8 +486,7 @@ describe('@svc/gen-graphql-client', () => {
         `  query: \`query QueryUser($id: ID!) {\n  user(id: $id) ${valid}\n}\`,`,
       )
 
-      const { manifest } = run(
-        await parseApi({ text: SDL }),
+      const { manifest } = await runSdl(
         enrich({ query: { user: { main: { selection: valid, depth: 3 } } } }),
       )
       expect(manifest.results[ID]!['query user']).toEqual({
@@ -493,8 +496,7 @@ describe('@svc/gen-graphql-client', () => {
     })
 
     it('types a field under @skip as optional and a variant as a function of its own', async () => {
-      const { code, manifest } = run(
-        await parseApi({ text: SDL }),
+      const { code, manifest } = await runSdl(
         enrich({
           query: {
             user: {
@@ -528,11 +530,11 @@ describe('@svc/gen-graphql-client', () => {
 
     it('takes the depth of every root field from the generator settings', async () => {
       const settings = { enrichments: { [ID]: { _generator: { depth: 3 } } } }
-      const { code } = run(await parseApi({ text: SDL }), settings)
+      const { code } = await runSdl(settings)
       expect(code).toContain(
         '    bestFriend {\n      id\n      login\n      name\n      role\n      createdAt\n      avatarUrl\n      bestFriend {\n        id',
       )
-      const bad = run(await parseApi({ text: SDL }), {
+      const bad = await runSdl({
         enrichments: { [ID]: { _generator: { depth: 0 } } },
       })
       expect(bad.manifest.results[ID]!['query user']).toEqual({
@@ -542,8 +544,7 @@ describe('@svc/gen-graphql-client', () => {
     })
 
     it('makes an item an error when its selection does not parse or names an unknown field', async () => {
-      const { manifest, code } = run(
-        await parseApi({ text: SDL }),
+      const { manifest, code } = await runSdl(
         enrich({
           query: { user: { main: { selection: '{ login( }' } } },
           mutation: { createPost: { main: { selection: '{ id titel }' } } },
@@ -569,10 +570,7 @@ describe('@svc/gen-graphql-client', () => {
         '{ id } } query Other { node(id: "1") { id }',
         '{ id } other: node(id: "1") { id }',
       ]) {
-        const { manifest } = run(
-          await parseApi({ text: SDL }),
-          enrich({ query: { user: { main: { selection } } } }),
-        )
+        const { manifest } = await runSdl(enrich({ query: { user: { main: { selection } } } }))
         expect(manifest.results[ID]!['query user']).toEqual({
           status: 'error',
           cause: `Invalid selection for query user, variant 'main': The selection must be one selection set of the field`,
@@ -581,8 +579,7 @@ describe('@svc/gen-graphql-client', () => {
     })
 
     it('reports a key the enrichment schema does not declare', async () => {
-      const { manifest } = run(
-        await parseApi({ text: SDL }),
+      const { manifest } = await runSdl(
         enrich({ query: { user: { main: { selction: '{ id }' } } } }),
       )
       expect(manifest.enrichmentWarnings).toContainEqual(
