@@ -167,9 +167,10 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .command('bundle')
     .description("Bundle a project's generators with the engine into .svc/<project>/bundle.js.")
     .argument('[project]', 'the project')
+    .option('--server', 'build the stack server instead: a self-contained .svc/<project>/server.js')
     .option('--json', 'print exactly one JSON object on stdout')
     .option(noInput, noInputHelp)
-    .action(async (project: string | undefined, flags: { json?: boolean }) => {
+    .action(async (project: string | undefined, flags: { json?: boolean; server?: boolean }) => {
       const { bundleAction } = await import('./commands/bundle/action.js')
       onExit(await bundleAction(project, flags, json(flags), cwd))
     })

@@ -17,5 +17,5 @@ export {
 } from './fetch.js'
 export { checkUrl, type GuardOptions } from './guard.js'
 export type { RedirectPolicy } from './redirect.js'
-export { systemResolver, type ResolvedAddress, type Resolver } from './resolve.js'
+export { dnsResolver, systemResolver, type ResolvedAddress, type Resolver } from './resolve.js'
 export type { SafeResponse } from './response.js'

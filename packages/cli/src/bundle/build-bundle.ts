@@ -19,21 +19,31 @@ import {
   type GeneratorImport,
 } from '../project/root-manifest.js'
 import { headerLine } from './bundle-header.js'
-import { workerSource } from './worker-source.js'
+import { serverSource, workerSource } from './worker-source.js'
 
 export type BuiltBundle = {
   readonly generators: readonly GeneratorImport[]
+  /** The file written: `bundle.js` or `server.js`. */
+  readonly path: string
   readonly bytes: number
   readonly ms: number
 }
 
+/** Which of a project's two bundles to build. */
+export type BundleTarget = 'worker' | 'server'
+
 /**
- * `svc bundle`: writes `worker.ts` from the root manifest and bundles it, with the engine and
- * every generator, into one `bundle.js` whose first line records the generator set it was built
- * for. Refuses an inconsistent composition, an engine pin the shipped engine does not satisfy,
- * and a bundle that would hold two copies of the engine.
+ * `svc bundle`: writes the entry from the root manifest and bundles it, with the engine and every
+ * generator, into one file whose first line records the generator set it was built for. The
+ * `worker` target is `worker.ts` → `bundle.js`, which `svc generate` runs; the `server` target is
+ * `server.ts` → `server.js`, the self-contained stack server a publish uploads (minified; it runs
+ * with `node server.js` and nothing else). Refuses an inconsistent composition, an engine pin the
+ * shipped engine does not satisfy, and a bundle that would hold two copies of the engine.
  */
-export async function buildBundle(paths: ProjectPaths): Promise<BuiltBundle> {
+export async function buildBundle(
+  paths: ProjectPaths,
+  target: BundleTarget = 'worker',
+): Promise<BuiltBundle> {
   const started = performance.now()
   const manifest = readRootManifest(paths.rootManifest)
   const composition = compositionOf(manifest, paths.dir)
@@ -43,14 +53,22 @@ export async function buildBundle(paths: ProjectPaths): Promise<BuiltBundle> {
     )
   const engine = installedPackage(ENGINE_IMPORT)
   checkEnginePin(manifest.imports[ENGINE_IMPORT], engine.version, paths.name)
-  writeFileAtomic(paths.worker, workerSource(composition.generators))
+  const [entry, out] =
+    target === 'worker' ? [paths.worker, paths.bundle] : [paths.server, paths.serverBundle]
+  writeFileAtomic(
+    entry,
+    target === 'worker'
+      ? workerSource(composition.generators)
+      : serverSource(composition.generators, { name: manifest.name, version: manifest.version }),
+  )
   const result = await build({
-    entryPoints: [paths.worker],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    minify: target === 'server',
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
@@ -65,7 +83,7 @@ export async function buildBundle(paths: ProjectPaths): Promise<BuiltBundle> {
     plugins: [resolveSvcPackages(engine.entry)],
   }).catch((error: unknown) => {
     throw new CommandError(
-      `bundling ${relative(paths.appRoot, paths.worker)} failed:\n${esbuildErrors(error)}`,
+      `bundling ${relative(paths.appRoot, entry)} failed:\n${esbuildErrors(error)}`,
     )
   })
   const copies = engineCopies(result.metafile, paths.dir)
@@ -74,9 +92,10 @@ export async function buildBundle(paths: ProjectPaths): Promise<BuiltBundle> {
       `the bundle would hold ${copies.length} copies of @svc/engine (${copies.join(', ')}); a cloned generator must import '@svc/engine/generate', not a copy of it`,
     )
   const text = result.outputFiles[0]!.text
-  writeFileAtomic(paths.bundle, text)
+  writeFileAtomic(out, text)
   return {
     generators: composition.generators,
+    path: out,
     bytes: Buffer.byteLength(text),
     ms: performance.now() - started,
   }
@@ -125,6 +144,9 @@ function resolveSvcPackages(engineEntry: string): Plugin {
       })
       plugin.onResolve({ filter: /^@svc\/engine(\/generate)?$/ }, ({ path }) => ({
         path: path === ENGINE_IMPORT ? engineEntry : fileURLToPath(import.meta.resolve(path)),
+      }))
+      plugin.onResolve({ filter: /^@svc\/stack-server$/ }, ({ path }) => ({
+        path: installedPackage(path).entry,
       }))
       plugin.onResolve({ filter: /^@svc\/gen-[a-z-]+$/ }, ({ path }) =>
         findOfficial(path) ? { path: installedPackage(path).entry } : undefined,

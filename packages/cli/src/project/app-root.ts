@@ -31,6 +31,9 @@ export type ProjectPaths = {
   /** Derived: the bundle's entry, and what esbuild makes of it. */
   readonly worker: string
   readonly bundle: string
+  /** Derived: the stack server's entry, and the self-contained `server.js` a publish uploads. */
+  readonly server: string
+  readonly serverBundle: string
 }
 
 export function projectPaths(appRoot: string, name: string): ProjectPaths {
@@ -46,6 +49,8 @@ export function projectPaths(appRoot: string, name: string): ProjectPaths {
     manifest: join(settingsDir, 'manifest.json'),
     worker: join(dir, 'worker.ts'),
     bundle: join(dir, 'bundle.js'),
+    server: join(dir, 'server.ts'),
+    serverBundle: join(dir, 'server.js'),
   }
 }
 

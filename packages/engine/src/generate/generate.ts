@@ -71,27 +71,9 @@ export function generate(options: GenerateOptions): GenerateResult {
   const startAt = new Date().toISOString()
   const started = performance.now()
   const { generators } = options
-  const ids = generators.map((entry) => entry.id)
-  const twice = ids.find((id, index) => ids.indexOf(id) !== index)
-  if (twice !== undefined) throw new Error(`The generator '${twice}' is in the run twice`)
   const { model } = options.parsed
-  const settings = options.settings ?? {}
-  const enrichments = createEnrichments({
-    enrichments: settings.enrichments,
-    generators: generators.map((entry) => ({
-      id: entry.id,
-      kind: entry.kind === 'model' ? 'model' : 'operation',
-      ...(entry.enrichmentSchema ? { schema: entry.enrichmentSchema } : {}),
-    })),
-  })
-  const state: RunState = {
-    model,
-    registry: createDefinitionRegistry(),
-    enrichments,
-    inRun: new Set(ids),
-    models: new Map(),
-  }
-  const selected = selection(settings, new Set(ids))
+  const { state, selected } = prepareRun(options)
+  const { enrichments } = state
   const results: Record<string, Record<string, ItemResult>> = {}
   for (const entry of generators) {
     const byItem: Record<string, ItemResult> = (results[entry.id] = {})
@@ -135,6 +117,30 @@ export function generate(options: GenerateOptions): GenerateResult {
       timings: { generateMs, renderMs: performance.now() - started - generateMs },
     },
   }
+}
+
+/** What one run shares, and its selection; refuses a generator id given twice. */
+export function prepareRun(options: Pick<GenerateOptions, 'parsed' | 'generators' | 'settings'>) {
+  const ids = options.generators.map((entry) => entry.id)
+  const twice = ids.find((id, index) => ids.indexOf(id) !== index)
+  if (twice !== undefined) throw new Error(`The generator '${twice}' is in the run twice`)
+  const settings = options.settings ?? {}
+  const enrichments = createEnrichments({
+    enrichments: settings.enrichments,
+    generators: options.generators.map((entry) => ({
+      id: entry.id,
+      kind: entry.kind === 'model' ? 'model' : 'operation',
+      ...(entry.enrichmentSchema ? { schema: entry.enrichmentSchema } : {}),
+    })),
+  })
+  const state: RunState = {
+    model: options.parsed.model,
+    registry: createDefinitionRegistry(),
+    enrichments,
+    inRun: new Set(ids),
+    models: new Map(),
+  }
+  return { state, selected: selection(settings, new Set(ids)) }
 }
 
 function runItem(

@@ -27,5 +27,6 @@ export {
   type Manifest,
 } from './generate.js'
 export { propertyKey, toIdentifierName, type IdentifierCasing } from './render/index.js'
-export { variantSuffix } from './enrichments/index.js'
+export { variantSuffix, type Subject } from './enrichments/index.js'
 export { serveGenerateRequests, type GenerateMessage, type GenerateRequest } from './worker.js'
+export { listSubjects, type SubjectListing } from './subjects.js'

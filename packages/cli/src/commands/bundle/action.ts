@@ -4,14 +4,17 @@ import { EXIT, type ExitCode } from '../../errors.js'
 import type { Output } from '../../output.js'
 import { openProject } from '../../project/open-project.js'
 
-export type BundleFlags = { json?: boolean }
+export type BundleFlags = { json?: boolean; server?: boolean }
 
 export const BUNDLE_RECIPE = {
-  usage: 'svc bundle <project> [--json]',
+  usage: 'svc bundle <project> [--server] [--json]',
   example: 'svc bundle demo',
 }
 
-/** `svc bundle <project>`: `worker.ts` → `bundle.js`, recording the generators it holds. */
+/**
+ * `svc bundle <project>`: `worker.ts` → `bundle.js`, recording the generators it holds; with
+ * `--server`, `server.ts` → the self-contained `server.js` of the stack server.
+ */
 export async function bundleAction(
   project: string | undefined,
   flags: BundleFlags,
@@ -19,20 +22,20 @@ export async function bundleAction(
   cwd: string,
 ): Promise<ExitCode> {
   const paths = openProject(project, cwd, BUNDLE_RECIPE)
-  const built = await buildBundle(paths)
+  const built = await buildBundle(paths, flags.server ? 'server' : 'worker')
   const keys = built.generators.map((generator) => generator.key)
   if (flags.json)
     output.json({
       type: 'bundled',
       projectName: paths.name,
-      bundlePath: paths.bundle,
+      bundlePath: built.path,
       bytes: built.bytes,
       generators: keys,
       totalTimeMs: Math.round(built.ms),
     })
   else
     output.result(
-      `Bundled ${paths.name} (${keys.length === 0 ? 'no generators' : keys.join(', ')}) → ${relative(cwd, paths.bundle)}, ${formatBytes(built.bytes)} in ${Math.round(built.ms)} ms`,
+      `Bundled ${paths.name} (${keys.length === 0 ? 'no generators' : keys.join(', ')}) → ${relative(cwd, built.path)}, ${formatBytes(built.bytes)} in ${Math.round(built.ms)} ms`,
     )
   return EXIT.ok
 }
