@@ -204,6 +204,30 @@ describe('svc generate: bundles', () => {
     expect(existsSync(join(root.dir, '.svc/demo/my-types'))).toBe(false)
   })
 
+  it('builds the stack server with --server: server.ts from deno.json, a minified server.js', async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    const run = await root.svc(['bundle', 'demo', '--server', '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    const report = parseJsonStdout(run)
+    expect(report).toMatchObject({
+      type: 'bundled',
+      bundlePath: join(root.dir, '.svc/demo/server.js'),
+      generators: ['gen-typescript', 'gen-zod'],
+    })
+    expect(root.read('.svc/demo/server.ts')).toContain(
+      'startStackServer({ generators: [...g0, ...g1], identity: {"name":"@local/demo","version":"0.1.0"} })',
+    )
+    const server = root.read('.svc/demo/server.js')
+    expect(server.split('\n', 1)[0]).toMatch(/^\/\/ svc-bundle \{"generators":\{"gen-typescript"/)
+    expect(report.bytes).toBe(Buffer.byteLength(server))
+    expect(existsSync(join(root.dir, '.svc/demo/bundle.js'))).toBe(false)
+    // Minified: smaller than the worker bundle of the same generators, which is not.
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    expect(Buffer.byteLength(server)).toBeLessThan(
+      0.8 * Buffer.byteLength(root.read('.svc/demo/bundle.js')),
+    )
+  })
+
   it('records the generators a bundle was built for on its first line', async () => {
     const root = await project(['gen-typescript', 'gen-zod'])
     const run = await root.svc(['bundle', 'demo', '--json'])
