@@ -4,7 +4,8 @@ import { createOutput, type OutputOptions } from './output.js'
 
 export type ProgramIO = OutputOptions & {
   readonly cwd?: string
-  readonly stdin?: NodeJS.ReadableStream
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean }
+  readonly env?: NodeJS.ProcessEnv
 }
 
 declare const SVC_VERSION: string | undefined
@@ -211,6 +212,131 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       const { doctorAction } = await import('./commands/doctor/action.js')
       onExit(doctorAction(flags, json(flags), cwd, program.version() ?? '0.1.0'))
     })
+
+  const env = io.env ?? process.env
+  const stdin = io.stdin ?? process.stdin
+  const stderr = io.stderr ?? process.stderr
+
+  program
+    .command('login')
+    .description('Check a personal access token with the hub and store it with the origin.')
+    .option('--origin <url>', 'the hub (default: $SVC_API_ORIGIN, then http://localhost:8080)')
+    .option('--token <pat>', 'the personal access token')
+    .option('--with-token', 'read the token from standard input')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (flags: {
+        origin?: string
+        token?: string
+        withToken?: boolean
+        json?: boolean
+        input?: boolean
+      }) => {
+        const { loginAction } = await import('./commands/login/action.js')
+        onExit(await loginAction(flags, json(flags), { env, stdin, stderr }))
+      },
+    )
+
+  program
+    .command('logout')
+    .description('Remove the stored login.')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .action(async (flags: { json?: boolean }) => {
+      const { logoutAction } = await import('./commands/logout/action.js')
+      onExit(logoutAction(flags, json(flags), env))
+    })
+
+  program
+    .command('whoami')
+    .description('Who the token belongs to, on which hub.')
+    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .option(
+      '--origin <url>',
+      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
+    )
+    .option('--json', 'print exactly one JSON object on stdout')
+    .action(async (flags: { json?: boolean; token?: string; origin?: string }) => {
+      const { whoamiAction } = await import('./commands/whoami/action.js')
+      onExit(await whoamiAction(flags, json(flags), env))
+    })
+
+  program
+    .command('publish')
+    .description(
+      "Bundle a project's stack server and publish it with its source as a stack version.",
+    )
+    .argument('[project]', 'the local project under .svc/')
+    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .option('--version <semver>', 'the version (default: version in deno.json)')
+    .option(
+      '--origin <url>',
+      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
+    )
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (
+        project: string | undefined,
+        flags: {
+          token?: string
+          version?: string
+          origin?: string
+          json?: boolean
+          input?: boolean
+        },
+      ) => {
+        const { publishAction } = await import('./commands/publish/action.js')
+        onExit(await publishAction(project, flags, json(flags), { cwd, env }))
+      },
+    )
+
+  program
+    .command('push')
+    .description(
+      "Replace a hub project's config with the project's client.json, and optionally its base files.",
+    )
+    .argument('[project]', 'the local project under .svc/')
+    .option(
+      '--project <@account/slug>',
+      'the hub project (default: project in client.json); recorded there',
+    )
+    .option(
+      '--origin <url>',
+      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
+    )
+    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .option('--base-files', "also push the app's base files")
+    .option('--base-files-only', 'push only the base files; leave the config untouched')
+    .option('--force', 'replace an existing config without asking')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (project: string | undefined, flags: Record<string, string | boolean | undefined>) => {
+        const { pushAction } = await import('./commands/push/action.js')
+        onExit(await pushAction(project, flags, json(flags), { cwd, env, stdin, stderr }))
+      },
+    )
+
+  program
+    .command('pull')
+    .description("Unfold a hub project's config back into the project's client.json.")
+    .argument('[project]', 'the local project under .svc/')
+    .option('--project <@account/slug>', 'the hub project (default: project in client.json)')
+    .option(
+      '--origin <url>',
+      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
+    )
+    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .option('--force', 'replace local enrichments, include and skip that differ without asking')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .option(noInput, noInputHelp)
+    .action(
+      async (project: string | undefined, flags: Record<string, string | boolean | undefined>) => {
+        const { pullAction } = await import('./commands/pull/action.js')
+        onExit(await pullAction(project, flags, json(flags), { cwd, env, stdin, stderr }))
+      },
+    )
 
   return program
 }

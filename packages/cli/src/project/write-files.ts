@@ -4,11 +4,12 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
 /** Writes a whole file or nothing: a temporary file beside it, then a rename. */
-export function writeFileAtomic(path: string, content: string): void {
+export function writeFileAtomic(path: string, content: string, mode?: number): void {
   mkdirSync(dirname(path), { recursive: true })
   const temporary = temporaryBeside(path)
   try {
-    writeFileSync(temporary, content)
+    // The mode is set when the file is created: a secret is never readable by others, even briefly.
+    writeFileSync(temporary, content, mode === undefined ? {} : { mode })
     renameSync(temporary, path)
   } catch (error) {
     rmSync(temporary, { force: true })
