@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { serve, type ServerType } from '@hono/node-server'
 import type { AnyGeneratorEntry } from '@svc/engine/generate'
 import { createSafeFetch, dnsResolver, parseAllowList } from '@svc/safe-fetch'
@@ -28,9 +29,23 @@ export function startStackServer(options: StartOptions): ServerType {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
+  let allow
+  try {
+    allow = parseAllowList(env.SVC_STACK_ALLOW_PRIVATE_NETWORKS)
+  } catch (error) {
+    console.error(`SVC_STACK_ALLOW_PRIVATE_NETWORKS: ${(error as Error).message}`)
+    process.exit(2)
+  }
+  let resolve
+  try {
+    resolve = servers.length > 0 ? dnsResolver(servers) : undefined
+  } catch (error) {
+    console.error(`SVC_STACK_DNS_SERVERS: ${(error as Error).message}`)
+    process.exit(2)
+  }
   const fetch = createSafeFetch({
-    allow: parseAllowList(env.SVC_STACK_ALLOW_PRIVATE_NETWORKS),
-    ...(servers.length > 0 ? { resolve: dnsResolver(servers) } : {}),
+    allow,
+    ...(resolve ? { resolve } : {}),
   })
   const limits = {
     ...(env.SVC_STACK_SOURCE_TIMEOUT_MS
@@ -57,10 +72,22 @@ export function startStackServer(options: StartOptions): ServerType {
     )
   })
   let stopping = false
+  // Answers given while stopping say `Connection: close`: a kept-alive connection would hold the
+  // exit until the client or the keep-alive timeout dropped it.
+  const inFlight = new Set<ServerResponse>()
+  const closeAfter = (response: ServerResponse) => {
+    if (!response.headersSent) response.setHeader('connection', 'close')
+  }
+  ;(server as Server).on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) return closeAfter(response)
+    inFlight.add(response)
+    response.once('close', () => inFlight.delete(response))
+  })
   const stop = (signal: string) => {
     if (stopping) return
     stopping = true
     console.log(JSON.stringify({ msg: 'stopping', signal }))
+    inFlight.forEach(closeAfter)
     const force = setTimeout(() => process.exit(0), 10_000)
     force.unref()
     server.close(() => {

@@ -51,7 +51,16 @@ export const SourceSchema = z
   })
   .openapi('FetchedSource')
 
-function exactlyOneDocument(value: { schema?: unknown; source?: unknown }, ctx: z.RefinementCtx) {
+function exactlyOneDocument(
+  value: { schema?: unknown; source?: unknown; protocol?: string },
+  ctx: z.RefinementCtx,
+) {
+  if (value.protocol === 'gql' && value.schema !== null && typeof value.schema === 'object')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['schema'],
+      message: 'a JSON object is an OpenAPI document; send GraphQL SDL as text',
+    })
   if ((value.schema === undefined) === (value.source === undefined))
     ctx.addIssue({
       code: 'custom',

@@ -40,10 +40,15 @@ export function createServer(options: CreateServerOptions): OpenAPIHono {
   const app = new OpenAPIHono({
     defaultHook: (result) => {
       if (result.success) return
-      const issues = result.error.issues.map((issue) => ({
-        path: issue.path.map(String).join('.') || '(body)',
-        message: issue.message,
-      }))
+      // An unknown key is reported at its own path, so a client sees which field to drop.
+      const issues = result.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((key) => ({
+              path: [...issue.path.map(String), key].join('.'),
+              message: 'is not a field of this request',
+            }))
+          : [{ path: issue.path.map(String).join('.') || '(body)', message: issue.message }],
+      )
       throw new StackError('invalid_request', 'The request body is not valid.', issues)
     },
   })
@@ -78,6 +83,11 @@ export function createServer(options: CreateServerOptions): OpenAPIHono {
     if (error instanceof StackError) return errorResponse(c, error)
     if (isMalformedJson(error))
       return errorResponse(c, new StackError('invalid_request', 'The request body is not JSON.'))
+    if (isUnsupportedMediaType(error))
+      return errorResponse(
+        c,
+        new StackError('invalid_request', 'The request body must be sent as application/json.'),
+      )
     console.error(error)
     return errorResponse(c, new StackError('internal_error', 'The server failed; this is a bug.'))
   })
@@ -87,4 +97,9 @@ export function createServer(options: CreateServerOptions): OpenAPIHono {
 /** Hono's JSON validator answers unparseable bodies with an HTTPException 400. */
 function isMalformedJson(error: Error): boolean {
   return 'status' in error && (error as { status: number }).status === 400
+}
+
+/** The routes' media-type gate answers a body sent as another content type with an HTTPException 415. */
+function isUnsupportedMediaType(error: Error): boolean {
+  return 'status' in error && (error as { status: number }).status === 415
 }
