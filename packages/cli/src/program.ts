@@ -20,6 +20,9 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       'Check, convert and generate code from API descriptions (OpenAPI 2.0 / 3.0 / 3.1, GraphQL SDL).',
     )
     .version(typeof SVC_VERSION === 'string' ? SVC_VERSION : '0.1.0')
+    // The program's own options (-V, --version) only before the command: `svc publish demo
+    // --version 1.0.0` is publish's --version, not the CLI's.
+    .enablePositionalOptions()
     .showSuggestionAfterError()
   const common = { ...(io.cwd ? { cwd: io.cwd } : {}), ...(io.stdin ? { stdin: io.stdin } : {}) }
 
