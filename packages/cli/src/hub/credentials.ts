@@ -1,3 +1,4 @@
+import { RecipeError } from '../errors.js'
 import { readLogin } from './login-file.js'
 
 /** The hub a command talks to when nothing else says (ARCHITECTURE.md: `{base_url}`). */
@@ -38,7 +39,15 @@ export function resolveCredentials(
       : tokenFrom === 'login' && login
         ? [login.host, 'login']
         : [DEFAULT_ORIGIN, 'default']
-  return { token, tokenFrom, origin: normalizeOrigin(origin), originFrom }
+  const parsed = parseOrigin(origin)
+  if (parsed === undefined)
+    throw new RecipeError({
+      problem: `'${origin}' (from ${originFrom === 'flag' ? '--origin' : originFrom === 'env' ? '$SVC_API_ORIGIN' : 'the login file'}) is not an http(s) origin such as https://hub.example.com.`,
+      usage: '--origin <url>, or $SVC_API_ORIGIN',
+      example: 'svc whoami --origin https://hub.example.com',
+      discover: 'svc whoami --json (where the origin and token come from)',
+    })
+  return { token, tokenFrom, origin: parsed, originFrom }
 }
 
 /** `https://hub.example.com/` → `https://hub.example.com`; undefined for anything but http(s). */
@@ -52,8 +61,4 @@ export function parseOrigin(value: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
   if (url.username || url.password || url.search || url.hash) return undefined
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-function normalizeOrigin(value: string): string {
-  return parseOrigin(value) ?? value
 }

@@ -3,10 +3,8 @@ import { z } from 'zod'
 import { readJsonFile, writeJsonFile } from './json-file.js'
 
 const clientConfigSchema = z.looseObject({
-  project: z
-    .string()
-    .regex(/^@[a-z0-9-]+\/[a-z0-9-]+$/, 'must be @account/slug')
-    .optional(),
+  /** The hub project `svc push` and `svc pull` use; its form is checked when they resolve it. */
+  project: z.string().optional(),
   /** Accepted and kept; `svc generate` reads it when no schema argument is given. */
   source: z.string().min(1).optional(),
   settings: z
