@@ -16,6 +16,7 @@ import {
   compositionOf,
   ENGINE_IMPORT,
   readRootManifest,
+  readRootManifestAt,
   type GeneratorImport,
 } from '../project/root-manifest.js'
 import { headerLine } from './bundle-header.js'
@@ -43,9 +44,14 @@ export type BundleTarget = 'worker' | 'server'
 export async function buildBundle(
   paths: ProjectPaths,
   target: BundleTarget = 'worker',
+  /** The version being published, when it may not be the manifest's (`svc publish --version`). */
+  version?: string,
 ): Promise<BuiltBundle> {
   const started = performance.now()
-  const manifest = readRootManifest(paths.rootManifest)
+  const manifest =
+    version === undefined
+      ? readRootManifest(paths.rootManifest)
+      : readRootManifestAt(paths.rootManifest, version)
   const composition = compositionOf(manifest, paths.dir)
   if (composition.problems.length > 0)
     throw new CommandError(

@@ -25,6 +25,15 @@ export function readRootManifest(path: string): RootManifest {
   return readJsonFile(path, rootManifestSchema)
 }
 
+/**
+ * The root manifest of a publish given its version (SPEC 4.9: `--version`, or the manifest's):
+ * the manifest's own `version` may then be missing, and the given one is used.
+ */
+export function readRootManifestAt(path: string, version: string): RootManifest {
+  const unversioned = rootManifestSchema.extend({ version: z.string().optional() })
+  return { ...readJsonFile(path, unversioned), version }
+}
+
 export function writeRootManifest(path: string, manifest: RootManifest): void {
   writeJsonFile(path, manifest)
 }

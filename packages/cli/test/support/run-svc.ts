@@ -20,12 +20,17 @@ export type RunOptions = {
   /** Written to the child's stdin, which is then closed; without it stdin is closed at once. */
   readonly stdin?: string
   readonly timeoutMs?: number
+  /** Set in the child's environment, over this process's; `undefined` removes a variable. */
+  readonly env?: Readonly<Record<string, string | undefined>>
 }
 
 /** Runs the real `svc` bin in a child process, without colour, and collects everything it prints. */
 export function runSvc(args: readonly string[], options: RunOptions = {}): Promise<SvcRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
   delete env.FORCE_COLOR
+  for (const [name, value] of Object.entries(options.env ?? {}))
+    if (value === undefined) delete env[name]
+    else env[name] = value
   const started = performance.now()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SVC_BIN, ...args], {

@@ -90,7 +90,7 @@ export async function publishAction(
     let bundle: Buffer
     let files
     try {
-      const built = await buildBundle(paths, 'server')
+      const built = await buildBundle(paths, 'server', version)
       bundle = readFileSync(built.path)
       files = collectSourceFiles(paths.dir)
     } catch (error) {
