@@ -53,7 +53,10 @@ export function createServer(options: CreateServerOptions): OpenAPIHono {
     },
   })
   app.use('*', cors())
-  app.use(
+  // Only where a body is read: on a GET, reading `body` to check it would build a full Request
+  // for nothing, and under load those pile up (measured: 12 → 39 MB of live heap in 12 s).
+  app.on(
+    'POST',
     '*',
     bodyLimit({
       maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
