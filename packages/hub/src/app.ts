@@ -1,13 +1,18 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Logger } from 'pino'
+import { apiKeyFromQuery } from './auth/api-key.js'
 import { ApiError, errorResponse, renderError } from './errors/index.js'
 import type { HubEnv, HubServices } from './http/env.js'
 import { authenticate } from './middleware/authenticate.js'
 import { recordMetrics } from './middleware/metrics.js'
 import { requestContext } from './middleware/request-context.js'
+import { rateLimit } from './ratelimit/index.js'
 import { apis } from './routes/apis.js'
 import { health } from './routes/health.js'
+import { libraries } from './routes/libraries.js'
 import { projects } from './routes/projects.js'
+import { orgRateLimits } from './routes/rate-limits.js'
+import { rateLimitsEndpoint } from './routes/rate-limits-endpoint.js'
 import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
@@ -23,12 +28,18 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/', health)
 
   app.use('/v1/*', authenticate)
+  // Before the limiter: it then counts the key's organisation and applies its overrides.
+  app.use('/v1/rate-limits', apiKeyFromQuery)
+  app.use('/v1/*', rateLimit)
   app.route('/v1', user)
   app.route('/v1/stacks', stacks)
   app.route('/v1/projects', projects)
   app.route('/v1/apis', apis)
   app.route('/v1/apis', revisions)
   app.route('/v1/apis', webhooks)
+  app.route('/v1/orgs', orgRateLimits)
+  app.route('/v1', rateLimitsEndpoint)
+  app.route('/v1/libraries', libraries)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
+import { readRateLimitSettings, type RateLimitSettings } from './ratelimit/settings.js'
 
 /** Size limits of one stack version upload (422 `payload_too_large` when exceeded). */
 export type PublishLimits = {
@@ -34,6 +35,9 @@ export type HubConfig = {
   /** Private targets the outbound guard lets through (webhooks, refetch). */
   readonly allowPrivateNetworks: AllowList
   readonly webhooks: WebhookDispatchConfig
+  /** Where rate-limit counts live when several hubs share them; in process memory when unset. */
+  readonly redisUrl: string | undefined
+  readonly rateLimits: RateLimitSettings
 }
 
 export type WebhookDispatchConfig = {
@@ -78,7 +82,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       leaseMs: atLeast(env, 'SVC_HUB_WEBHOOK_LEASE_SECONDS', 60, MIN_LEASE_SECONDS) * 1000,
       concurrency: atLeast(env, 'SVC_HUB_WEBHOOK_CONCURRENCY', 128, 1),
     },
+    redisUrl: redisUrl(env.REDIS_URL),
+    rateLimits: rateLimitSettings(env),
   }
+}
+
+function redisUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined
+  if (!/^rediss?:\/\/[^/]/.test(raw)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL')
+  }
+  return raw
+}
+
+function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
+  const cacheSeconds = integer(env, 'SVC_HUB_RATE_LIMIT_CACHE_SECONDS', 10)
+  const settings = readRateLimitSettings(env.SVC_HUB_RATE_LIMITS, cacheSeconds)
+  if (typeof settings === 'string') throw new ConfigError(`SVC_HUB_RATE_LIMITS: ${settings}`)
+  return settings
 }
 
 /** A lease must outlast one attempt (10 s) and the write of its outcome. */

@@ -7,6 +7,7 @@ import { DocumentAnalysis } from './apis/document-analysis.js'
 import { createApp } from './app.js'
 import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
+import { RateLimits } from './ratelimit/index.js'
 import { openStore, storeOptions } from './store/index.js'
 import { lingerOnClose } from './http/lingering-close.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
@@ -37,6 +38,7 @@ export async function startHub(
 ): Promise<RunningHub> {
   const store = await openStore(storeOptions(config))
   log.info({ store: store.describe }, 'store ready')
+  const rateLimits = await RateLimits.start(config, store, log)
 
   // The app needs the public URL, which needs the port really bound (PORT=0 picks one).
   let startApp!: (app: ReturnType<typeof createApp>) => void
@@ -62,6 +64,7 @@ export async function startHub(
       server.once('error', reject)
     })
   } catch (error) {
+    await rateLimits.close()
     await store.close()
     throw error
   }
@@ -85,6 +88,7 @@ export async function startHub(
         documents,
         outbound,
         deliveries: dispatcher ?? NO_DISPATCHER,
+        rateLimits,
       },
       log,
     ),
@@ -112,6 +116,7 @@ export async function startHub(
       await dispatcher?.stop()
       outbound.close()
       await documents.close()
+      await rateLimits.close()
       await store.close()
       log.info('stopped')
     })())

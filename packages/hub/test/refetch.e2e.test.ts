@@ -99,6 +99,8 @@ describe.each(await storeKinds())('refetch of an API source (%s)', (kind) => {
     await dead.close()
     hub = await startHub(kind, {
       env: {
+        // These tests send more requests per minute than the default rate limits allow.
+        SVC_HUB_RATE_LIMITS: 'off',
         SVC_HUB_ALLOW_PRIVATE_NETWORKS: `${source.origin},${deadOrigin}`,
         SVC_HUB_MAX_DOCUMENT_BYTES: String(MAX_DOCUMENT_BYTES),
       },

@@ -42,7 +42,10 @@ for (const kind of await storeKinds()) {
     })
 
     beforeAll(async () => {
-      hub = await startHub(kind, { env: { SVC_HUB_MAX_DOCUMENT_BYTES: String(LIMIT) } })
+      hub = await startHub(kind, {
+        // These tests push more often per minute than the default rate limits allow.
+        env: { SVC_HUB_MAX_DOCUMENT_BYTES: String(LIMIT), SVC_HUB_RATE_LIMITS: 'off' },
+      })
       people = await seedPeople(hub)
       for (const visibility of ['private', 'public']) {
         const created = await call(`${hub.url}/v1/apis`, {

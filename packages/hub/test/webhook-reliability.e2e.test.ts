@@ -30,6 +30,8 @@ describe.each(await storeKinds())('webhook delivery over real processes (%s)', (
   ) {
     const started = await startHub(kind, {
       env: {
+        // These tests send more requests per minute than the default rate limits allow.
+        SVC_HUB_RATE_LIMITS: 'off',
         SVC_HUB_ALLOW_PRIVATE_NETWORKS: receivers.map((r) => r.origin).join(','),
         ...env,
       },

@@ -175,6 +175,8 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
     outsider = await startReceiver()
     hub = await startHub(kind, {
       env: {
+        // These tests send more requests per minute than the default rate limits allow.
+        SVC_HUB_RATE_LIMITS: 'off',
         SVC_HUB_ALLOW_PRIVATE_NETWORKS: `${first.origin},${second.origin}`,
         SVC_HUB_PUBLIC_URL: PUBLIC_URL,
       },

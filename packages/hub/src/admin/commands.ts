@@ -8,6 +8,8 @@ import {
   revokeToken,
 } from '../accounts/admin.js'
 import { loadConfig } from '../config.js'
+import { clearRateLimit, setRateLimit } from '../ratelimit/admin.js'
+import { chargeCreditsAsOperator, grantCredits, setCreditThreshold } from '../credits/admin.js'
 import { openStore, storeOptions, type Store } from '../store/index.js'
 
 type JsonOption = { json?: boolean }
@@ -100,6 +102,87 @@ export function registerAdminCommands(program: Command): void {
       run(options, async (store) => {
         const key = await createApiKey(store, org)
         return { result: key, text: `${key.key}\n(API key ${key.id} for ${key.org})` }
+      }),
+    )
+
+  admin
+    .command('set-rate-limit <org> <method> <path>')
+    .description("Set an organisation's own limit for one route (docs/api/rate-limits.md)")
+    .requiredOption('--max <n>', 'requests allowed per window')
+    .requiredOption('--window <seconds>', 'length of the window in seconds')
+    .option('--json', 'print the result as JSON')
+    .action(
+      (
+        org: string,
+        method: string,
+        path: string,
+        options: JsonOption & { max: string; window: string },
+      ) =>
+        run(options, async (store) => {
+          const max = Number(options.max)
+          const set = await setRateLimit(store, org, method, path, max, Number(options.window))
+          return {
+            result: set,
+            text: `${set.org}: ${set.method} ${set.path} allows ${set.max} requests per ${set.windowSeconds} s`,
+          }
+        }),
+    )
+
+  admin
+    .command('clear-rate-limit <org> <method> <path>')
+    .description("Remove an organisation's own limit for one route: the default applies again")
+    .option('--json', 'print the result as JSON')
+    .action((org: string, method: string, path: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const cleared = await clearRateLimit(store, org, method, path)
+        return {
+          result: cleared,
+          text: `${cleared.org}: ${cleared.method} ${cleared.path} is back to the default, ${cleared.max} requests per ${cleared.windowSeconds} s`,
+        }
+      }),
+    )
+
+  admin
+    .command('grant-credits <org> <amount>')
+    .description("Add credits to an organisation's balance (docs/api/credits.md)")
+    .option('--reason <text>', 'why, kept in the ledger (default: operator grant)')
+    .option('--json', 'print the result as JSON')
+    .action((org: string, amount: string, options: JsonOption & { reason?: string }) =>
+      run(options, async (store) => {
+        const grant = await grantCredits(store, org, amount, options.reason)
+        return {
+          result: grant,
+          text: `granted ${grant.granted} credits to ${grant.org} (${grant.entryId}); balance ${grant.balance}`,
+        }
+      }),
+    )
+
+  admin
+    .command('charge-credits <org> <amount>')
+    .description("Take credits from an organisation's balance; refused when it does not cover them")
+    .option('--reason <text>', 'why, kept in the ledger (default: operator charge)')
+    .option('--json', 'print the result as JSON')
+    .action((org: string, amount: string, options: JsonOption & { reason?: string }) =>
+      run(options, async (store) => {
+        const charge = await chargeCreditsAsOperator(store, org, amount, options.reason)
+        return {
+          result: charge,
+          text: `charged ${charge.charged} credits to ${charge.org} (${charge.entryId}); balance ${charge.balance}`,
+        }
+      }),
+    )
+
+  admin
+    .command('set-credit-threshold <org> <amount>')
+    .description('Set the balance below which answers carry a low-credit alert (default 10)')
+    .option('--json', 'print the result as JSON')
+    .action((org: string, amount: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const set = await setCreditThreshold(store, org, amount)
+        return {
+          result: set,
+          text: `low-credit threshold of ${set.org} is ${set.lowCreditThreshold}; balance ${set.balance}`,
+        }
       }),
     )
 }

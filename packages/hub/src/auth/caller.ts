@@ -8,3 +8,10 @@ export type Caller = {
   readonly scopes: readonly Scope[]
   readonly expiresAt: string | null
 }
+
+/** An organisation calling with one of its API keys (`svc_key_…`), where a route takes keys. */
+export type KeyCaller = {
+  readonly keyId: string
+  readonly orgId: string
+  readonly orgHandle: string
+}

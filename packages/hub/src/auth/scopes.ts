@@ -5,6 +5,7 @@ export const SCOPES = [
   'write:projects',
   'write:apis',
   'admin:webhooks',
+  'write:libraries',
 ] as const
 
 export type Scope = (typeof SCOPES)[number]

@@ -1,9 +1,10 @@
 import type { SafeFetch } from '@svc/safe-fetch'
 import type { Logger } from 'pino'
 import type { DocumentAnalysis } from '../apis/document-analysis.js'
-import type { Caller } from '../auth/caller.js'
+import type { Caller, KeyCaller } from '../auth/caller.js'
 import type { HubConfig } from '../config.js'
 import type { HubMetrics } from '../middleware/metrics.js'
+import type { RateLimits } from '../ratelimit/index.js'
 import type { Store } from '../store/store.js'
 import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
 
@@ -18,6 +19,8 @@ export type HubServices = {
   readonly outbound: SafeFetch
   /** The in-process webhook dispatcher, told when a request queued deliveries. */
   readonly deliveries: DeliveryNotifier
+  /** Default limits, organisations' overrides and the counts (docs/api/rate-limits.md). */
+  readonly rateLimits: RateLimits
 }
 
 export type HubEnv = {
@@ -27,5 +30,7 @@ export type HubEnv = {
     hub: HubServices
     /** Set by `authenticate` when the request carries a valid credential. */
     caller: Caller | undefined
+    /** Set by `authenticate` on the paths that take organisation API keys, for a valid key. */
+    keyCaller: KeyCaller | undefined
   }
 }

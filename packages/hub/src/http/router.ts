@@ -34,6 +34,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with what is stored',
   415: 'The body has the wrong content type (`unsupported_media_type`)',
   422: 'The request is not valid (see the code)',
+  429: 'Too many requests in the window (`rate_limited`); see `Retry-After`',
   502: 'An outbound request of the hub failed (`source_unreachable`)',
   503: 'Try again later (`unavailable`)',
 }

@@ -1,12 +1,13 @@
 import { createMiddleware } from 'hono/factory'
+import { resolveApiKey } from '../auth/api-key.js'
 import type { Caller } from '../auth/caller.js'
 import type { Scope } from '../auth/scopes.js'
-import { hashSecret, isWellFormed, PAT_PREFIX } from '../auth/secrets.js'
+import { API_KEY_PREFIX, hashSecret, isWellFormed, PAT_PREFIX } from '../auth/secrets.js'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 
 type Reason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
-type Message = Reason | 'not-a-pat'
+type Message = Reason | 'not-a-pat' | 'missing-pat-or-key'
 
 const MESSAGES: Record<Message, string> = {
   missing: 'This request needs a personal access token: send `Authorization: Bearer svc_pat_…`.',
@@ -15,7 +16,15 @@ const MESSAGES: Record<Message, string> = {
   unknown: 'The personal access token is not valid.',
   revoked: 'The personal access token has been revoked.',
   expired: 'The personal access token has expired.',
+  'missing-pat-or-key':
+    'This request needs a personal access token or an organisation API key: send `Authorization: Bearer svc_pat_…` or `Bearer svc_key_…`.',
 }
+
+/**
+ * The paths that also take an organisation API key as the Bearer credential (ARCHITECTURE,
+ * "Organisation API keys"); everywhere else a key is not a credential and is refused.
+ */
+const KEY_PATHS = /^\/v1\/libraries(?:\/|$)/
 
 /** Don't write `last_used_at` more than once a minute per token. */
 const TOUCH_INTERVAL_MS = 60_000
@@ -25,22 +34,33 @@ export function unauthorized(reason: Reason, message: Message = reason): ApiErro
 }
 
 /**
- * Resolves the Bearer PAT into `caller`. A request without credentials passes through (routes
- * that need one ask with `requireCaller`); a credential that is present but bad is refused here.
+ * Resolves the Bearer PAT into `caller`, or on the `KEY_PATHS` an organisation API key into
+ * `keyCaller`. A request without credentials passes through (routes that need one ask with
+ * `requireCaller`); a credential that is present but bad is refused here.
  */
 export const authenticate = createMiddleware<HubEnv>(async function authenticate(c, next) {
   const header = c.req.header('authorization')
   c.set('caller', undefined)
-  if (header !== undefined) c.set('caller', await resolve(c.get('hub').store, header))
+  c.set('keyCaller', undefined)
+  if (header !== undefined) {
+    const { store } = c.get('hub')
+    const credential = bearer(header)
+    if (credential.startsWith(API_KEY_PREFIX) && KEY_PATHS.test(c.req.path)) {
+      const key = await resolveApiKey(store, credential)
+      c.set('keyCaller', { keyId: key.id, orgId: key.org_id, orgHandle: key.org_handle })
+    } else {
+      c.set('caller', await resolve(store, credential))
+    }
+  }
   await next()
 })
 
-async function resolve(
-  store: HubEnv['Variables']['hub']['store'],
-  header: string,
-): Promise<Caller> {
-  const match = /^Bearer +(\S+) *$/i.exec(header)
-  const pat = match?.[1]
+/** The credential of a `Bearer` header ('' when the header is not one). */
+function bearer(header: string): string {
+  return /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? ''
+}
+
+async function resolve(store: HubEnv['Variables']['hub']['store'], pat: string): Promise<Caller> {
   if (!pat) throw unauthorized('malformed')
   if (!isWellFormed(pat, PAT_PREFIX)) throw unauthorized('malformed', 'not-a-pat')
   const token = await store.accounts.findTokenByHash(hashSecret(pat))
@@ -68,6 +88,21 @@ async function resolve(
 export function needs(...scopes: Scope[]) {
   return createMiddleware<HubEnv>(async function needs(c, next) {
     requireCaller(c, ...scopes)
+    await next()
+  })
+}
+
+/**
+ * Route middleware of the routes that take organisation API keys: 401 without a valid PAT or
+ * key; a PAT must have one of `scopes` (403 `insufficient_scope`), a key needs none.
+ */
+export function needsUserOrKey(...scopes: Scope[]) {
+  return createMiddleware<HubEnv>(async function needsUserOrKey(c, next) {
+    if (!c.get('keyCaller')) {
+      const caller = c.get('caller')
+      if (!caller) throw unauthorized('missing', 'missing-pat-or-key')
+      requireScope(caller, ...scopes)
+    }
     await next()
   })
 }

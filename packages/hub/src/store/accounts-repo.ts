@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { byCodeUnits, newId, now } from './ids.js'
-import type { AccountKind, AccountRow, Database, Role, TokenRow } from './schema.js'
+import type { AccountKind, AccountRow, ApiKeyRow, Database, Role, TokenRow } from './schema.js'
 
 export type TokenWithUser = TokenRow & { user_handle: string }
 
@@ -144,5 +144,16 @@ export class AccountsRepo {
       })
       .execute()
     return id
+  }
+
+  /** The organisation API key with this hash, with its organisation's handle. */
+  findApiKeyByHash(hash: string): Promise<(ApiKeyRow & { org_handle: string }) | undefined> {
+    return this.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.org_id')
+      .selectAll('api_keys')
+      .select('accounts.handle as org_handle')
+      .where('api_keys.key_hash', '=', hash)
+      .executeTakeFirst()
   }
 }

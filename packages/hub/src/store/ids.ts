@@ -3,7 +3,20 @@ import { randomBytes } from 'node:crypto'
 /** A new opaque id such as `tok_3f9c…`; the prefix tells what it names in logs and URLs. */
 export function newId(
   prefix:
-    'usr' | 'org' | 'tok' | 'key' | 'stk' | 'ver' | 'api' | 'prj' | 'rev' | 'whk' | 'evt' | 'dlv',
+    | 'usr'
+    | 'org'
+    | 'tok'
+    | 'key'
+    | 'stk'
+    | 'ver'
+    | 'api'
+    | 'prj'
+    | 'rev'
+    | 'whk'
+    | 'evt'
+    | 'dlv'
+    | 'cre'
+    | 'lib',
 ): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`
 }

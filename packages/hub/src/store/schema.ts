@@ -21,6 +21,11 @@ export type Database = {
   webhook_events: WebhookEventsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  rate_limit_overrides: RateLimitOverridesTable
+  credit_entries: CreditEntriesTable
+  credit_settings: CreditSettingsTable
+  libraries: LibrariesTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export type AccountKind = 'user' | 'org'
@@ -255,8 +260,88 @@ export type WebhookAttemptsTable = {
   next_attempt_at: string | null
 }
 
+/** A library of an organisation (SPEC §2 Library), made by a user's PAT or by an org API key. */
+export type LibrariesTable = {
+  id: string
+  org_id: string
+  name: string
+  /** JSON: the IngestionProfile as the request gave it. */
+  ingestion_profile: string
+  /** The user whose PAT made it; null when an API key did. */
+  created_by: string | null
+  /** The API key that made it; null when a PAT did. */
+  api_key_id: string | null
+  created_at: string
+  updated_at: string
+}
+
+/**
+ * `in_flight`: claimed by a request that is still working (or died: the claim can be taken over
+ * once `claimed_at` is older than the lease). `done`: holds the response to replay.
+ */
+export type IdempotencyState = 'in_flight' | 'done'
+
+/** One `Idempotency-Key` of one caller (`scope`); the primary key (scope, key) is the claim. */
+export type IdempotencyKeysTable = {
+  scope: string
+  key: string
+  /** SHA-256 hex of the canonical JSON of what the request asked for. */
+  request_hash: string
+  state: IdempotencyState
+  /** Set by each claim; only its holder can complete or release the row. */
+  claim_token: string
+  claimed_at: string
+  response_status: number | null
+  /** The exact bytes of the first response, as text. */
+  response_body: string | null
+  created_at: string
+  /** created_at + 24 h: from then on the key may be used again. */
+  expires_at: string
+}
+
+export type CreditEntryKind = 'grant' | 'charge' | 'refund'
+
+/** One line of an organisation's credits ledger; the balance is the sum of its lines. */
+export type CreditEntriesTable = {
+  id: string
+  org_id: string
+  /** 1, 2, 3 … per organisation: the order of its ledger. */
+  seq: number
+  kind: CreditEntryKind
+  /** Whole credits, always positive: the kind says which way they go. */
+  amount: number
+  reason: string | null
+  /** The request that caused it (charges and refunds); null for an operator's grant. */
+  request_id: string | null
+  /** The charge a refund gives back (refunds only; each charge at most once). */
+  refund_of: string | null
+  created_at: string
+}
+
+/** An organisation's credit settings; an organisation without a row has the defaults. */
+export type CreditSettingsTable = {
+  org_id: string
+  /** Below this balance, answers carry a `lowCreditAlert`. */
+  low_credit_threshold: number
+  updated_at: string
+}
+
+/**
+ * An organisation's own limit for one route (`method` and `path` as the default table names
+ * them, e.g. `GET` and `/v1/apis/{owner}/{slug}`): `max` requests per `window_seconds`.
+ */
+export type RateLimitOverridesTable = {
+  org_id: string
+  method: string
+  path: string
+  max: number
+  window_seconds: number
+  updated_at: string
+}
+
 export type AccountRow = Selectable<AccountsTable>
 export type TokenRow = Selectable<TokensTable>
+export type ApiKeyRow = Selectable<ApiKeysTable>
 export type StackRow = Selectable<StacksTable>
 export type StackVersionRow = Selectable<StackVersionsTable>
 export type NewStackVersion = Insertable<StackVersionsTable>
@@ -268,3 +353,7 @@ export type WebhookRow = Selectable<WebhooksTable>
 export type WebhookEventRow = Selectable<WebhookEventsTable>
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export type AttemptRow = Selectable<WebhookAttemptsTable>
+export type RateLimitOverrideRow = Selectable<RateLimitOverridesTable>
+export type CreditEntryRow = Selectable<CreditEntriesTable>
+export type LibraryRow = Selectable<LibrariesTable>
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>

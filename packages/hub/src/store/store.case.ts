@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StoreKind } from '../../test/support/databases.js'
 import { snapshotStore } from '../../test/support/store-snapshot.js'
 import { runApisRepoTests } from './apis-repo.case.js'
+import { runRateLimitsRepoTests } from './rate-limits-repo.case.js'
+import { runCreditsRepoTests } from './credits-repo.case.js'
 import { runWebhooksRepoTests } from './webhooks-repo.case.js'
+import { runLibrariesRepoTests } from './libraries-repo.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
 import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
@@ -498,6 +501,18 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
 
   describe('webhooks and deliveries', () => {
     runWebhooksRepoTests(() => store)
+  })
+
+  describe('rate-limit overrides', () => {
+    runRateLimitsRepoTests(() => store)
+  })
+
+  describe('credits ledger', () => {
+    runCreditsRepoTests(kind, () => underTest)
+  })
+
+  describe('libraries and idempotency keys', () => {
+    runLibrariesRepoTests(() => store)
   })
 
   describe('lifecycle', () => {

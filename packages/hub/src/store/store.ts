@@ -2,10 +2,14 @@ import { Migrator, type Kysely } from 'kysely'
 import { AccountsRepo } from './accounts-repo.js'
 import { ApisRepo } from './apis-repo.js'
 import { BlobsRepo } from './blobs-repo.js'
+import { CreditsRepo } from './credits-repo.js'
 import { DeliveriesRepo } from './deliveries-repo.js'
+import { IdempotencyRepo } from './idempotency-repo.js'
+import { LibrariesRepo } from './libraries-repo.js'
 import type { DialectCapabilities, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
 import { ProjectsRepo } from './projects-repo.js'
+import { RateLimitsRepo } from './rate-limits-repo.js'
 import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
 import { WebhooksRepo } from './webhooks-repo.js'
@@ -19,6 +23,10 @@ export class Repos {
   readonly apis: ApisRepo
   readonly webhooks: WebhooksRepo
   readonly deliveries: DeliveriesRepo
+  readonly rateLimits: RateLimitsRepo
+  readonly credits: CreditsRepo
+  readonly libraries: LibrariesRepo
+  readonly idempotency: IdempotencyRepo
 
   constructor(db: Kysely<Database>, capabilities: DialectCapabilities) {
     this.accounts = new AccountsRepo(db)
@@ -28,6 +36,10 @@ export class Repos {
     this.apis = new ApisRepo(db, capabilities)
     this.webhooks = new WebhooksRepo(db, capabilities)
     this.deliveries = new DeliveriesRepo(db, capabilities)
+    this.rateLimits = new RateLimitsRepo(db)
+    this.credits = new CreditsRepo(db, capabilities)
+    this.libraries = new LibrariesRepo(db)
+    this.idempotency = new IdempotencyRepo(db)
   }
 }
 

@@ -20,6 +20,11 @@ const TABLES = [
   'webhook_events',
   'webhook_deliveries',
   'webhook_attempts',
+  'credit_entries',
+  'credit_settings',
+  'rate_limit_overrides',
+  'libraries',
+  'idempotency_keys',
 ] as const
 
 /** Columns that change on reads (a token's last use), left out so "unchanged" means unchanged by writes. */

@@ -3,6 +3,9 @@ import type { DialectCapabilities } from '../dialect.js'
 import { initial } from './0001-initial.js'
 import { revisions } from './0002-revisions.js'
 import { webhooks } from './0003-webhooks.js'
+import { rateLimits } from './0004-rate-limits.js'
+import { credits } from './0005-credits.js'
+import { libraries } from './0006-libraries.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -10,6 +13,9 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0001-initial': initial(caps),
     '0002-revisions': revisions(),
     '0003-webhooks': webhooks(),
+    '0004-rate-limits': rateLimits(),
+    '0005-credits': credits(),
+    '0006-libraries': libraries(),
   }
   return { getMigrations: async () => migrations }
 }

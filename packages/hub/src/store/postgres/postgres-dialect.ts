@@ -31,6 +31,10 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
     max: options.maxConnections ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
+  // An idle connection that the server or the network ends (a restart, a failover) is dropped
+  // by the pool, which then emits 'error': with no listener that would end the process. The
+  // next query opens a new connection, or fails and is answered (503 where routes check).
+  pool.on('error', () => {})
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   const url = new URL(databaseUrl)
   url.password = ''

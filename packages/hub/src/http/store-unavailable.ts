@@ -1,0 +1,21 @@
+import { ApiError } from '../errors/index.js'
+import type { Store } from '../store/store.js'
+
+/**
+ * Runs `work`; when it fails and the store does not answer a ping either, the failure is the
+ * store's: 503 `unavailable` (the caller can retry) instead of a 500. An `ApiError` passes
+ * through untouched, and so does any failure while the store answers (a bug: 500).
+ */
+export async function whileStoreAnswers<T>(store: Store, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    const down = await store.ping().then(
+      () => false,
+      () => true,
+    )
+    if (!down) throw error
+    throw new ApiError('unavailable', 'The database does not answer; try again shortly.')
+  }
+}

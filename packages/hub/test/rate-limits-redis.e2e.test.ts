@@ -1,0 +1,165 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { Redis } from 'ioredis'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { startHub, type HubProcess } from './support/hub-process.js'
+import { call, type Reply } from './support/http.js'
+import { eventually } from './support/poll.js'
+import { redisAvailable, redisUrl } from './support/redis.js'
+
+/** GET /v1/user made small, so that a budget is spent in a few requests. */
+const LIMITS = { SVC_HUB_RATE_LIMITS: 'GET /v1/user=20/60' }
+const NOT_REACHABLE = 'rate limit store not reachable; counting in this process until it is back'
+const READY = 'rate limit store ready'
+
+const hubs: HubProcess[] = []
+afterEach(async () => {
+  await Promise.all(hubs.splice(0).map((hub) => hub.dispose()))
+})
+
+/** `count` GET /v1/user at once with `token`, spread over `targets` in turn. */
+async function burst(targets: readonly HubProcess[], token: string, count: number) {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      call(`${targets[i % targets.length]!.url}/v1/user`, { token }),
+    ),
+  )
+}
+
+const statuses = (replies: readonly Reply[]) => {
+  const counted: Record<number, number> = {}
+  for (const reply of replies) counted[reply.status] = (counted[reply.status] ?? 0) + 1
+  return counted
+}
+
+/** Two hubs on one SQLite store (so one admin and one token), with `env`. */
+async function twoHubs(env: NodeJS.ProcessEnv): Promise<[HubProcess, HubProcess]> {
+  const first = await startHub('sqlite', { env })
+  hubs.push(first)
+  const second = await startHub('sqlite', { env, reuse: first })
+  hubs.push(second)
+  return [first, second]
+}
+
+const withRedis = await redisAvailable()
+
+;(withRedis ? describe : describe.skip)('rate limits counted in Redis (REDIS_URL)', () => {
+  it('two hub processes sharing Redis share one budget: their 2xx add up to the limit', async () => {
+    const [a, b] = await twoHubs({ ...LIMITS, REDIS_URL: redisUrl() })
+    const replies = await burst([a, b], a.adminPat, 30)
+    expect(statuses(replies)).toEqual({ 200: 20, 429: 10 })
+    // One counter: every remaining count from 19 to 0 was handed out once.
+    const remaining = replies
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers.get('ratelimit-remaining')))
+      .sort((x, y) => x - y)
+    expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => i))
+    for (const refused of replies.filter((r) => r.status === 429)) {
+      expect(refused.body.code).toBe('rate_limited')
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    }
+    for (const hub of [a, b]) expect(hub.stdout()).toContain(READY)
+  })
+})
+
+describe('rate limits counted in memory (no REDIS_URL)', () => {
+  it('each hub process has its own budget', async () => {
+    const [a, b] = await twoHubs(LIMITS)
+    expect(statuses(await burst([a, b], a.adminPat, 30))).toEqual({ 200: 30 })
+    expect(statuses(await burst([a, b], a.adminPat, 12))).toEqual({ 200: 10, 429: 2 })
+  })
+})
+
+describe('when Redis cannot be reached', () => {
+  it('the hub starts, and limits every caller in its own memory', async () => {
+    const hub = await startHub('sqlite', {
+      env: { ...LIMITS, REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+    })
+    hubs.push(hub)
+    expect(hub.stdout()).toContain(NOT_REACHABLE)
+    const replies = await burst([hub], hub.adminPat, 25)
+    expect(statuses(replies)).toEqual({ 200: 20, 429: 5 })
+    for (const reply of replies) expect(reply.headers.get('ratelimit-limit')).toBe('20')
+  })
+})
+
+const redisServer = spawnSync('redis-server', ['--version']).status === 0
+
+;(redisServer ? describe : describe.skip)('when Redis goes away and comes back', () => {
+  let server: ChildProcess | undefined
+  afterAll(() => server?.kill('SIGKILL'))
+
+  it('counts in memory while it is away, and in Redis again once it is back', async () => {
+    const port = await freePort()
+    server = await startRedisServer(port)
+    const url = `redis://127.0.0.1:${port}`
+    const hub = await startHub('sqlite', { env: { ...LIMITS, REDIS_URL: url } })
+    hubs.push(hub)
+    const user = () => call(`${hub.url}/v1/user`, { token: hub.adminPat })
+    const remaining = (reply: Reply) => Number(reply.headers.get('ratelimit-remaining'))
+
+    expect((await Promise.all([user(), user(), user()])).map(remaining).sort()).toEqual([
+      17, 18, 19,
+    ])
+    expect(await keysIn(url)).toHaveLength(1)
+
+    server.kill('SIGKILL')
+    await eventually(() => (hub.stdout().includes(NOT_REACHABLE) ? true : undefined), 'the warning')
+    // A fresh count in this process's memory, as strict as the shared one.
+    const away = await burst([hub], hub.adminPat, 22)
+    expect(statuses(away)).toEqual({ 200: 20, 429: 2 })
+
+    server = await startRedisServer(port)
+    await eventually(
+      () => (hub.stdout().split(READY).length - 1 === 2 ? true : undefined),
+      'the hub to reconnect',
+    )
+    // Counted in the (new, empty) Redis again: the budget spent in memory does not apply.
+    const back = await user()
+    expect(back.status).toBe(200)
+    expect(remaining(back)).toBe(19)
+    expect(await keysIn(url)).toHaveLength(1)
+  })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** A private redis-server on `port` (no persistence), once it answers. */
+async function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  )
+  await eventually(
+    async () =>
+      (await keysIn(`redis://127.0.0.1:${port}`).catch(() => undefined)) ? true : undefined,
+    `redis-server on port ${port}`,
+  )
+  return child
+}
+
+/** The limiter's keys in the Redis at `url`. */
+async function keysIn(url: string): Promise<string[]> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    return await client.keys('svc-hub:rl:*')
+  } finally {
+    client.disconnect()
+  }
+}
