@@ -25,6 +25,7 @@ import {
   startReport,
 } from './lib/hub-runs.js'
 import { parseArgs, round } from './lib/stats.js'
+import { processCpuMs } from './lib/proc.js'
 
 const PATH = '/v1/user'
 /** The largest limit SVC_HUB_RATE_LIMITS accepts (MAX_REQUESTS in settings.ts). */
@@ -45,17 +46,6 @@ const VARIANTS = {
 }
 
 // ---- processes: CPU time from /proc (Linux; undefined elsewhere)
-
-/** CPU time (user + system, every thread) of `pid` so far, in ms; clock ticks taken as 100/s. */
-function processCpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return undefined
-  }
-}
 
 // ---- Redis: is it there, its CPU time, the bench's counter
 

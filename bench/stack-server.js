@@ -27,6 +27,7 @@ import { finishReport, fmt, onExit, progress, ROOT, runMain } from './lib/hub-ru
 import { describeMachine, describeRevision, loadAverage, sourceRevision } from './lib/machine.js'
 import { startServer } from './lib/servers.js'
 import { median, parseArgs, percentile } from './lib/stats.js'
+import { processCpuMs } from './lib/proc.js'
 
 const SELF = fileURLToPath(import.meta.url)
 const SVC_BIN = join(ROOT, 'packages/cli/bin/svc.js')
@@ -43,17 +44,6 @@ const KEEP_CHARS = 64_000
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 // ---- processes: CPU time and memory from /proc (Linux; undefined elsewhere)
-
-/** CPU time (user + system, every thread) of `pid` so far, in ms; clock ticks taken as 100/s. */
-function processCpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return undefined
-  }
-}
 
 /** RSS and peak RSS (VmHWM) of `pid`, in MB (of 1,024 KiB, as the other benches give RSS). */
 function memoryOf(pid) {

@@ -43,7 +43,7 @@ const stored = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as unkno
 describe('svc login', () => {
   it('--token: checks the token with GET /v1/user and stores {host, token} with mode 0600', async () => {
     const h = home()
-    const checks = t.requests({ method: 'GET', path: '/v1/user' })
+    const checks = await t.requests({ method: 'GET', path: '/v1/user' })
     const run = await svc(h, [
       'login',
       '--origin',
@@ -59,7 +59,7 @@ describe('svc login', () => {
       user: 'alice',
       loginFile: h.loginFile,
     })
-    expect(t.requests({ method: 'GET', path: '/v1/user' })).toBe(checks + 1)
+    expect(await t.requests({ method: 'GET', path: '/v1/user' })).toBe(checks + 1)
     expect(stored(h.loginFile)).toEqual({ host: t.url, token: t.people.alice })
     expect(mode(h.loginFile)).toBe(0o600)
     expect(mode(join(h.dir, '.config', 'svc'))).toBe(0o700)
@@ -311,12 +311,12 @@ describe('token and origin resolution (SPEC 4.9, 5.2)', () => {
       ['--token', ['whoami', '--json', '--token', t.people.alice], {}],
     ]
     for (const [name, args, env] of cases) {
-      const before = t.requests()
+      const before = await t.requests()
       const run = await svc(h, args, { env })
       expect(run.code, name).toBe(1)
       expect(oneJson(run).message, name).toMatch(`cannot reach the hub at ${DEFAULT_ORIGIN} (`)
       // The token was never sent to the host the login file names.
-      expect(t.requests(), name).toBe(before)
+      expect(await t.requests(), name).toBe(before)
     }
   })
 

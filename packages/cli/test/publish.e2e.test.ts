@@ -13,8 +13,9 @@ import {
   startTestHub,
   type Home,
   type TestHub,
+  failed,
 } from './support/hub.js'
-import { assertBuilt, recipeLines, type RunOptions, type SvcRun } from './support/run-svc.js'
+import { assertBuilt, recipeLines, type RunOptions } from './support/run-svc.js'
 
 const DEFAULT_ORIGIN = 'http://localhost:8080'
 
@@ -58,17 +59,6 @@ function write(root: AppRoot, path: string, content: string | Buffer) {
 /** `svc <args>` in the app root, with HOME `h` (by default one without a login). */
 const svc = (root: AppRoot, args: readonly string[], options: RunOptions & { home?: Home } = {}) =>
   root.svc(args, { ...options, env: { ...(options.home ?? empty).env, ...options.env } })
-
-/** The JSON failure of a publish, exactly. */
-function failed(run: SvcRun, stage: string, reason: RegExp | string) {
-  expect(run.code, run.stderr).toBe(1)
-  const json = oneJson(run)
-  expect(json).toEqual({ type: 'failed', projectName: 'demo', reason: expect.any(String), stage })
-  if (typeof reason === 'string') expect(json.reason).toContain(reason)
-  else expect(json.reason).toMatch(reason)
-  expect(run.stderr).not.toMatch(/\n\s+at /)
-  return json.reason as string
-}
 
 describe('svc publish: version and identity are settled before any network call', () => {
   let counter: Awaited<ReturnType<typeof countingServer>>
@@ -193,7 +183,7 @@ describe('svc publish: to the hub', () => {
       'sub/worker.ts',
     ].sort()
 
-    const posts = t.requests({ method: 'POST', path: '/v1/stacks/' })
+    const posts = await t.requests({ method: 'POST', path: '/v1/stacks/' })
     const run = await svc(root, [
       'publish',
       'demo',
@@ -206,7 +196,7 @@ describe('svc publish: to the hub', () => {
       '1.0.0',
     ])
     expect(run.code, run.stderr).toBe(0)
-    expect(t.requests({ method: 'POST', path: '/v1/stacks/' })).toBe(posts + 1)
+    expect(await t.requests({ method: 'POST', path: '/v1/stacks/' })).toBe(posts + 1)
     const bundlePath = join(root.dir, p, 'server.js')
     const sourceTotalBytes = expected.reduce(
       (sum, f) => sum + statSync(join(root.dir, p, f)).size,
@@ -428,7 +418,7 @@ describe('svc publish: token and origin resolution', () => {
     const h = home()
     h.writeLogin({ host: t.url, token: t.people.alice })
     const root = await project('@alice/default-origin', '1.0.0')
-    const posts = t.requests({ method: 'POST' })
+    const posts = await t.requests({ method: 'POST' })
     failed(
       await svc(root, ['publish', 'demo', '--json'], {
         home: h,
@@ -437,7 +427,7 @@ describe('svc publish: token and origin resolution', () => {
       'publish',
       `cannot reach the hub at ${DEFAULT_ORIGIN} (`,
     )
-    expect(t.requests({ method: 'POST' })).toBe(posts)
+    expect(await t.requests({ method: 'POST' })).toBe(posts)
     expect((await t.get('/v1/stacks/alice/default-origin')).status).toBe(404)
   })
 })

@@ -13,8 +13,9 @@ import {
   startTestHub,
   type Home,
   type TestHub,
+  failed,
 } from './support/hub.js'
-import { assertBuilt, recipeLines, type RunOptions, type SvcRun } from './support/run-svc.js'
+import { assertBuilt, recipeLines, type RunOptions } from './support/run-svc.js'
 
 const SETTINGS = {
   basePath: 'src/api',
@@ -73,17 +74,6 @@ const config = async (slug: string) => {
     enrichmentCount: number
     updatedAt: string | null
   }
-}
-
-/** The JSON failure of a push, exactly. */
-function failed(run: SvcRun, stage: string, reason: string | RegExp) {
-  expect(run.code, run.stderr).toBe(1)
-  const json = oneJson(run)
-  expect(json).toEqual({ type: 'failed', projectName: 'demo', reason: expect.any(String), stage })
-  if (typeof reason === 'string') expect(json.reason).toContain(reason)
-  else expect(json.reason).toMatch(reason)
-  expect(run.stderr).not.toMatch(/\n\s+at /)
-  return json.reason as string
 }
 
 describe('svc push: before any network call', () => {
@@ -173,7 +163,7 @@ describe('svc push: stage push', () => {
   it('a project that does not exist (404): create it in the web app; nothing recorded', async () => {
     const root = await app()
     const before = root.read(CLIENT)
-    const puts = t.requests({ method: 'PUT' })
+    const puts = await t.requests({ method: 'PUT' })
     for (const project of ['@acme/nothing', '@nobody/shop'])
       failed(
         await svc(root, ['push', 'demo', '--json', '--project', project]),
@@ -186,7 +176,7 @@ describe('svc push: stage push', () => {
       /^Pushing demo failed at stage push:\n {2}the project @acme\/nothing does not exist/,
     )
     expect(root.read(CLIENT)).toBe(before)
-    expect(t.requests({ method: 'PUT' })).toBe(puts)
+    expect(await t.requests({ method: 'PUT' })).toBe(puts)
   })
 
   it('a caller who may not write (403), a refused token (401)', async () => {
@@ -374,7 +364,10 @@ describe('svc push --base-files', () => {
       'src/sub/deep.ts',
     ]
 
-    const puts = t.requests({ method: 'PUT', path: '/v1/projects/acme/files/preview/base-files' })
+    const puts = await t.requests({
+      method: 'PUT',
+      path: '/v1/projects/acme/files/preview/base-files',
+    })
     const run = await svc(root, ['push', 'demo', '--base-files', '--json'])
     expect(run.code, run.stderr).toBe(0)
     expect(oneJson(run)).toEqual({
@@ -387,9 +380,9 @@ describe('svc push --base-files', () => {
       remoteWritten: true,
       baseFilesPushed: expected.length,
     })
-    expect(t.requests({ method: 'PUT', path: '/v1/projects/acme/files/preview/base-files' })).toBe(
-      puts + 1,
-    )
+    expect(
+      await t.requests({ method: 'PUT', path: '/v1/projects/acme/files/preview/base-files' }),
+    ).toBe(puts + 1)
     expect(await t.baseFiles('acme', 'files')).toEqual(expected)
     const pushed = await config('files')
     expect(pushed.updatedAt).not.toBeNull()
@@ -404,7 +397,7 @@ describe('svc push --base-files', () => {
       }),
     )
     rmSync(join(root.dir, 'README.md'))
-    const configCalls = t.requests({ path: '/v1/projects/acme/files/c' })
+    const configCalls = await t.requests({ path: '/v1/projects/acme/files/c' })
     const only = await svc(root, ['push', 'demo', '--base-files-only', '--json'])
     expect(only.code, only.stderr).toBe(0)
     expect(oneJson(only)).toEqual({
@@ -417,7 +410,7 @@ describe('svc push --base-files', () => {
       remoteWritten: false,
       baseFilesPushed: expected.length - 1,
     })
-    expect(t.requests({ path: '/v1/projects/acme/files/c' })).toBe(configCalls)
+    expect(await t.requests({ path: '/v1/projects/acme/files/c' })).toBe(configCalls)
     expect(await config('files')).toEqual(pushed)
     expect(await t.baseFiles('acme', 'files')).toEqual(expected.filter((f) => f !== 'README.md'))
 

@@ -23,8 +23,11 @@ export type TestHub = {
   readonly people: People
   /** `GET <url><path>` with a token (alice's by default), parsed. */
   get(path: string, token?: string): Promise<Reply>
-  /** How many requests the hub has logged so far, for one method and path prefix if given. */
-  requests(filter?: { method?: string; path?: string }): number
+  /**
+   * How many requests the hub has logged, for one method and path prefix if given, once its log
+   * has settled: a request's line can reach the pipe after its answer reached the client.
+   */
+  requests(filter?: { method?: string; path?: string }): Promise<number>
   /**
    * Creates the hub project `@account/slug` the way the web app would: a stack
    * `@account/<slug>-stack` (published over HTTP), an API `account/<slug>-api`, then the project.
@@ -46,17 +49,7 @@ export async function startTestHub(): Promise<TestHub> {
     url: hub.url,
     people,
     get: (path, token = people.alice) => call(`${hub.url}${path}`, { token }),
-    requests: (filter = {}) =>
-      hub
-        .stdout()
-        .split('\n')
-        .filter((line) => line.includes('"msg":"request"'))
-        .map((line) => JSON.parse(line) as { method: string; path: string })
-        .filter(
-          (entry) =>
-            (filter.method === undefined || entry.method === filter.method) &&
-            (filter.path === undefined || entry.path.startsWith(filter.path)),
-        ).length,
+    requests: (filter = {}) => settled(() => logged(hub.stdout(), filter)),
     createProject: async (account, slug) => {
       ok(
         await call(`${hub.url}/v1/stacks/${account}/${slug}-stack/versions`, {
@@ -180,6 +173,32 @@ export async function silentServer(): Promise<Closable & { connections(): number
   return { origin, connections: () => count, close: closer(server, sockets) }
 }
 
+/** The requests a hub's log lines record, for one method and path prefix if given. */
+function logged(stdout: string, filter: { method?: string; path?: string }): number {
+  return stdout
+    .split('\n')
+    .filter((line) => line.includes('"msg":"request"'))
+    .map((line) => JSON.parse(line) as { method: string; path: string })
+    .filter(
+      (entry) =>
+        (filter.method === undefined || entry.method === filter.method) &&
+        (filter.path === undefined || entry.path.startsWith(filter.path)),
+    ).length
+}
+
+/** A count once it has stopped changing for 300 ms (at most 5 s): the log has caught up. */
+async function settled(count: () => number): Promise<number> {
+  let last = count()
+  let stableSince = Date.now()
+  for (const started = Date.now(); Date.now() - started < 5_000;) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const now = count()
+    if (now !== last) [last, stableSince] = [now, Date.now()]
+    else if (Date.now() - stableSince >= 300) break
+  }
+  return last
+}
+
 /** An HTTP server that answers every request 500 with an HTML page, as a broken proxy would. */
 export async function htmlErrorServer(): Promise<Closable & { requests(): number }> {
   let count = 0
@@ -210,6 +229,28 @@ export function oneJson(run: SvcRun): Record<string, any> {
   if (run.stdout.includes('\u001b[') || run.stderr.includes('\u001b['))
     throw new Error(`colour codes in the output of a --json run:\n${run.stdout}\n${run.stderr}`)
   return parseJsonStdout(run) as Record<string, any>
+}
+
+/**
+ * The JSON failure of a publish or push, exactly (SPEC §4.9): exit 1, one
+ * `{ type: 'failed', projectName, reason, stage }` object, and no stack trace on stderr.
+ */
+export function failed(run: SvcRun, stage: string, reason: string | RegExp): string {
+  if (run.code !== 1) throw new Error(`expected exit 1, got ${run.code}:\n${run.stderr}`)
+  const json = oneJson(run)
+  const keys = Object.keys(json).sort().join(',')
+  if (
+    keys !== 'projectName,reason,stage,type' ||
+    json.type !== 'failed' ||
+    json.projectName !== 'demo' ||
+    json.stage !== stage
+  )
+    throw new Error(`expected the ${stage} failure of demo, got ${run.stdout}`)
+  const matches =
+    typeof reason === 'string' ? json.reason.includes(reason) : reason.test(json.reason)
+  if (!matches) throw new Error(`the reason '${json.reason}' does not match ${String(reason)}`)
+  if (/\n\s+at /.test(run.stderr)) throw new Error(`a stack trace on stderr:\n${run.stderr}`)
+  return json.reason as string
 }
 
 export function sha256(bytes: Buffer | string): string {
