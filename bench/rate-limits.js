@@ -12,10 +12,10 @@
 // Redis: --redis-url, else SVC_BENCH_REDIS_URL, else redis://127.0.0.1:6379; when nothing answers
 // there, the Redis variant is skipped with a message.
 import { readFileSync } from 'node:fs'
-import http from 'node:http'
 import autocannon from 'autocannon'
 import { Redis } from 'ioredis'
 import {
+  call,
   describeRun,
   finishReport,
   fmt,
@@ -97,32 +97,6 @@ function counterKey(userId) {
 
 // ---- HTTP
 
-/** One GET of `path` with `token` on its own connection: `{ status, headers, body }`. */
-function probe(base, path, token) {
-  return new Promise((resolve, reject) => {
-    const request = http.get(
-      new URL(path, base),
-      { agent: false, headers: { authorization: `Bearer ${token}` } },
-      (response) => {
-        const chunks = []
-        response.on('data', (chunk) => chunks.push(chunk))
-        response.on('error', reject)
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let body
-          try {
-            body = JSON.parse(text)
-          } catch {
-            body = undefined
-          }
-          resolve({ status: response.statusCode, headers: response.headers, body, text })
-        })
-      },
-    )
-    request.on('error', reject)
-  })
-}
-
 /**
  * One autocannon run of `GET /v1/user` with `token` against `hub`, every response's status
  * counted, with the CPU time the hub, this process (the client) and, given `redis`, the Redis
@@ -197,7 +171,7 @@ async function benchVariant(name, options, run) {
   try {
     const token = hub.adminPat
     if (!token) throw new Error(`${variant.label}: no admin PAT on the hub's stderr at first start`)
-    const check = await probe(hub.url, PATH, token)
+    const check = await call(hub.url, PATH, { token })
     if (check.status !== 200)
       throw new Error(`${variant.label}: GET ${PATH}: ${check.status} ${check.text.slice(0, 600)}`)
     const userId = check.body?.id

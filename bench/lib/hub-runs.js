@@ -144,7 +144,7 @@ export async function startHub(kind, { tmpPrefix, logLevel, env: extra = {}, pro
 // ---- HTTP
 
 /**
- * One request; answers `{ status, body, text }` (`body` parsed when it is JSON). Without an
+ * One request; answers `{ status, headers, body, text }` (`body` parsed when it is JSON). Without an
  * `agent`, on its own connection, so that no kept-alive connection from an earlier step (the setup
  * pauses for admin commands; a later hub may get an earlier one's port) is closed under it.
  */
@@ -174,7 +174,7 @@ export function call(base, path, { token, method, json, body, headers = {}, agen
           } catch {
             parsed = undefined
           }
-          resolve({ status: response.statusCode, body: parsed, text })
+          resolve({ status: response.statusCode, headers: response.headers, body: parsed, text })
         })
       },
     )
