@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import type { Logger } from 'pino'
 import { apiKeyFromQuery } from './auth/api-key.js'
 import { ApiError, errorResponse, renderError } from './errors/index.js'
@@ -17,8 +18,12 @@ import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
 import { webhooks } from './routes/webhooks.js'
+import { createWeb } from './web/index.js'
 
 export const HUB_API_VERSION = '1.0.0'
+
+const notFound = (c: Context<HubEnv>) =>
+  errorResponse(c, new ApiError('not_found', `No route matches ${c.req.method} ${c.req.path}.`))
 
 /** The hub's HTTP app: every route, one error shape, one description at `/v1/openapi.json`. */
 export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
@@ -59,9 +64,14 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   let cached: ReturnType<typeof document> | undefined
   app.get('/v1/openapi.json', (c) => c.json((cached ??= document())))
 
-  app.notFound((c) =>
-    errorResponse(c, new ApiError('not_found', `No route matches ${c.req.method} ${c.req.path}.`)),
+  // Every other path is a page of the web app; under /v1 an unknown path stays a JSON 404.
+  const web = createWeb(app)
+  app.all('*', (c) =>
+    c.req.path === '/v1' || c.req.path.startsWith('/v1/')
+      ? notFound(c)
+      : web.fetch(c.req.raw, { ...(c.env as object), hub: c }),
   )
+  app.notFound(notFound)
   app.onError(renderError)
   return app
 }

@@ -38,6 +38,8 @@ export type HubConfig = {
   /** Where rate-limit counts live when several hubs share them; in process memory when unset. */
   readonly redisUrl: string | undefined
   readonly rateLimits: RateLimitSettings
+  /** Whether anyone may make an account on the web app's sign-up page (`SVC_HUB_SIGNUP`). */
+  readonly signup: 'open' | 'closed'
 }
 
 export type WebhookDispatchConfig = {
@@ -84,7 +86,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     },
     redisUrl: redisUrl(env.REDIS_URL),
     rateLimits: rateLimitSettings(env),
+    signup: signup(env.SVC_HUB_SIGNUP),
   }
+}
+
+function signup(raw: string | undefined): 'open' | 'closed' {
+  if (raw === undefined || raw === '' || raw === 'open') return 'open'
+  if (raw === 'closed') return 'closed'
+  throw new ConfigError(`SVC_HUB_SIGNUP must be 'open' or 'closed', got '${raw}'`)
 }
 
 function redisUrl(raw: string | undefined): string | undefined {

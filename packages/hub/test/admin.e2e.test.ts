@@ -318,6 +318,16 @@ for (const kind of await storeKinds()) {
           [['create-org', 'Bad_Name', '--owner', 'erin'], invalid('Bad_Name')],
           [['create-org', long, '--owner', 'erin'], invalid(long)],
         ])
+      })
+
+      it('a handle that names a page of the hub', async () => {
+        const reserved = (handle: string) =>
+          `the handle '${handle}' is reserved: it names a page of the hub`
+        await expectRefused(1, [
+          [['create-user', 'settings'], reserved('settings')],
+          [['create-user', 'v1'], reserved('v1')],
+          [['create-org', 'apis', '--owner', 'erin'], reserved('apis')],
+        ])
         // 39 characters is the longest handle.
         expect(linesOf(await admin('create-user', 'b'.repeat(39)))[0]).toMatch(
           /^created user b{39} /,

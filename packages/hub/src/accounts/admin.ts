@@ -2,7 +2,7 @@ import { hashSecret, newSecret, PAT_PREFIX, API_KEY_PREFIX } from '../auth/secre
 import { parseScopes, SCOPES, type Scope } from '../auth/scopes.js'
 import type { AccountRow, Role } from '../store/schema.js'
 import type { Repos, Store } from '../store/store.js'
-import { isHandle } from './handles.js'
+import { isHandle, RESERVED_HANDLES } from './handles.js'
 
 /** An operator mistake (exit 1 with the message): a taken handle, an unknown user … */
 export class AdminError extends Error {
@@ -49,6 +49,9 @@ async function claimHandle<T>(store: Store, handle: string, create: () => Promis
     throw new AdminError(
       `'${handle}' is not a valid handle: use 1–39 lowercase letters, digits or inner hyphens`,
     )
+  }
+  if (RESERVED_HANDLES.has(handle)) {
+    throw new AdminError(`the handle '${handle}' is reserved: it names a page of the hub`)
   }
   try {
     return await create()

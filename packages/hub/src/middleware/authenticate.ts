@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory'
 import { resolveApiKey } from '../auth/api-key.js'
-import type { Caller } from '../auth/caller.js'
+import { inProcessCaller, type Caller } from '../auth/caller.js'
 import type { Scope } from '../auth/scopes.js'
 import { API_KEY_PREFIX, hashSecret, isWellFormed, PAT_PREFIX } from '../auth/secrets.js'
 import { ApiError } from '../errors/index.js'
@@ -42,7 +42,11 @@ export const authenticate = createMiddleware<HubEnv>(async function authenticate
   const header = c.req.header('authorization')
   c.set('caller', undefined)
   c.set('keyCaller', undefined)
-  if (header !== undefined) {
+  const fromWeb = inProcessCaller(c)
+  if (fromWeb !== undefined) {
+    // The web app's session stands in for a PAT with every scope (web/api-client.ts).
+    c.set('caller', fromWeb ?? undefined)
+  } else if (header !== undefined) {
     const { store } = c.get('hub')
     const credential = bearer(header)
     if (credential.startsWith(API_KEY_PREFIX) && KEY_PATHS.test(c.req.path)) {

@@ -22,9 +22,10 @@ export function identify(c: Context<HubEnv>): Identity {
   return { kind: 'ip', key: `ip:${clientAddress(c)}` }
 }
 
-function clientAddress(c: Context<HubEnv>): string {
+/** The address of the connection the request came on (`unknown` for in-process requests). */
+export function clientAddress(c: Pick<Context, 'env'>): string {
   try {
-    const address = getConnInfo(c).remote.address ?? 'unknown'
+    const address = getConnInfo(c as Context).remote.address ?? 'unknown'
     // An IPv4 client of a dual-stack socket shows as ::ffff:a.b.c.d: one client, one count.
     return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address
   } catch {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
+import { inProcessCaller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { identify, type Identity } from './identity.js'
@@ -18,7 +19,9 @@ const ACCOUNT_PARAMS = new Set([':owner', ':account', ':org'])
  */
 export const rateLimit = createMiddleware<HubEnv>(async function rateLimit(c, next) {
   const { rateLimits } = c.get('hub')
-  const route = rateLimits.settings.enabled ? matchedRoute(c) : undefined
+  // The web app's calls on behalf of a page are paced by the person clicking, not counted.
+  const counted = rateLimits.settings.enabled && inProcessCaller(c) === undefined
+  const route = counted ? matchedRoute(c) : undefined
   if (!route) return next()
   const identity = identify(c)
   const limit = await rateLimits.limitFor(route, await actingFor(c, identity, route.segments))

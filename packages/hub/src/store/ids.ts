@@ -16,7 +16,10 @@ export function newId(
     | 'evt'
     | 'dlv'
     | 'cre'
-    | 'lib',
+    | 'lib'
+    | 'ses'
+    | 'dep'
+    | 'run',
 ): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`
 }

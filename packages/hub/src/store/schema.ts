@@ -26,6 +26,12 @@ export type Database = {
   credit_settings: CreditSettingsTable
   libraries: LibrariesTable
   idempotency_keys: IdempotencyKeysTable
+  passwords: PasswordsTable
+  sessions: SessionsTable
+  deployments: DeploymentsTable
+  runs: RunsTable
+  run_artifacts: RunArtifactsTable
+  project_aliases: ProjectAliasesTable
 }
 
 export type AccountKind = 'user' | 'org'
@@ -339,6 +345,75 @@ export type RateLimitOverridesTable = {
   updated_at: string
 }
 
+/** A user's password for the web app: `scrypt$N$r$p$salt$key` (web/session/passwords.ts). */
+export type PasswordsTable = {
+  user_id: string
+  hash: string
+  updated_at: string
+}
+
+/** A signed-in browser. The cookie holds the session token; the store keeps its SHA-256. */
+export type SessionsTable = {
+  id: string
+  token_hash: string
+  user_id: string
+  /** The token every form of this session sends back (web/session/csrf.ts). */
+  csrf_token: string
+  /** JSON: the one-time notice the next page shows (a new secret is shown here once). */
+  flash: string | null
+  created_at: string
+  last_seen_at: string
+  expires_at: string
+}
+
+/** A stack version pinned for a project. */
+export type DeploymentsTable = {
+  id: string
+  project_id: string
+  stack_version_id: string
+  created_by: string
+  created_at: string
+}
+
+export type RunStatus = 'running' | 'succeeded' | 'failed'
+
+/** One execution of a deployment's `server.js` against the API's latest revision. */
+export type RunsTable = {
+  id: string
+  project_id: string
+  deployment_id: string
+  /** The revision the run generated from; null when the API had none. */
+  revision_id: string | null
+  status: RunStatus
+  /** Why a failed run failed, in one paragraph. */
+  error: string | null
+  /** JSON: the manifest the bundle answered (parse issues, enrichment warnings …). */
+  manifest: string | null
+  /** The end of what the child process printed (stdout and stderr). */
+  log: string | null
+  created_by: string
+  started_at: string
+  finished_at: string | null
+  duration_ms: number | null
+}
+
+/** A file a run generated; its bytes are a blob. */
+export type RunArtifactsTable = {
+  run_id: string
+  path: string
+  size: number
+  sha256: string
+}
+
+/** A named pointer of a project at one of its deployments; the web app uses `production`. */
+export type ProjectAliasesTable = {
+  project_id: string
+  name: string
+  deployment_id: string
+  updated_by: string
+  updated_at: string
+}
+
 export type AccountRow = Selectable<AccountsTable>
 export type TokenRow = Selectable<TokensTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
@@ -357,3 +432,8 @@ export type RateLimitOverrideRow = Selectable<RateLimitOverridesTable>
 export type CreditEntryRow = Selectable<CreditEntriesTable>
 export type LibraryRow = Selectable<LibrariesTable>
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
+export type SessionRow = Selectable<SessionsTable>
+export type DeploymentRow = Selectable<DeploymentsTable>
+export type RunRow = Selectable<RunsTable>
+export type RunArtifactRow = Selectable<RunArtifactsTable>
+export type ProjectAliasRow = Selectable<ProjectAliasesTable>

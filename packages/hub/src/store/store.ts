@@ -10,6 +10,7 @@ import type { DialectCapabilities, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
 import { ProjectsRepo } from './projects-repo.js'
 import { RateLimitsRepo } from './rate-limits-repo.js'
+import { SessionsRepo } from './sessions-repo.js'
 import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
 import { WebhooksRepo } from './webhooks-repo.js'
@@ -27,6 +28,7 @@ export class Repos {
   readonly credits: CreditsRepo
   readonly libraries: LibrariesRepo
   readonly idempotency: IdempotencyRepo
+  readonly sessions: SessionsRepo
 
   constructor(db: Kysely<Database>, capabilities: DialectCapabilities) {
     this.accounts = new AccountsRepo(db)
@@ -40,6 +42,7 @@ export class Repos {
     this.credits = new CreditsRepo(db, capabilities)
     this.libraries = new LibrariesRepo(db)
     this.idempotency = new IdempotencyRepo(db)
+    this.sessions = new SessionsRepo(db)
   }
 }
 

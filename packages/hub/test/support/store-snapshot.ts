@@ -25,10 +25,16 @@ const TABLES = [
   'rate_limit_overrides',
   'libraries',
   'idempotency_keys',
+  'passwords',
+  'sessions',
+  'deployments',
+  'runs',
+  'run_artifacts',
+  'project_aliases',
 ] as const
 
 /** Columns that change on reads (a token's last use), left out so "unchanged" means unchanged by writes. */
-const VOLATILE = new Set(['last_used_at'])
+const VOLATILE = new Set(['last_used_at', 'last_seen_at'])
 
 /**
  * Every row of every table, in a stable order, with blobs as hashes: two snapshots are equal

@@ -6,6 +6,7 @@ import { webhooks } from './0003-webhooks.js'
 import { rateLimits } from './0004-rate-limits.js'
 import { credits } from './0005-credits.js'
 import { libraries } from './0006-libraries.js'
+import { web } from './0007-web.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -16,6 +17,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0004-rate-limits': rateLimits(),
     '0005-credits': credits(),
     '0006-libraries': libraries(),
+    '0007-web': web(),
   }
   return { getMigrations: async () => migrations }
 }

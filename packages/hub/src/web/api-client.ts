@@ -1,0 +1,81 @@
+import type { Hono } from 'hono'
+import { IN_PROCESS_CALLER, type Caller, type InProcessEnv } from '../auth/caller.js'
+import { SCOPES } from '../auth/scopes.js'
+import type { ApiErrorBody } from '../errors/api-error.js'
+import type { HubEnv } from '../http/env.js'
+import type { Viewer } from './env.js'
+
+export type ApiAnswer<T> =
+  | { readonly ok: true; readonly status: number; readonly data: T; readonly headers: Headers }
+  | { readonly ok: false; readonly status: number; readonly error: ApiErrorBody }
+
+/** A request body: JSON, or raw bytes with their media type (a pushed document), or a form. */
+export type ApiBody =
+  | { readonly json: unknown }
+  | { readonly bytes: Uint8Array; readonly contentType: string }
+  | { readonly form: FormData }
+
+/**
+ * The hub's /v1 API as the web app uses it: every page reads and every form writes through the
+ * same routes, checks and errors as the CLI, as the signed-in user (a session stands in for a PAT
+ * with every scope) or anonymously.
+ */
+export type ApiClient = {
+  get<T>(path: string): Promise<ApiAnswer<T>>
+  send<T>(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: ApiBody,
+  ): Promise<ApiAnswer<T>>
+}
+
+export function apiClient(
+  app: Pick<Hono<HubEnv>, 'request'>,
+  viewer: Viewer | undefined,
+  requestId: string,
+): ApiClient {
+  const caller: Caller | null = viewer
+    ? {
+        userId: viewer.userId,
+        handle: viewer.handle,
+        tokenId: viewer.sessionId,
+        scopes: SCOPES,
+        expiresAt: null,
+      }
+    : null
+  const env: InProcessEnv = { [IN_PROCESS_CALLER]: caller }
+
+  async function call<T>(method: string, path: string, body?: ApiBody): Promise<ApiAnswer<T>> {
+    const headers = new Headers({ 'x-request-id': requestId, accept: 'application/json' })
+    let payload: string | Uint8Array | FormData | undefined
+    if (body && 'json' in body) {
+      headers.set('content-type', 'application/json')
+      payload = JSON.stringify(body.json)
+    } else if (body && 'bytes' in body) {
+      headers.set('content-type', body.contentType)
+      payload = body.bytes
+    } else if (body) {
+      payload = body.form
+    }
+    const response = await app.request(
+      `http://hub.internal/v1${path}`,
+      { method, headers, ...(payload === undefined ? {} : { body: payload }) },
+      env,
+    )
+    const text = await response.text()
+    const parsed: unknown = text && isJson(response) ? JSON.parse(text) : text
+    if (response.ok) {
+      return { ok: true, status: response.status, data: parsed as T, headers: response.headers }
+    }
+    return { ok: false, status: response.status, error: parsed as ApiErrorBody }
+  }
+
+  return {
+    get: (path) => call('GET', path),
+    send: (method, path, body) => call(method, path, body),
+  }
+}
+
+function isJson(response: Response): boolean {
+  return /^application\/(?:[\w.+-]*\+)?json/.test(response.headers.get('content-type') ?? '')
+}

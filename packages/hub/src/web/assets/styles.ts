@@ -1,0 +1,78 @@
+/** The web app's one stylesheet, served by the hub at /assets/app.css (no other site is asked). */
+export const STYLES = `
+:root {
+  --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --bg: #fff;
+  --accent: #0969da; --accent-fg: #fff; --ok: #1a7f37; --ok-bg: #dafbe1; --bad: #cf222e;
+  --bad-bg: #ffebe9; --warn: #9a6700; --warn-bg: #fff8c5; --info: #0969da; --info-bg: #ddf4ff;
+  --radius: 6px; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+}
+* { box-sizing: border-box; }
+html { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; min-height: 100vh; display: flex; flex-direction: column; }
+a { color: var(--accent); text-decoration: none; }
+a:hover { text-decoration: underline; }
+code, pre, .mono { font-family: var(--mono); font-size: 13px; }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: var(--radius); padding: 12px; overflow: auto; max-height: 480px; }
+h1 { font-size: 24px; margin: 0 0 4px; font-weight: 600; }
+h2 { font-size: 18px; margin: 28px 0 10px; font-weight: 600; }
+h3 { font-size: 15px; margin: 20px 0 8px; font-weight: 600; }
+.top { background: #24292f; color: #fff; }
+.top .bar { max-width: 1080px; margin: 0 auto; padding: 10px 20px; display: flex; align-items: center; gap: 18px; }
+.top a { color: #fff; }
+.top .brand { font-weight: 700; font-size: 17px; letter-spacing: .2px; }
+.top nav { display: flex; gap: 14px; flex: 1; }
+.top nav a { opacity: .85; }
+.top nav a[aria-current="page"] { opacity: 1; font-weight: 600; }
+.top .me { display: flex; gap: 12px; align-items: center; }
+.top form { margin: 0; }
+.top button.link { color: #fff; opacity: .85; }
+main { flex: 1; width: 100%; max-width: 1080px; margin: 0 auto; padding: 24px 20px 48px; }
+footer { color: var(--muted); font-size: 13px; text-align: center; padding: 18px; border-top: 1px solid var(--line); }
+.crumbs { color: var(--muted); font-size: 14px; margin-bottom: 6px; }
+.crumbs a { color: var(--muted); }
+.lead { color: var(--muted); margin: 0 0 16px; }
+.head { display: flex; align-items: flex-start; justify-content: space-between; gap: 16px; margin-bottom: 16px; flex-wrap: wrap; }
+.tabs { display: flex; gap: 4px; border-bottom: 1px solid var(--line); margin: 8px 0 20px; flex-wrap: wrap; }
+.tabs a { padding: 8px 12px; color: var(--fg); border-bottom: 2px solid transparent; }
+.tabs a[aria-current="page"] { border-color: #fd8c73; font-weight: 600; }
+.card { border: 1px solid var(--line); border-radius: var(--radius); padding: 16px; margin-bottom: 16px; background: var(--bg); }
+.narrow { max-width: 440px; margin: 24px auto; }
+table { width: 100%; border-collapse: collapse; border: 1px solid var(--line); border-radius: var(--radius); margin-bottom: 16px; font-size: 14px; }
+th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: var(--soft); font-weight: 600; }
+tr:last-child td { border-bottom: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 18px; margin: 0 0 16px; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; word-break: break-all; }
+form.stack { display: flex; flex-direction: column; gap: 12px; }
+form.inline { display: inline; margin: 0; }
+.row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+label { font-weight: 600; font-size: 14px; display: block; margin-bottom: 4px; }
+label.check { font-weight: 400; display: flex; gap: 6px; align-items: center; }
+.hint { color: var(--muted); font-size: 13px; margin-top: 2px; font-weight: 400; }
+input[type=text], input[type=password], input[type=url], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
+  width: 100%; font: inherit; padding: 6px 10px; border: 1px solid var(--line); border-radius: var(--radius); background: var(--bg); color: var(--fg);
+}
+textarea { font-family: var(--mono); font-size: 13px; min-height: 220px; }
+input:focus, select:focus, textarea:focus { outline: 2px solid var(--accent); outline-offset: -1px; }
+.field-error { color: var(--bad); font-size: 13px; margin-top: 4px; }
+button, .button { font: inherit; font-weight: 600; padding: 6px 14px; border-radius: var(--radius); border: 1px solid var(--line); background: var(--soft); color: var(--fg); cursor: pointer; display: inline-block; }
+button.primary, .button.primary { background: #1f883d; border-color: #1a7f37; color: #fff; }
+button.danger { color: var(--bad); }
+button.danger:hover { background: var(--bad); color: #fff; }
+button.link { background: none; border: 0; padding: 0; color: var(--accent); font-weight: 400; }
+.flash { border-radius: var(--radius); padding: 12px 14px; margin-bottom: 16px; border: 1px solid; }
+.flash.success { background: var(--ok-bg); border-color: #aceebb; }
+.flash.error { background: var(--bad-bg); border-color: #ffcecb; }
+.secret { margin-top: 8px; }
+.secret code { display: block; background: var(--bg); border: 1px solid var(--line); padding: 8px; border-radius: var(--radius); word-break: break-all; font-size: 14px; }
+.badge { display: inline-block; font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 2em; border: 1px solid var(--line); background: var(--soft); color: var(--muted); white-space: nowrap; }
+.badge.breaking, .badge.failed, .badge.error, .badge.private { color: var(--bad); background: var(--bad-bg); border-color: #ffcecb; }
+.badge.warning, .badge.pending, .badge.running, .badge.retry { color: var(--warn); background: var(--warn-bg); border-color: #f5e0a0; }
+.badge.info, .badge.public { color: var(--info); background: var(--info-bg); border-color: #b6e3ff; }
+.badge.succeeded, .badge.active, .badge.production { color: var(--ok); background: var(--ok-bg); border-color: #aceebb; }
+.muted { color: var(--muted); }
+.empty { color: var(--muted); border: 1px dashed var(--line); border-radius: var(--radius); padding: 20px; text-align: center; margin-bottom: 16px; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
+@media (max-width: 720px) { .grid2 { grid-template-columns: 1fr; } .top nav { display: none; } }
+`

@@ -1,0 +1,181 @@
+import type { Child } from 'hono/jsx'
+import { CSRF_FIELD } from './session/csrf.js'
+
+export function CsrfField({ token }: { token: string }) {
+  return <input type="hidden" name={CSRF_FIELD} value={token} />
+}
+
+type FormProps = {
+  action: string
+  csrfToken: string
+  class?: string
+  /** multipart for file uploads. */
+  upload?: boolean
+  children?: Child
+}
+
+/** A POST form that carries the page's CSRF token. */
+export function Form(props: FormProps) {
+  return (
+    <form
+      method="post"
+      action={props.action}
+      class={props.class ?? 'stack'}
+      {...(props.upload ? { enctype: 'multipart/form-data' } : {})}
+    >
+      <CsrfField token={props.csrfToken} />
+      {props.children}
+    </form>
+  )
+}
+
+/** A one-button form, for actions such as delete, retry or rotate. */
+export function ActionButton(props: {
+  action: string
+  csrfToken: string
+  label: string
+  danger?: boolean
+  primary?: boolean
+  fields?: Record<string, string>
+}) {
+  return (
+    <Form action={props.action} csrfToken={props.csrfToken} class="inline">
+      {Object.entries(props.fields ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class={props.danger ? 'danger' : props.primary ? 'primary' : undefined}>
+        {props.label}
+      </button>
+    </Form>
+  )
+}
+
+type FieldProps = {
+  name: string
+  label: string
+  type?: 'text' | 'password' | 'url' | 'number' | 'datetime-local' | 'file'
+  value?: string
+  hint?: string
+  error?: string
+  required?: boolean
+  autocomplete?: string
+  placeholder?: string
+  accept?: string
+}
+
+/** A labelled input with its hint and its error (from a refused post). */
+export function Field(props: FieldProps) {
+  const id = `f-${props.name}`
+  return (
+    <div>
+      <label for={id}>
+        {props.label}
+        {props.hint ? <div class="hint">{props.hint}</div> : null}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        {...(props.value !== undefined && props.type !== 'password' && props.type !== 'file'
+          ? { value: props.value }
+          : {})}
+        {...(props.required ? { required: true } : {})}
+        {...(props.autocomplete ? { autocomplete: props.autocomplete } : {})}
+        {...(props.placeholder ? { placeholder: props.placeholder } : {})}
+        {...(props.accept ? { accept: props.accept } : {})}
+        {...(props.error ? { 'aria-invalid': 'true' } : {})}
+      />
+      {props.error ? <div class="field-error">{props.error}</div> : null}
+    </div>
+  )
+}
+
+export function Select(props: {
+  name: string
+  label: string
+  options: readonly (string | { value: string; label: string })[]
+  value?: string
+  hint?: string
+  error?: string
+}) {
+  const id = `f-${props.name}`
+  return (
+    <div>
+      <label for={id}>
+        {props.label}
+        {props.hint ? <div class="hint">{props.hint}</div> : null}
+      </label>
+      <select id={id} name={props.name}>
+        {props.options.map((option) => {
+          const { value, label } =
+            typeof option === 'string' ? { value: option, label: option } : option
+          return (
+            <option value={value} {...(value === props.value ? { selected: true } : {})}>
+              {label}
+            </option>
+          )
+        })}
+      </select>
+      {props.error ? <div class="field-error">{props.error}</div> : null}
+    </div>
+  )
+}
+
+/** The message of a refused form, above its fields. */
+export function FormError({ message }: { message: string | undefined }) {
+  return message ? (
+    <div class="flash error" role="alert">
+      {message}
+    </div>
+  ) : null
+}
+
+export function Badge({ kind, children }: { kind?: string; children?: Child }) {
+  return <span class={`badge ${kind ?? ''}`}>{children}</span>
+}
+
+/** A time as the reader's eye wants it (UTC, to the minute), with the exact instant on hover. */
+export function Time({ at }: { at: string | null | undefined }) {
+  if (!at) return <span class="muted">—</span>
+  return (
+    <time datetime={at} title={at}>
+      {at.slice(0, 16).replace('T', ' ')} UTC
+    </time>
+  )
+}
+
+export function Empty({ children }: { children?: Child }) {
+  return <div class="empty">{children}</div>
+}
+
+/** The page's title row: the heading and its lead on the left, its actions on the right. */
+export function PageHead(props: { title: Child; lead?: Child; actions?: Child }) {
+  return (
+    <div class="head">
+      <div>
+        <h1>{props.title}</h1>
+        {props.lead ? <p class="lead">{props.lead}</p> : null}
+      </div>
+      {props.actions ? <div class="row">{props.actions}</div> : null}
+    </div>
+  )
+}
+
+/** Tabs under a page head; `current` is the href of the open one. */
+export function Tabs(props: { tabs: readonly { href: string; label: string }[]; current: string }) {
+  return (
+    <nav class="tabs">
+      {props.tabs.map((tab) => (
+        <a href={tab.href} {...(tab.href === props.current ? { 'aria-current': 'page' } : {})}>
+          {tab.label}
+        </a>
+      ))}
+    </nav>
+  )
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(2)} MiB`
+}

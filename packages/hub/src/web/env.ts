@@ -1,0 +1,33 @@
+import type { Context } from 'hono'
+import type { HubEnv } from '../http/env.js'
+import type { ApiClient } from './api-client.js'
+
+/** The signed-in user of a page request. */
+export type Viewer = {
+  readonly userId: string
+  readonly handle: string
+  readonly sessionId: string
+}
+
+/** A notice shown once on the next page; `secret` is how a new token or signing secret is shown. */
+export type Flash = {
+  readonly kind: 'success' | 'error'
+  readonly message: string
+  readonly secret?: { readonly label: string; readonly value: string }
+}
+
+export type WebEnv = {
+  /** The hub's request (its services, log and id), and the socket's bindings for client addresses. */
+  Bindings: { readonly hub: Context<HubEnv> }
+  Variables: HubEnv['Variables'] & {
+    viewer: Viewer | undefined
+    /** The token every form on the page carries (web/session/csrf.ts). */
+    csrfToken: string
+    /** The notice of the previous action, read (and cleared) when the session was loaded. */
+    flash: Flash | undefined
+    /** The hub's own /v1 API, called in-process as the viewer. */
+    api: ApiClient
+  }
+}
+
+export type WebContext = Context<WebEnv>
