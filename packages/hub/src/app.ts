@@ -18,7 +18,7 @@ import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
 import { webhooks } from './routes/webhooks.js'
-import { createWeb } from './web/index.js'
+import { webHandler } from './web/index.js'
 
 export const HUB_API_VERSION = '1.0.0'
 
@@ -65,11 +65,9 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.get('/v1/openapi.json', (c) => c.json((cached ??= document())))
 
   // Every other path is a page of the web app; under /v1 an unknown path stays a JSON 404.
-  const web = createWeb(app)
+  const pages = webHandler(app)
   app.all('*', (c) =>
-    c.req.path === '/v1' || c.req.path.startsWith('/v1/')
-      ? notFound(c)
-      : web.fetch(c.req.raw, { ...(c.env as object), hub: c }),
+    c.req.path === '/v1' || c.req.path.startsWith('/v1/') ? notFound(c) : pages(c),
   )
   app.notFound(notFound)
   app.onError(renderError)

@@ -68,12 +68,15 @@ export function Field(props: FieldProps) {
   const id = `f-${props.name}`
   return (
     <div>
-      <label for={id}>
-        {props.label}
-        {props.hint ? <div class="hint">{props.hint}</div> : null}
-      </label>
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <div class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </div>
+      ) : null}
       <input
         id={id}
+        {...(props.hint ? { 'aria-describedby': `${id}-hint` } : {})}
         name={props.name}
         type={props.type ?? 'text'}
         {...(props.value !== undefined && props.type !== 'password' && props.type !== 'file'
@@ -101,11 +104,17 @@ export function Select(props: {
   const id = `f-${props.name}`
   return (
     <div>
-      <label for={id}>
-        {props.label}
-        {props.hint ? <div class="hint">{props.hint}</div> : null}
-      </label>
-      <select id={id} name={props.name}>
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <div class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </div>
+      ) : null}
+      <select
+        id={id}
+        name={props.name}
+        {...(props.hint ? { 'aria-describedby': `${id}-hint` } : {})}
+      >
         {props.options.map((option) => {
           const { value, label } =
             typeof option === 'string' ? { value: option, label: option } : option

@@ -1,7 +1,8 @@
-import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
+import { Hono, type Context } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
+import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
+import { readLimitedBody } from '../http/limited-body.js'
 import { apiClient } from './api-client.js'
 import { assets } from './assets/index.js'
 import type { WebEnv } from './env.js'
@@ -13,6 +14,40 @@ import { loadSession } from './session/sessions.js'
 
 /** Form posts are small; an upload (a document, base files) may be as large as the API takes. */
 const FORM_BYTES = 256 * 1024
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * The hub's handler of every page request: reads the body first, within the limit of its page
+ * (with the API's bounded reader, so a refused upload still gets its answer), then hands the
+ * request to the web app with the hub's context.
+ */
+export function webHandler(api: Pick<Hono<HubEnv>, 'request'>) {
+  const web = createWeb(api)
+  return async (c: Context<HubEnv>): Promise<Response> => {
+    let request = c.req.raw
+    let tooLarge: WebEnv['Bindings']['tooLarge']
+    if (!BODYLESS.has(request.method) && request.body) {
+      try {
+        const body = await readLimitedBody(request, bodyLimit(c))
+        request = new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          ...(body ? { body } : {}),
+        })
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'payload_too_large') throw error
+        tooLarge = { closeConnection: error.closeConnection }
+      }
+    }
+    return web.fetch(request, { ...(c.env as object), hub: c, tooLarge })
+  }
+}
+
+function bodyLimit(c: Context<HubEnv>): number {
+  const { documentBytes, baseFiles } = c.get('hub').config
+  const upload = /\/(?:revisions\/new|base-files)$/.test(c.req.path)
+  return upload ? Math.max(documentBytes, baseFiles.sourceBytes) + FORM_BYTES : FORM_BYTES
+}
 
 /**
  * The web app: server-rendered pages (Hono JSX) for everything the CLI does not do. It is its own
@@ -20,7 +55,7 @@ const FORM_BYTES = 256 * 1024
  * CSRF checks never touch the API. Pages read and write through the /v1 API in-process
  * (`api-client.ts`), as the signed-in user.
  */
-export function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
+function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
   const web = new Hono<WebEnv>()
   web.use('*', async (c, next) => {
     const parent = c.env.hub
@@ -48,14 +83,10 @@ export function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
     }),
   )
   web.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
-    const { documentBytes, baseFiles } = c.get('hub').config
-    const upload = /\/(?:revisions\/new|base-files)$/.test(c.req.path)
-    return bodyLimit({
-      maxSize: upload ? Math.max(documentBytes, baseFiles.sourceBytes) + FORM_BYTES : FORM_BYTES,
-      onError: (c) =>
-        errorPage(c as never, 413, 'Too large', 'This form sent more than the hub takes.'),
-    })(c, next)
+    const refused = c.env.tooLarge
+    if (!refused) return next()
+    if (refused.closeConnection) c.header('Connection', 'close')
+    return errorPage(c, 413, 'Too large', 'This form sent more than the hub takes.')
   })
   web.use('*', loadSession)
   web.use('*', async (c, next) => {
@@ -66,6 +97,7 @@ export function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
 
   web.route('/', homePages)
   web.route('/', authPages())
+  // The account page (`/:handle`) stays last: every fixed path comes before it.
 
   web.notFound((c) => notFoundPage(c))
   web.onError((error, c) => {

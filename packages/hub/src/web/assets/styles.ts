@@ -49,7 +49,7 @@ form.inline { display: inline; margin: 0; }
 .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 label { font-weight: 600; font-size: 14px; display: block; margin-bottom: 4px; }
 label.check { font-weight: 400; display: flex; gap: 6px; align-items: center; }
-.hint { color: var(--muted); font-size: 13px; margin-top: 2px; font-weight: 400; }
+.hint { color: var(--muted); font-size: 13px; margin: -2px 0 6px; font-weight: 400; }
 input[type=text], input[type=password], input[type=url], input[type=number], input[type=datetime-local], input[type=file], select, textarea {
   width: 100%; font: inherit; padding: 6px 10px; border: 1px solid var(--line); border-radius: var(--radius); background: var(--bg); color: var(--fg);
 }
@@ -73,6 +73,7 @@ button.link { background: none; border: 0; padding: 0; color: var(--accent); fon
 .badge.succeeded, .badge.active, .badge.production { color: var(--ok); background: var(--ok-bg); border-color: #aceebb; }
 .muted { color: var(--muted); }
 .empty { color: var(--muted); border: 1px dashed var(--line); border-radius: var(--radius); padding: 20px; text-align: center; margin-bottom: 16px; }
-.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; margin-bottom: 16px; }
+.grid2 > .card { margin-bottom: 0; }
 @media (max-width: 720px) { .grid2 { grid-template-columns: 1fr; } .top nav { display: none; } }
 `

@@ -1,0 +1,95 @@
+import { PASSWORD } from './browser.js'
+
+export type PageAnswer = { status: number; headers: Headers; text: string }
+
+/**
+ * A browser as plain HTTP: it keeps cookies, reads each page's CSRF token and sends forms the way
+ * a browser does (same-site `Origin`, no redirects followed, so tests see the 303s).
+ */
+export class WebSession {
+  readonly #cookies = new Map<string, string>()
+  #csrf = ''
+
+  constructor(readonly url: string) {}
+
+  /** The CSRF token of the last page that had a form. */
+  get csrf(): string {
+    return this.#csrf
+  }
+
+  cookie(name: string): string | undefined {
+    return this.#cookies.get(name)
+  }
+
+  async get(path: string): Promise<PageAnswer> {
+    return this.#send(path, { method: 'GET' })
+  }
+
+  /**
+   * Posts `fields` as a form (multipart when one is a Blob). The page's CSRF token is added unless
+   * `fields` has its own `_csrf`; `origin: null` leaves the Origin header out.
+   */
+  async post(
+    path: string,
+    fields: Record<string, string | Blob> = {},
+    options: { origin?: string | null } = {},
+  ): Promise<PageAnswer> {
+    const all = { _csrf: this.#csrf, ...fields }
+    const multipart = Object.values(all).some((v) => typeof v !== 'string')
+    let body: FormData | URLSearchParams
+    if (multipart) {
+      body = new FormData()
+      for (const [k, v] of Object.entries(all)) body.append(k, v)
+    } else {
+      body = new URLSearchParams(all as Record<string, string>)
+    }
+    const origin = options.origin === undefined ? new URL(this.url).origin : options.origin
+    return this.#send(path, {
+      method: 'POST',
+      body,
+      headers: origin === null ? {} : { origin },
+    })
+  }
+
+  /** Opens `path` first (for its CSRF token), then posts the form. */
+  async submit(
+    path: string,
+    fields: Record<string, string | Blob>,
+    from = path,
+  ): Promise<PageAnswer> {
+    await this.get(from)
+    return this.post(path, fields)
+  }
+
+  async signUp(handle: string, password = PASSWORD): Promise<void> {
+    const answer = await this.submit('/signup', { handle, password, confirm: password })
+    if (answer.status !== 303)
+      throw new Error(`sign-up of ${handle}: ${answer.status}\n${answer.text}`)
+  }
+
+  async signIn(handle: string, password = PASSWORD): Promise<void> {
+    const answer = await this.submit('/signin', { handle, password })
+    if (answer.status !== 303)
+      throw new Error(`sign-in of ${handle}: ${answer.status}\n${answer.text}`)
+  }
+
+  async #send(path: string, init: RequestInit): Promise<PageAnswer> {
+    const headers = new Headers(init.headers)
+    if (this.#cookies.size > 0) {
+      headers.set('cookie', [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '))
+    }
+    const response = await fetch(new URL(path, this.url), { ...init, headers, redirect: 'manual' })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';')
+      const at = pair.indexOf('=')
+      const [name, value] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()]
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))
+      if (expired || value === '') this.#cookies.delete(name)
+      else this.#cookies.set(name, value)
+    }
+    const text = await response.text()
+    const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1]
+    if (token) this.#csrf = token
+    return { status: response.status, headers: response.headers, text }
+  }
+}
