@@ -506,6 +506,10 @@ for (const kind of await storeKinds()) {
           { SVC_HUB_MAX_FILES: '1.5' },
           "error: SVC_HUB_MAX_FILES must be a non-negative integer, got '1.5'",
         ],
+        [
+          { SVC_HUB_SIGNUP: 'maybe' },
+          "error: SVC_HUB_SIGNUP must be 'open' or 'closed', got 'maybe'",
+        ],
       ])(
         '%o stops the hub before it opens anything: exit 1 and one error line',
         async (env, line) => {
