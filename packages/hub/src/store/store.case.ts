@@ -8,6 +8,7 @@ import { runRateLimitsRepoTests } from './rate-limits-repo.case.js'
 import { runCreditsRepoTests } from './credits-repo.case.js'
 import { runWebhooksRepoTests } from './webhooks-repo.case.js'
 import { runLibrariesRepoTests } from './libraries-repo.case.js'
+import { runSessionsRepoTests } from './sessions-repo.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
 import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
@@ -513,6 +514,10 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
 
   describe('libraries and idempotency keys', () => {
     runLibrariesRepoTests(() => store)
+  })
+
+  describe('passwords and sessions', () => {
+    runSessionsRepoTests(() => store)
   })
 
   describe('lifecycle', () => {
