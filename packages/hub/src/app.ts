@@ -12,6 +12,7 @@ import { apis } from './routes/apis.js'
 import { health } from './routes/health.js'
 import { libraries } from './routes/libraries.js'
 import { projects } from './routes/projects.js'
+import { deployments } from './routes/deployments.js'
 import { orgRateLimits } from './routes/rate-limits.js'
 import { rateLimitsEndpoint } from './routes/rate-limits-endpoint.js'
 import { revisions } from './routes/revisions.js'
@@ -39,6 +40,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/v1', user)
   app.route('/v1/stacks', stacks)
   app.route('/v1/projects', projects)
+  app.route('/v1/projects', deployments)
   app.route('/v1/apis', apis)
   app.route('/v1/apis', revisions)
   app.route('/v1/apis', webhooks)

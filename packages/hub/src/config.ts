@@ -40,6 +40,17 @@ export type HubConfig = {
   readonly rateLimits: RateLimitSettings
   /** Whether anyone may make an account on the web app's sign-up page (`SVC_HUB_SIGNUP`). */
   readonly signup: 'open' | 'closed'
+  /** Limits of a run of a deployment's `server.js` (runs/runner.ts). */
+  readonly runs: RunLimits
+}
+
+export type RunLimits = {
+  /** Wall-clock limit of one run, from spawning the process to reading its answer. */
+  readonly timeoutMs: number
+  /** The child's V8 heap limit (`--max-old-space-size`). */
+  readonly memoryMb: number
+  /** Largest answer (artifacts and manifest) read from the child. */
+  readonly maxOutputBytes: number
 }
 
 export type WebhookDispatchConfig = {
@@ -87,6 +98,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     redisUrl: redisUrl(env.REDIS_URL),
     rateLimits: rateLimitSettings(env),
     signup: signup(env.SVC_HUB_SIGNUP),
+    runs: {
+      timeoutMs: atLeast(env, 'SVC_HUB_RUN_TIMEOUT_MS', 60_000, 1000),
+      memoryMb: atLeast(env, 'SVC_HUB_RUN_MEMORY_MB', 512, 32),
+      maxOutputBytes: atLeast(env, 'SVC_HUB_RUN_MAX_OUTPUT_BYTES', 50 * MiB, 1024),
+    },
   }
 }
 

@@ -11,6 +11,7 @@ import { RateLimits } from './ratelimit/index.js'
 import { openStore, storeOptions } from './store/index.js'
 import { lingerOnClose } from './http/lingering-close.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
+import { startRuns } from './runs/queue.js'
 import { configuredDispatcher, outboundClient } from './worker.js'
 
 /** How long in-flight requests get to finish on SIGTERM before connections are cut. */
@@ -94,6 +95,7 @@ export async function startHub(
     ),
   )
   dispatcher?.start()
+  const runs = await startRuns(store, config.runs, log)
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
@@ -116,6 +118,7 @@ export async function startHub(
       await dispatcher?.stop()
       outbound.close()
       await documents.close()
+      await runs.stop()
       await rateLimits.close()
       await store.close()
       log.info('stopped')

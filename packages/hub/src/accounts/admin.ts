@@ -89,6 +89,7 @@ export async function createToken(
   userHandle: string,
   scopesText: string,
   expiresDays?: number,
+  note: string | null = null,
 ): Promise<CreatedToken> {
   const parsed = parseScopes(scopesText)
   if (!parsed.ok) {
@@ -112,7 +113,7 @@ export async function createToken(
     userId: user.id,
     hash: hashSecret(token),
     scopes: parsed.scopes,
-    note: null,
+    note,
     expiresAt,
   })
   return { id: row.id, user: user.handle, token, scopes: parsed.scopes, expiresAt }
@@ -127,18 +128,51 @@ export async function revokeToken(
   return { id: row.id, revokedAt: row.revoked_at }
 }
 
+/** `createdBy`: the user who made it in the web app; none for `svc-hub admin`. */
 export async function createApiKey(
   store: Store,
   orgHandle: string,
+  createdBy: string | null = null,
 ): Promise<{ id: string; org: string; key: string }> {
   const org = await accountOf(store, orgHandle, 'org')
   const key = newSecret(API_KEY_PREFIX)
   const id = await store.accounts.insertApiKey({
     orgId: org.id,
     hash: hashSecret(key),
-    createdBy: null,
+    createdBy,
   })
   return { id, org: org.handle, key }
+}
+
+/** Revokes one of the organisation's API keys; again, it reports the first revocation. */
+export async function revokeApiKey(
+  store: Store,
+  orgHandle: string,
+  id: string,
+): Promise<{ id: string; org: string; revokedAt: string }> {
+  const org = await accountOf(store, orgHandle, 'org')
+  const key = await store.accountSettings.revokeApiKey(org.id, id)
+  if (!key?.revoked_at) throw new AdminError(`${org.handle} has no API key '${id}'`)
+  return { id: key.id, org: org.handle, revokedAt: key.revoked_at }
+}
+
+/** Takes the user out of the organisation; its only owner stays (as `addMember` keeps it). */
+export async function removeMember(
+  store: Store,
+  orgHandle: string,
+  userHandle: string,
+): Promise<{ org: string; user: string }> {
+  const org = await accountOf(store, orgHandle, 'org')
+  const user = await accountOf(store, userHandle, 'user')
+  const current = await store.accounts.roleOf(org.id, user.id)
+  if (!current) throw new AdminError(`${user.handle} is not a member of ${org.handle}`)
+  if (current === 'owner' && (await store.accounts.ownerCount(org.id)) === 1) {
+    throw new AdminError(
+      `${user.handle} is the only owner of ${org.handle}; make another member owner first`,
+    )
+  }
+  await store.accountSettings.removeMember(org.id, user.id)
+  return { org: org.handle, user: user.handle }
 }
 
 async function accountOf(repos: Repos, handle: string, kind: 'user' | 'org'): Promise<AccountRow> {

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline'
 import type { Command } from 'commander'
 import {
   addMember,
@@ -7,6 +8,7 @@ import {
   createToken,
   revokeToken,
 } from '../accounts/admin.js'
+import { setUserPassword } from '../accounts/passwords.js'
 import { loadConfig } from '../config.js'
 import { clearRateLimit, setRateLimit } from '../ratelimit/admin.js'
 import { chargeCreditsAsOperator, grantCredits, setCreditThreshold } from '../credits/admin.js'
@@ -60,6 +62,20 @@ export function registerAdminCommands(program: Command): void {
       run(options, async (store) => {
         const member = await addMember(store, org, user, options.role)
         return { result: member, text: `${member.user} is now ${member.role} of ${member.org}` }
+      }),
+    )
+
+  admin
+    .command('set-password <user>')
+    .description("Set a user's web app password, read from stdin (one line); signs the user out")
+    .option('--json', 'print the result as JSON')
+    .action((user: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const set = await setUserPassword(store, user, await readLine(process.stdin))
+        return {
+          result: set,
+          text: `set the password of ${set.user}; ended ${set.sessionsEnded} session${set.sessionsEnded === 1 ? '' : 's'}`,
+        }
       }),
     )
 
@@ -185,6 +201,17 @@ export function registerAdminCommands(program: Command): void {
         }
       }),
     )
+}
+
+/** The first line of `input` without its line break; '' when it ends before one. */
+async function readLine(input: NodeJS.ReadableStream): Promise<string> {
+  const lines = createInterface({ input, crlfDelay: Infinity, terminal: false })
+  try {
+    for await (const line of lines) return line
+    return ''
+  } finally {
+    lines.close()
+  }
 }
 
 async function run(

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   webhook_inactive: 409,
   delivery_pending: 409,
   no_source_url: 409,
+  no_deployment: 409,
   idempotency_in_flight: 409,
   unsupported_media_type: 415,
   invalid_request: 422,

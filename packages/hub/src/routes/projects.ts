@@ -4,6 +4,7 @@ import semver from 'semver'
 import { parseScopedName } from '../accounts/handles.js'
 import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
@@ -278,6 +279,158 @@ projects.openapi(
     )
   },
 )
+
+const ProjectListItemSchema = ProjectSchema.extend({
+  configUpdatedAt: z.iso
+    .datetime()
+    .nullable()
+    .openapi({ description: 'When a client last replaced the config; null if never' }),
+}).openapi('ProjectListItem')
+
+const ProjectListSchema = z
+  .object({
+    projects: z.array(ProjectListItemSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('ProjectList')
+
+const ProjectDetailSchema = ProjectListItemSchema.extend({
+  settingCount: z.int().openapi({ description: 'Top-level keys of the flat `settings`' }),
+  enrichmentCount: z.int(),
+  baseFileCount: z.int(),
+  baseFilesBytes: z.int(),
+}).openapi('ProjectDetail')
+
+const ProjectCursorShape = z.tuple([z.string(), z.string()])
+
+projects.openapi(
+  createRoute({
+    method: 'get',
+    path: '/',
+    tags: ['projects'],
+    summary: 'List the projects the caller can read',
+    description:
+      "The projects of the caller's own account and of the organisations it belongs to, by account and slug.",
+    security: BEARER,
+    middleware: [READ] as const,
+    request: {
+      query: PageQuery.extend({
+        account: AccountParam.optional().openapi({
+          description: 'Only the projects of this account',
+        }),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'A page of projects',
+        content: { 'application/json': { schema: ProjectListSchema } },
+      },
+      ...errorResponses(401, 403, 404, 422),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c)
+    const query = c.req.valid('query')
+    const { store, config } = c.get('hub')
+    const account = query.account ? await accountOrThrow(store, query.account) : undefined
+    const after = query.cursor ? decodeCursor(query.cursor, ProjectCursorShape) : undefined
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    const rows = await store.projects.listReadable({
+      readerId: caller.userId,
+      accountId: account?.id,
+      after: after && { account: after[0], slug: after[1] },
+      limit: limit + 1,
+    })
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return c.json(
+      {
+        projects: page.map((row) => ({
+          ...projectRecord(row, config.publicUrl),
+          configUpdatedAt: row.config_updated_at,
+        })),
+        nextCursor:
+          rows.length > limit && last ? encodeCursor([last.account_handle, last.slug]) : null,
+      },
+      200,
+    )
+  },
+)
+
+projects.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}',
+    tags: ['projects'],
+    summary: 'Get a project: its stack, pin, API, and a summary of its config and base files',
+    security: BEARER,
+    middleware: [READ] as const,
+    request: { params: ProjectParams },
+    responses: {
+      200: {
+        description: 'The project',
+        content: { 'application/json': { schema: ProjectDetailSchema } },
+      },
+      ...errorResponses(401, 403, 404, 422),
+    },
+  }),
+  async (c) => {
+    const row = await projectFor(c, 'read')
+    const { store, config } = c.get('hub')
+    const stored = storedConfig(row)
+    const files = await store.projects.baseFiles(row.id)
+    return c.json(
+      {
+        ...projectRecord(row, config.publicUrl),
+        configUpdatedAt: row.config_updated_at,
+        settingCount: Object.keys(stored.settings).length,
+        enrichmentCount: stored.enrichments.length,
+        baseFileCount: files.length,
+        baseFilesBytes: files.reduce((sum, f) => sum + f.size, 0),
+      },
+      200,
+    )
+  },
+)
+
+projects.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{account}/{slug}/preview/base-files',
+    tags: ['projects'],
+    summary: "List a project's stored base files",
+    security: BEARER,
+    middleware: [READ] as const,
+    request: { params: ProjectParams },
+    responses: {
+      200: {
+        description: 'The stored set, sorted by path',
+        content: { 'application/json': { schema: BaseFilesSchema } },
+      },
+      ...errorResponses(401, 403, 404, 422),
+    },
+  }),
+  async (c) => {
+    const row = await projectFor(c, 'read')
+    const files = await c.get('hub').store.projects.baseFiles(row.id)
+    return c.json(baseFilesAnswer(row, files), 200)
+  },
+)
+
+function baseFilesAnswer(
+  row: { account_handle: string; slug: string },
+  files: readonly { path: string; size: number; sha256: string }[],
+) {
+  return {
+    project: { account: row.account_handle, slug: row.slug },
+    files: [...files],
+    fileCount: files.length,
+    totalBytes: files.reduce((sum, f) => sum + f.size, 0),
+  }
+}
 
 /**
  * The project in the URL once the caller may `access` it: 401 without a token, 403 without a

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import semver from 'semver'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
@@ -33,6 +34,86 @@ const StackSchema = z
 const READ = needs('read', 'write:releases')
 
 export const stacks = createRouter()
+
+const StackSummarySchema = z
+  .object({
+    stack: StackRefSchema,
+    createdAt: z.iso.datetime(),
+    latestVersion: z.string().nullable(),
+    versionCount: z.int(),
+    lastPublishedAt: z.iso.datetime().nullable(),
+  })
+  .openapi('StackSummary')
+
+const StackListSchema = z
+  .object({
+    stacks: z.array(StackSummarySchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('StackList')
+
+const StackCursorShape = z.tuple([z.string(), z.string()])
+
+stacks.openapi(
+  createRoute({
+    method: 'get',
+    path: '/',
+    tags: ['stacks'],
+    summary: 'List the stacks the caller can read',
+    description:
+      "The stacks of the caller's own account and of the organisations it belongs to, by account and slug.",
+    security: BEARER,
+    middleware: [READ] as const,
+    request: {
+      query: PageQuery.extend({
+        account: AccountParam.optional().openapi({
+          description: 'Only the stacks of this account',
+        }),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'A page of stacks',
+        content: { 'application/json': { schema: StackListSchema } },
+      },
+      ...errorResponses(401, 403, 404, 422),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c)
+    const query = c.req.valid('query')
+    const { store } = c.get('hub')
+    const account = query.account ? await accountOrThrow(store, query.account) : undefined
+    const after = query.cursor ? decodeCursor(query.cursor, StackCursorShape) : undefined
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    const rows = await store.stacks.listReadable({
+      readerId: caller.userId,
+      accountId: account?.id,
+      after: after && { account: after[0], slug: after[1] },
+      limit: limit + 1,
+    })
+    const page = rows.slice(0, limit)
+    const names = await store.stacks.versionNames(page.map((row) => row.id))
+    const last = page.at(-1)
+    return c.json(
+      {
+        stacks: page.map((row) => ({
+          stack: { account: row.account_handle, slug: row.slug },
+          createdAt: row.created_at,
+          latestVersion: latestOf(names.filter((n) => n.stack_id === row.id).map((n) => n.version)),
+          versionCount: row.version_count,
+          lastPublishedAt: row.last_published_at,
+        })),
+        nextCursor:
+          rows.length > limit && last ? encodeCursor([last.account_handle, last.slug]) : null,
+      },
+      200,
+    )
+  },
+)
 
 stacks.openapi(
   createRoute({
@@ -119,8 +200,7 @@ stacks.openapi(
     const stack = await readableStack(c)
     const versions = await c.get('hub').store.stacks.versions(stack.id)
     const sorted = versions.map((v) => v.version).sort(semver.rcompare)
-    // As npm's `latest`: a prerelease is latest only while there is no release at all.
-    const latest = sorted.find((v) => semver.prerelease(v) === null) ?? sorted[0] ?? null
+    const latest = latestOf(sorted)
     return c.json(
       {
         stack: { account: stack.account_handle, slug: stack.slug },
@@ -245,6 +325,12 @@ stacks.get('/:account/:slug/versions/:version/files/:path{.+}', READ, async (c) 
 })
 
 type StackContext = Context<HubEnv>
+
+/** As npm's `latest`: the highest release; a prerelease only while there is no release at all. */
+function latestOf(versions: readonly string[]): string | null {
+  const sorted = [...versions].sort(semver.rcompare)
+  return sorted.find((v) => semver.prerelease(v) === null) ?? sorted[0] ?? null
+}
 
 async function readableStack(c: StackContext) {
   const caller = requireCaller(c)

@@ -29,6 +29,46 @@ export class ProjectsRepo {
   }
 
   find(accountHandle: string, slug: string): Promise<ProjectWithRefs | undefined> {
+    return this.#withRefs()
+      .where('owner.handle', '=', accountHandle)
+      .where('projects.slug', '=', slug)
+      .executeTakeFirst()
+  }
+
+  /**
+   * A page of the projects `readerId` can read (those of its own account and of the
+   * organisations it belongs to), ordered by account handle and slug, optionally of one account.
+   */
+  listReadable(query: {
+    readerId: string
+    accountId?: string | undefined
+    after?: { readonly account: string; readonly slug: string } | undefined
+    limit: number
+  }): Promise<ProjectWithRefs[]> {
+    const { readerId, accountId, after } = query
+    let select = this.#withRefs().where((eb) =>
+      eb.or([
+        eb('projects.account_id', '=', readerId),
+        eb(
+          'projects.account_id',
+          'in',
+          eb.selectFrom('memberships').select('org_id').where('user_id', '=', readerId),
+        ),
+      ]),
+    )
+    if (accountId) select = select.where('projects.account_id', '=', accountId)
+    if (after) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('owner.handle', '>', after.account),
+          eb.and([eb('owner.handle', '=', after.account), eb('projects.slug', '>', after.slug)]),
+        ]),
+      )
+    }
+    return select.orderBy('owner.handle').orderBy('projects.slug').limit(query.limit).execute()
+  }
+
+  #withRefs() {
     return this.db
       .selectFrom('projects')
       .innerJoin('accounts as owner', 'owner.id', 'projects.account_id')
@@ -44,9 +84,6 @@ export class ProjectsRepo {
         'api_owner.handle as api_account_handle',
         'apis.slug as api_slug',
       ])
-      .where('owner.handle', '=', accountHandle)
-      .where('projects.slug', '=', slug)
-      .executeTakeFirst()
   }
 
   async setConfig(projectId: string, config: string): Promise<string> {

@@ -345,7 +345,7 @@ export type RateLimitOverridesTable = {
   updated_at: string
 }
 
-/** A user's password for the web app: `scrypt$N$r$p$salt$key` (web/session/passwords.ts). */
+/** A user's password for the web app: `scrypt$N$r$p$salt$key` (auth/passwords.ts). */
 export type PasswordsTable = {
   user_id: string
   hash: string

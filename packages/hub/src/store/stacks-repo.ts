@@ -35,6 +35,78 @@ export class StacksRepo {
       .executeTakeFirst()
   }
 
+  /**
+   * A page of the stacks `readerId` can read (those of its own account and of the organisations
+   * it belongs to), ordered by account handle and slug, optionally of one account, with how many
+   * versions each has and when the last was published.
+   */
+  listReadable(query: {
+    readerId: string
+    accountId?: string | undefined
+    after?: { readonly account: string; readonly slug: string } | undefined
+    limit: number
+  }): Promise<(StackWithAccount & { version_count: number; last_published_at: string | null })[]> {
+    const { readerId, accountId, after } = query
+    let select = this.db
+      .selectFrom('stacks')
+      .innerJoin('accounts', 'accounts.id', 'stacks.account_id')
+      .selectAll('stacks')
+      .select((eb) => [
+        'accounts.handle as account_handle',
+        eb
+          .selectFrom('stack_versions')
+          .select((v) => v.fn.countAll<number>().as('n'))
+          .whereRef('stack_versions.stack_id', '=', 'stacks.id')
+          .as('version_count'),
+        eb
+          .selectFrom('stack_versions')
+          .select((v) => v.fn.max('published_at').as('at'))
+          .whereRef('stack_versions.stack_id', '=', 'stacks.id')
+          .as('last_published_at'),
+      ])
+      .where((eb) =>
+        eb.or([
+          eb('stacks.account_id', '=', readerId),
+          eb(
+            'stacks.account_id',
+            'in',
+            eb.selectFrom('memberships').select('org_id').where('user_id', '=', readerId),
+          ),
+        ]),
+      )
+    if (accountId) select = select.where('stacks.account_id', '=', accountId)
+    if (after) {
+      select = select.where((eb) =>
+        eb.or([
+          eb('accounts.handle', '>', after.account),
+          eb.and([eb('accounts.handle', '=', after.account), eb('stacks.slug', '>', after.slug)]),
+        ]),
+      )
+    }
+    return select
+      .orderBy('accounts.handle')
+      .orderBy('stacks.slug')
+      .limit(query.limit)
+      .execute()
+      .then((rows) =>
+        rows.map((row) => ({
+          ...row,
+          version_count: Number(row.version_count ?? 0),
+          last_published_at: row.last_published_at ?? null,
+        })),
+      )
+  }
+
+  /** The version strings of several stacks at once: `[{stack_id, version}]`. */
+  versionNames(stackIds: readonly string[]): Promise<{ stack_id: string; version: string }[]> {
+    if (stackIds.length === 0) return Promise.resolve([])
+    return this.db
+      .selectFrom('stack_versions')
+      .select(['stack_id', 'version'])
+      .where('stack_id', 'in', stackIds)
+      .execute()
+  }
+
   /** Inserts the version and its file list; a duplicate version throws a unique violation. */
   async insertVersion(
     version: Omit<NewStackVersion, 'id'>,

@@ -8,6 +8,7 @@ import { runRateLimitsRepoTests } from './rate-limits-repo.case.js'
 import { runCreditsRepoTests } from './credits-repo.case.js'
 import { runWebhooksRepoTests } from './webhooks-repo.case.js'
 import { runLibrariesRepoTests } from './libraries-repo.case.js'
+import { runDeploymentsRepoTests } from './deployments-repo.case.js'
 import { runSessionsRepoTests } from './sessions-repo.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
@@ -514,6 +515,10 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
 
   describe('libraries and idempotency keys', () => {
     runLibrariesRepoTests(() => store)
+  })
+
+  describe('deployments, runs and aliases', () => {
+    runDeploymentsRepoTests(() => store)
   })
 
   describe('passwords and sessions', () => {

@@ -1,9 +1,11 @@
 import { Migrator, type Kysely } from 'kysely'
 import { AccountsRepo } from './accounts-repo.js'
+import { AccountSettingsRepo } from './account-settings-repo.js'
 import { ApisRepo } from './apis-repo.js'
 import { BlobsRepo } from './blobs-repo.js'
 import { CreditsRepo } from './credits-repo.js'
 import { DeliveriesRepo } from './deliveries-repo.js'
+import { DeploymentsRepo } from './deployments-repo.js'
 import { IdempotencyRepo } from './idempotency-repo.js'
 import { LibrariesRepo } from './libraries-repo.js'
 import type { DialectCapabilities, StoreDialect } from './dialect.js'
@@ -29,6 +31,8 @@ export class Repos {
   readonly libraries: LibrariesRepo
   readonly idempotency: IdempotencyRepo
   readonly sessions: SessionsRepo
+  readonly accountSettings: AccountSettingsRepo
+  readonly deployments: DeploymentsRepo
 
   constructor(db: Kysely<Database>, capabilities: DialectCapabilities) {
     this.accounts = new AccountsRepo(db)
@@ -43,6 +47,8 @@ export class Repos {
     this.libraries = new LibrariesRepo(db)
     this.idempotency = new IdempotencyRepo(db)
     this.sessions = new SessionsRepo(db)
+    this.accountSettings = new AccountSettingsRepo(db)
+    this.deployments = new DeploymentsRepo(db)
   }
 }
 

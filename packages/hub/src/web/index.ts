@@ -6,8 +6,14 @@ import { readLimitedBody } from '../http/limited-body.js'
 import { apiClient } from './api-client.js'
 import { assets } from './assets/index.js'
 import type { WebEnv } from './env.js'
+import { apiPages } from './pages/apis/index.js'
 import { authPages } from './pages/auth.js'
+import { accountPages } from './pages/account.js'
 import { homePages } from './pages/home.js'
+import { projectPages } from './pages/projects.js'
+import { deploymentPages } from './pages/deployments.js'
+import { stackPages } from './pages/stacks.js'
+import { settingsPages } from './pages/settings/index.js'
 import { errorPage, notFoundPage } from './responses.js'
 import { verifyForm } from './session/csrf.js'
 import { loadSession } from './session/sessions.js'
@@ -97,7 +103,13 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
 
   web.route('/', homePages)
   web.route('/', authPages())
+  web.route('/', apiPages)
+  web.route('/', settingsPages)
+  web.route('/', stackPages)
+  web.route('/', projectPages)
+  web.route('/', deploymentPages)
   // The account page (`/:handle`) stays last: every fixed path comes before it.
+  web.route('/', accountPages)
 
   web.notFound((c) => notFoundPage(c))
   web.onError((error, c) => {

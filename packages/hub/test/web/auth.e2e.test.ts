@@ -187,7 +187,7 @@ describe.each(await storeKinds())('web sign-in (%s)', (kind) => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
     const api = await fetch(`${hub.url}/v1/no/such/route`)
     expect(api.status).toBe(404)
-    expect((await api.json()).code).toBe('not_found')
+    expect(((await api.json()) as { code: string }).code).toBe('not_found')
   })
 })
 

@@ -76,4 +76,13 @@ button.link { background: none; border: 0; padding: 0; color: var(--accent); fon
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; margin-bottom: 16px; }
 .grid2 > .card { margin-bottom: 0; }
 @media (max-width: 720px) { .grid2 { grid-template-columns: 1fr; } .top nav { display: none; } }
+.head h2 { margin-top: 0; }
+.card > h2:first-child, .card > h3:first-child { margin-top: 0; }
+td pre { margin: 0; }
+td.mono, .break { word-break: break-all; }
+form.row select { width: auto; }
+.card.form-card { max-width: 560px; }
+fieldset.checks { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 6px; }
+fieldset.checks legend { font-weight: 600; font-size: 14px; padding: 0; margin-bottom: 4px; }
+.row.bottom { align-items: flex-end; }
 `

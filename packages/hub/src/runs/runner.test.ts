@@ -1,0 +1,191 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  bigBundle,
+  fakeServerJs,
+  ENV_BUNDLE,
+  HANG_BUNDLE,
+  MEMORY_BUNDLE,
+  PETSTORE,
+  realServerJs,
+  SILENT_BUNDLE,
+} from '../../test/support/stack-bundles.js'
+import type { RunLimits } from '../config.js'
+import { CHILD_ENV, runBundle, type RunInput, type RunResult } from './runner.js'
+
+const LIMITS: RunLimits = { timeoutMs: 60_000, memoryMb: 256, maxOutputBytes: 50 * 1024 * 1024 }
+const PETSTORE_TEXT = readFileSync(PETSTORE, 'utf8')
+
+function input(bundle: string, change: Partial<RunInput> = {}): RunInput {
+  return {
+    bundle: new TextEncoder().encode(bundle),
+    document: PETSTORE_TEXT,
+    protocol: 'oas',
+    clientSettings: {},
+    limits: LIMITS,
+    ...change,
+  }
+}
+
+function text(result: RunResult, path: string): string {
+  if (!result.ok) throw new Error(`the run failed: ${result.reason}\n${result.log}`)
+  const file = result.artifacts.find((a) => a.path === path)
+  if (!file) throw new Error(`no artifact ${path}`)
+  return new TextDecoder().decode(file.data)
+}
+
+/** Whether a process with this id is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function announcedPid(log: string): number {
+  const line = log.split('\n').find((l) => l.includes('"listening"'))
+  return (JSON.parse(line ?? '{}') as { pid: number }).pid
+}
+
+describe('runBundle', () => {
+  let serverJs: string
+  beforeAll(() => {
+    serverJs = realServerJs()
+  }, 180_000)
+
+  it('runs a real published server.js and answers its artifacts and manifest', async () => {
+    const result = await runBundle(
+      input(serverJs, {
+        clientSettings: {
+          enrichments: { 'gen-zod': { Pet: { main: { bogus: true } } }, 'gen-nope': {} },
+        },
+      }),
+    )
+    if (!result.ok) throw new Error(`${result.reason}\n${result.log}`)
+    const paths = result.artifacts.map((a) => a.path).sort()
+    expect(paths).toEqual(['types.ts', 'zod.ts'])
+    expect(text(result, 'types.ts')).toContain('Pet')
+    for (const artifact of result.artifacts) {
+      expect(artifact.size).toBe(artifact.data.byteLength)
+      expect(artifact.sha256).toMatch(/^[0-9a-f]{64}$/)
+    }
+    expect(result.manifest).toHaveProperty('parseIssues')
+    expect(result.manifest).toHaveProperty('enrichmentWarnings')
+    expect(JSON.stringify(result.manifest.enrichmentWarnings)).toContain('gen-nope')
+    expect(result.log).toContain('"msg":"listening"')
+  }, 60_000)
+
+  it('a document the bundle cannot read fails the run with what the bundle said', async () => {
+    const result = await runBundle(input(serverJs, { document: 'not an API at all: [' }))
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reason).toMatch(/^server\.js answered 422 invalid_schema:/)
+  }, 60_000)
+
+  it('the child has only PORT, HOST and NODE_ENV: nothing of the parent, a temp dir of its own that is removed', async () => {
+    process.env.SVC_RUNNER_CANARY = 'canary-value-7f3a'
+    try {
+      const result = await runBundle(input(ENV_BUNDLE, { clientSettings: { skip: ['/pets'] } }))
+      const env = JSON.parse(text(result, 'env.json')) as Record<string, string>
+      expect(env).toEqual({ ...CHILD_ENV })
+      expect(JSON.stringify(env)).not.toContain('canary-value-7f3a')
+      const { cwd, files } = JSON.parse(text(result, 'cwd.json')) as {
+        cwd: string
+        files: string[]
+      }
+      expect(files).toEqual(['server.js'])
+      expect(existsSync(cwd)).toBe(false)
+      // What the runner sent: the document inline and the settings.
+      expect(JSON.parse(text(result, 'request.json'))).toEqual({
+        schema: PETSTORE_TEXT,
+        protocol: 'oas',
+        clientSettings: { skip: ['/pets'] },
+      })
+    } finally {
+      delete process.env.SVC_RUNNER_CANARY
+    }
+  })
+
+  it('a bundle that never answers is killed at the time limit', async () => {
+    const result = await runBundle(input(HANG_BUNDLE, { limits: { ...LIMITS, timeoutMs: 1500 } }))
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reason).toBe('server.js did not finish within the time limit (1500 ms).')
+    expect(alive(announcedPid(result.log))).toBe(false)
+  })
+
+  it('a bundle that never listens is killed at the time limit', async () => {
+    const result = await runBundle(input(SILENT_BUNDLE, { limits: { ...LIMITS, timeoutMs: 1000 } }))
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'server.js did not finish within the time limit (1 s).',
+    })
+  })
+
+  it('a bundle that allocates too much dies on the memory limit, and the run says so', async () => {
+    const result = await runBundle(input(MEMORY_BUNDLE, { limits: { ...LIMITS, memoryMb: 64 } }))
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reason).toBe('server.js ran out of memory (the limit is 64 MB).')
+    expect(result.log).toMatch(/heap/i)
+  }, 60_000)
+
+  it('an answer larger than the output limit fails the run', async () => {
+    const result = await runBundle(
+      input(bigBundle(200_000), { limits: { ...LIMITS, maxOutputBytes: 100_000 } }),
+    )
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "server.js answered more than 100000 bytes, the hub's limit.",
+    })
+  })
+
+  it('hostile answers fail the run with a storable reason: unsafe paths, NUL and lone surrogates', async () => {
+    const unsafe = await runBundle(
+      input(fakeServerJs("return { artifacts: { '../escape.ts': 'x' }, manifest: {} }")),
+    )
+    expect(unsafe).toMatchObject({
+      ok: false,
+      reason: 'server.js answered an artifact path the hub refuses: "../escape.ts".',
+    })
+    const nul = await runBundle(
+      input(
+        fakeServerJs(`
+          res.writeHead(418, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: 'teapot', message: 'a\\u0000b \\ud800 c' }))
+        `),
+      ),
+    )
+    expect(nul).toMatchObject({ ok: false, reason: 'server.js answered 418 teapot: ab \ufffd c' })
+    const many = await runBundle(
+      input(
+        fakeServerJs(`
+          const artifacts = {}
+          for (let i = 0; i <= 10000; i++) artifacts['f' + i + '.ts'] = ''
+          return { artifacts, manifest: {} }
+        `),
+      ),
+    )
+    expect(many).toMatchObject({
+      ok: false,
+      reason: 'server.js answered 10001 artifacts; the hub keeps at most 10000.',
+    })
+  })
+
+  it('a bundle that is not JavaScript fails before it listens', async () => {
+    const result = await runBundle(input('this is not javascript ((('))
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.reason).toMatch(/^server\.js exited \(code 1\) before it answered\.$/)
+    expect(result.log).toContain('SyntaxError')
+  })
+
+  it('the hub stopping ends the run', async () => {
+    const controller = new AbortController()
+    const running = runBundle(input(HANG_BUNDLE, { signal: controller.signal }))
+    setTimeout(() => controller.abort(), 300)
+    expect(await running).toMatchObject({ ok: false, reason: 'The hub stopped during the run.' })
+  })
+})

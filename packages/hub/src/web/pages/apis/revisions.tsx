@@ -1,0 +1,478 @@
+import { Hono } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { Badge, Empty, Field, Form, FormError, formatBytes, Time } from '../../components.js'
+import type { WebContext, WebEnv } from '../../env.js'
+import { formFile, formText } from '../../forms.js'
+import { apiErrorPage, notFoundPage, page, redirectWith, signInRedirect } from '../../responses.js'
+import { countsText, RevisionTable } from './apis.js'
+import {
+  ApiHead,
+  apiCrumbs,
+  apiPath,
+  type ApiRecord,
+  canWrite,
+  Counts,
+  fieldErrors,
+  loadApi,
+  readFailure,
+  revisionLabel,
+  revisionPath,
+  type RevisionChanges,
+  type RevisionList,
+  type RevisionRecord,
+  v1Api,
+} from './shared.js'
+
+const PAGE_SIZE = 20
+
+type PushAnswer = {
+  created: boolean
+  revision: RevisionRecord
+  previousRevision: RevisionRecord | null
+  counts: RevisionChanges['counts']
+  webhookDeliveries: number
+}
+
+/** An API's revisions: the series, the upload form, the revision page and its raw document. */
+export const revisionPages = new Hono<WebEnv>()
+
+revisionPages.get('/:owner/apis/:slug/revisions', async (c) => {
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  const api = loaded.data
+  const cursor = c.req.query('cursor')
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })
+  const [answer, writable] = await Promise.all([
+    c.get('api').get<RevisionList>(`${v1Api(api.owner, api.slug)}/revisions?${query}`),
+    canWrite(c, api.owner),
+  ])
+  if (!answer.ok) return readFailure(c, answer)
+  const { revisions, nextCursor } = answer.data
+  const here = `${apiPath(api.owner, api.slug)}/revisions`
+  return page(
+    c,
+    {
+      title: `Revisions · ${api.name}`,
+      section: 'apis',
+      crumbs: apiCrumbs(api, { label: 'revisions' }),
+    },
+    <>
+      <ApiHead api={api} current={here} writable={writable} />
+      <p class="lead">
+        Newest first. Each push of a new document appends one; the highest number is the latest.
+      </p>
+      {revisions.length === 0 ? (
+        <Empty>
+          {cursor ? 'No more revisions.' : 'No revisions yet.'}
+          {writable && !cursor ? (
+            <>
+              {' '}
+              <a href={`${here}/new`}>Upload the first one</a>.
+            </>
+          ) : null}
+        </Empty>
+      ) : (
+        <RevisionTable api={api} revisions={revisions} />
+      )}
+      <p class="row">
+        {cursor ? <a href={here}>← Newest</a> : null}
+        {nextCursor ? (
+          <a href={`${here}?cursor=${encodeURIComponent(nextCursor)}`}>Older revisions →</a>
+        ) : null}
+      </p>
+    </>,
+  )
+})
+
+type UploadState = {
+  document?: string
+  version?: string
+  error?: string
+  errors?: Record<string, string>
+  /** Where the document could not be read, and the text around it. */
+  problem?: { reason?: string; line?: number; column?: number; excerpt?: Excerpt }
+}
+
+type Excerpt = { first: number; lines: string[] }
+
+revisionPages.get('/:owner/apis/:slug/revisions/new', async (c) => {
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  if (!c.get('viewer')) return signInRedirect(c)
+  if (!(await canWrite(c, loaded.data.owner))) return notFoundPage(c)
+  return uploadPage(c, loaded.data, {})
+})
+
+revisionPages.post('/:owner/apis/:slug/revisions/new', async (c) => {
+  if (!c.get('viewer')) return signInRedirect(c)
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  const api = loaded.data
+  const form = await c.req.parseBody()
+  const file = formFile(form, 'file')
+  // A browser sends a textarea's line breaks as CRLF; the document is stored with LF.
+  const pasted = formText(form, 'document').replace(/\r\n/g, '\n')
+  const version = formText(form, 'version').trim()
+  const state: UploadState = { document: pasted, version }
+  if (!file && pasted.trim() === '') {
+    return uploadPage(c, api, { ...state, error: 'Choose a file, or paste a document.' }, 422)
+  }
+  if (file && pasted.trim() !== '') {
+    return uploadPage(
+      c,
+      api,
+      { ...state, error: 'Choose a file or paste a document, not both.' },
+      422,
+    )
+  }
+  const bytes = file ? new Uint8Array(await file.arrayBuffer()) : new TextEncoder().encode(pasted)
+  const contentType = documentMediaType(file?.name, bytes)
+  const query = version ? `?${new URLSearchParams({ version })}` : ''
+  const answer = await c
+    .get('api')
+    .send<PushAnswer>('POST', `${v1Api(api.owner, api.slug)}/revisions${query}`, {
+      bytes,
+      contentType,
+    })
+  if (!answer.ok) {
+    if ([401, 403, 404].includes(answer.status)) return apiErrorPage(c, answer)
+    const failed: UploadState = { ...state, errors: fieldErrors(answer.error) }
+    failed.error = answer.error.message
+    if (answer.error.code === 'invalid_document') {
+      const details = (answer.error.details ?? {}) as {
+        reason?: string
+        line?: number
+        column?: number
+      }
+      failed.problem = {
+        ...details,
+        ...(details.line ? { excerpt: excerpt(bytes, details.line) } : {}),
+      }
+    }
+    return uploadPage(c, api, failed, answer.status)
+  }
+  const { created, revision, counts, previousRevision, webhookDeliveries } = answer.data
+  const label = revisionLabel(revision)
+  let message: string
+  if (!created) {
+    message = `The document is identical to the latest revision (${label}); nothing was created.`
+  } else if (!previousRevision) {
+    message = `Revision ${label} created: the API's first revision.`
+  } else {
+    message =
+      `Revision ${label} created: ${countsText(counts)} against ${revisionLabel(previousRevision)}.` +
+      (webhookDeliveries > 0
+        ? ` ${webhookDeliveries} webhook deliver${webhookDeliveries === 1 ? 'y' : 'ies'} queued.`
+        : '')
+  }
+  return redirectWith(c, revisionPath(api.owner, api.slug, revision.id), {
+    kind: 'success',
+    message,
+  })
+})
+
+/**
+ * The media type of an uploaded document: by the file's extension, else by its content (JSON
+ * starts with `{`; SDL with a GraphQL definition; anything else is read as YAML, which is what
+ * the hub then tells is or is not an API description).
+ */
+export function documentMediaType(name: string | undefined, bytes: Uint8Array): string {
+  const extension = /\.([a-z]+)$/i.exec(name ?? '')?.[1]?.toLowerCase()
+  if (extension === 'json') return 'application/json'
+  if (extension === 'yaml' || extension === 'yml') return 'application/yaml'
+  if (['graphql', 'graphqls', 'gql', 'sdl'].includes(extension ?? '')) return 'application/graphql'
+  const head = new TextDecoder().decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, '')
+  if (/^\s*[{[]/.test(head)) return 'application/json'
+  if (/^\s*["']?(?:openapi|swagger)["']?\s*:/m.test(head)) return 'application/yaml'
+  if (
+    /^\s*(?:extend\s+)?(?:type|schema|interface|union|enum|input|scalar|directive)\b[^:]*$/m.test(
+      head,
+    )
+  ) {
+    return 'application/graphql'
+  }
+  return 'application/yaml'
+}
+
+/** Lines around `line` (1-based) of the document, to show where it could not be read. */
+function excerpt(bytes: Uint8Array, line: number): Excerpt {
+  const lines = new TextDecoder().decode(bytes).split(/\r?\n/)
+  // The line break that ends the document opens no line of its own.
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop()
+  const first = Math.max(1, line - 2)
+  return { first, lines: lines.slice(first - 1, line + 2).map((l) => l.slice(0, 200)) }
+}
+
+function uploadPage(c: WebContext, api: ApiRecord, state: UploadState, status = 200) {
+  const base = apiPath(api.owner, api.slug)
+  const errors = state.errors ?? {}
+  const problem = state.problem
+  return page(
+    c,
+    {
+      title: `Upload a revision · ${api.name}`,
+      section: 'apis',
+      crumbs: apiCrumbs(api, { label: 'upload' }),
+      status: status as ContentfulStatusCode,
+    },
+    <>
+      <ApiHead api={api} current={`${base}/revisions/new`} writable />
+      <p class="lead">
+        Push a new revision of the description: an OpenAPI document (JSON or YAML) or GraphQL SDL. A
+        document identical to the latest revision's creates nothing.
+      </p>
+      <FormError message={state.error} />
+      {problem ? (
+        <div class="card" data-testid="parse-problem">
+          <h3>Why the document was refused</h3>
+          <dl class="facts">
+            {problem.reason ? (
+              <>
+                <dt>Reason</dt>
+                <dd class="mono">{problem.reason}</dd>
+              </>
+            ) : null}
+            {problem.line ? (
+              <>
+                <dt>Location</dt>
+                <dd>
+                  line {problem.line}
+                  {problem.column ? `, column ${problem.column}` : ''}
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          {problem.excerpt ? (
+            <pre>
+              {problem.excerpt.lines
+                .map((text, i) => {
+                  const n = problem.excerpt!.first + i
+                  const mark = n === problem.line ? '>' : ' '
+                  const caret =
+                    n === problem.line && problem.column
+                      ? `\n${' '.repeat(String(n).length + 5 + problem.column - 1)}^`
+                      : ''
+                  return `${mark} ${n} | ${text}${caret}`
+                })
+                .join('\n')}
+            </pre>
+          ) : null}
+        </div>
+      ) : null}
+      <div class="card">
+        <Form action={`${base}/revisions/new`} csrfToken={c.get('csrfToken')} upload>
+          <Field
+            name="file"
+            label="Document file"
+            type="file"
+            accept=".json,.yaml,.yml,.graphql,.graphqls,.gql,application/json,application/yaml"
+            hint="JSON, YAML or GraphQL SDL; the type is told by the extension, else by the content."
+          />
+          <div>
+            <label for="f-document">
+              …or paste it
+              <div class="hint">Leave empty when you chose a file.</div>
+            </label>
+            <textarea id="f-document" name="document" spellcheck={false}>
+              {state.document ?? ''}
+            </textarea>
+          </div>
+          <Field
+            name="version"
+            label="Version label (optional)"
+            hint="The publisher's label, such as 2.4.0; it is not an ordering."
+            value={state.version ?? ''}
+            error={errors.version}
+          />
+          <div>
+            <button type="submit" class="primary">
+              Push revision
+            </button>
+          </div>
+        </Form>
+      </div>
+    </>,
+  )
+}
+
+revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  const api = loaded.data
+  const id = c.req.param('id')
+  const base = v1Api(api.owner, api.slug)
+  const [answer, writable] = await Promise.all([
+    c.get('api').get<RevisionChanges>(`${base}/revisions/${encodeURIComponent(id)}/changes`),
+    canWrite(c, api.owner),
+  ])
+  if (!answer.ok) return readFailure(c, answer)
+  const { revision, previousRevision, summary, counts } = answer.data
+  // SPEC: with no document stored (no contentHash), Revision.url stands for the revisions page.
+  if (!revision.contentHash) return noDocument(c, api, revision)
+  const here = revisionPath(api.owner, api.slug, revision.id)
+  const sections = Object.entries(summary.details)
+  return page(
+    c,
+    {
+      title: `Revision ${revisionLabel(revision)} · ${api.name}`,
+      section: 'apis',
+      crumbs: apiCrumbs(
+        api,
+        { label: 'revisions', href: `${apiPath(api.owner, api.slug)}/revisions` },
+        { label: `#${revision.sequence}` },
+      ),
+    },
+    <>
+      <ApiHead
+        api={api}
+        current={`${apiPath(api.owner, api.slug)}/revisions`}
+        writable={writable}
+      />
+      <div class="head">
+        <div>
+          <h2>Revision {revisionLabel(revision)}</h2>
+          <div class="muted mono">{revision.id}</div>
+        </div>
+        <div class="row">
+          <a class="button" href={`${here}/document`}>
+            Raw document
+          </a>
+          <a class="button" href={`${here}/document?download=1`}>
+            Download
+          </a>
+          <a class="button primary" href={`${here}/changes`}>
+            Changes
+          </a>
+        </div>
+      </div>
+      <dl class="facts">
+        <dt>Sequence</dt>
+        <dd>{revision.sequence}</dd>
+        <dt>Version</dt>
+        <dd>{revision.version ?? <span class="muted">none</span>}</dd>
+        <dt>Format</dt>
+        <dd>
+          {revision.protocol === 'gql' ? 'GraphQL' : 'OpenAPI'} · {revision.format} ·{' '}
+          {revision.specVersion}
+        </dd>
+        <dt>Size</dt>
+        <dd>{formatBytes(revision.size)}</dd>
+        <dt>SHA-256</dt>
+        <dd class="mono">{revision.contentHash}</dd>
+        <dt>Retrieved</dt>
+        <dd>
+          <Time at={revision.retrievedAt} />
+        </dd>
+        {revision.publishedAt ? (
+          <>
+            <dt>Published</dt>
+            <dd>
+              <time datetime={revision.publishedAt}>{revision.publishedAt}</time>
+            </dd>
+          </>
+        ) : null}
+        <dt>Origin</dt>
+        <dd>
+          {revision.origin === 'refetch' ? 'refetched from the source URL' : 'pushed'} by{' '}
+          {revision.createdBy}
+        </dd>
+        <dt>Parse issues</dt>
+        <dd>
+          <ParseIssues issues={revision.parseIssues} />
+        </dd>
+        <dt>Previous</dt>
+        <dd>
+          {previousRevision ? (
+            <a href={revisionPath(api.owner, api.slug, previousRevision.id)}>
+              {revisionLabel(previousRevision)}
+            </a>
+          ) : (
+            <span class="muted">none: the first revision</span>
+          )}
+        </dd>
+      </dl>
+      <h2>Changes</h2>
+      {!previousRevision ? (
+        <Empty>The first revision of the API: there is nothing to compare it with.</Empty>
+      ) : (
+        <>
+          <p class="row">
+            <Counts counts={counts} />
+            <a href={`${here}/changes`}>The changelog →</a>
+          </p>
+          {sections.length > 0 ? (
+            <table>
+              <thead>
+                <tr>
+                  <th>Section</th>
+                  <th>Added</th>
+                  <th>Deleted</th>
+                  <th>Modified</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sections.map(([section, delta]) => (
+                  <tr>
+                    <td>{section}</td>
+                    <td>{delta.added}</td>
+                    <td>{delta.deleted}</td>
+                    <td>{delta.modified}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </>
+      )}
+    </>,
+  )
+})
+
+/**
+ * The revision's document as it was pushed, for reading in the browser (text/plain) or, with
+ * `?download`, as a file of its media type. Read access comes from /v1 (the revision must be
+ * readable there); the bytes come from the store, since the in-process client answers text.
+ */
+revisionPages.get('/:owner/apis/:slug/revisions/:id/document', async (c) => {
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  const api = loaded.data
+  const id = c.req.param('id')
+  const answer = await c
+    .get('api')
+    .get<RevisionRecord>(`${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}`)
+  if (!answer.ok) return readFailure(c, answer)
+  const revision = answer.data
+  const data = revision.contentHash
+    ? await c.get('hub').store.blobs.get(revision.contentHash)
+    : undefined
+  if (!data) return noDocument(c, api, revision)
+  const download = c.req.query('download') !== undefined
+  const extension = { json: 'json', yaml: 'yaml', graphql: 'graphql' }[revision.format]
+  return c.body(data as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': download ? revision.mediaType : 'text/plain; charset=utf-8',
+    'Content-Disposition': download
+      ? `attachment; filename="${api.slug}-${revision.sequence}.${extension}"`
+      : 'inline',
+    'Cache-Control': 'private, no-cache',
+  })
+})
+
+function ParseIssues({ issues }: { issues: RevisionRecord['parseIssues'] }) {
+  if (issues.error + issues.warning + issues.debug === 0) return <span class="muted">none</span>
+  return (
+    <span class="row">
+      {issues.error > 0 ? <Badge kind="error">{issues.error} error</Badge> : null}
+      {issues.warning > 0 ? <Badge kind="warning">{issues.warning} warning</Badge> : null}
+      {issues.debug > 0 ? <Badge>{issues.debug} debug</Badge> : null}
+    </span>
+  )
+}
+
+/** A revision without a stored document: its URL stands for the API's revisions page (SPEC). */
+function noDocument(c: WebContext, api: ApiRecord, revision: RevisionRecord) {
+  return redirectWith(c, `${apiPath(api.owner, api.slug)}/revisions`, {
+    kind: 'error',
+    message: `The document of revision ${revisionLabel(revision)} is not stored on this hub; here are the API's revisions.`,
+  })
+}

@@ -1,0 +1,430 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { storeKinds } from '../support/databases.js'
+import { oasYaml } from '../support/documents.js'
+import { startHub, type HubProcess } from '../support/hub-process.js'
+import { call } from '../support/http.js'
+import { startReceiver, type Receiver } from '../support/receiver.js'
+import { expectStoreUnchanged } from '../support/store-snapshot.js'
+import { WebSession } from '../support/web-session.js'
+
+const SLUG = 'hidden-ledger'
+const NAME = 'Hidden Ledger API'
+
+/**
+ * The API, revision, changes and webhook pages over plain HTTP (docs/web/apis.md,
+ * docs/web/webhooks.md): every URL the hub puts in a payload answers with its page, a private
+ * API's pages are not found for those who cannot read it, and refused forms write nothing.
+ */
+describe.each(await storeKinds())('API pages (%s)', (kind) => {
+  let hub: HubProcess
+  let receiver: Receiver
+  /** Serves documents for refetch: `/openapi.yaml` (the body of `served`), anything else 404. */
+  let source: Receiver
+  let served = oasYaml(['get /pets'])
+  /** alice owns the org acme; rita is a reader of acme; nora is no member. */
+  let alice: WebSession
+  let rita: WebSession
+  let nora: WebSession
+  let pat: string
+  const api = `/acme/apis/${SLUG}`
+
+  beforeAll(async () => {
+    receiver = await startReceiver()
+    source = await startReceiver((request) =>
+      request.path === '/openapi.yaml'
+        ? { status: 200, headers: { 'content-type': 'text/plain' }, body: served }
+        : { status: 404, body: 'no such file' },
+    )
+    hub = await startHub(kind, {
+      env: { SVC_HUB_ALLOW_PRIVATE_NETWORKS: `${receiver.origin},${source.origin}` },
+    })
+    ;[alice, rita, nora] = [hub.url, hub.url, hub.url].map((url) => new WebSession(url)) as [
+      WebSession,
+      WebSession,
+      WebSession,
+    ]
+    await alice.signUp('alice')
+    await rita.signUp('rita')
+    await nora.signUp('nora')
+    for (const args of [
+      ['create-org', 'acme', '--owner', 'alice'],
+      ['add-member', 'acme', 'rita', '--role', 'reader'],
+    ]) {
+      const run = await hub.admin(args)
+      expect(run.code, run.stderr).toBe(0)
+    }
+    const token = await hub.admin([
+      'create-token',
+      'alice',
+      '--scopes',
+      'read,write:apis',
+      '--json',
+    ])
+    pat = (JSON.parse(token.stdout) as { token: string }).token
+  })
+  afterAll(async () => {
+    await hub?.dispose()
+    await receiver?.close()
+    await source?.close()
+  })
+
+  /** Pushes a revision through the upload form as alice; answers the page it redirects to. */
+  async function upload(operations: string[], version: string) {
+    const file = new File([oasYaml(operations)], 'openapi.yaml')
+    const answer = await alice.submit(
+      `${api}/revisions/new`,
+      { file, document: '', version },
+      `${api}/revisions/new`,
+    )
+    expect(answer.status, answer.text).toBe(303)
+    return answer.headers.get('location')!
+  }
+
+  it('creates a private API of an organisation, uploads revisions and shows every payload URL', async () => {
+    const form = await alice.get('/apis/new')
+    expect(form.status).toBe(200)
+    expect(form.text).toContain('<option value="acme"')
+    const created = await alice.post('/apis/new', {
+      owner: 'acme',
+      slug: SLUG,
+      name: NAME,
+      visibility: 'private',
+      sourceUrl: '',
+    })
+    expect(created.status, created.text).toBe(303)
+    expect(created.headers.get('location')).toBe(api)
+
+    // Api.url, from the API itself.
+    const record = await call(`${hub.url}/v1/apis/acme/${SLUG}`, { token: pat })
+    expect(record.status).toBe(200)
+    const apiPage = await alice.get(new URL(record.body.url as string).pathname)
+    expect(apiPage.status).toBe(200)
+    expect(apiPage.text).toContain(NAME)
+    expect(apiPage.text).toContain('No revisions yet')
+
+    const first = await upload(['get /pets', 'post /pets'], '1.0.0')
+    const firstPage = await alice.get(first)
+    expect(firstPage.status).toBe(200)
+    expect(firstPage.text).toContain('created: the API&#39;s first revision.')
+    expect(firstPage.text).toContain('1.0.0')
+
+    // A webhook at the loopback receiver, its secret shown once.
+    const hook = await alice.submit(`${api}/webhooks/new`, {
+      url: `${receiver.origin}/hook`,
+      description: 'CI',
+      active: 'on',
+    })
+    expect(hook.status, hook.text).toBe(303)
+    const hookPage = await alice.get(hook.headers.get('location')!)
+    expect(hookPage.text).toMatch(/data-testid="secret">whsec_[A-Za-z0-9_-]{43}</)
+    expect((await alice.get(hook.headers.get('location')!)).text).not.toContain('whsec_')
+
+    // The second revision removes an operation: a breaking change, and an event.
+    const second = await upload(['get /pets'], '2.0.0')
+    const secondPage = await alice.get(second)
+    expect(secondPage.text).toContain('1 breaking')
+    const [delivery] = await receiver.waitFor(1)
+    const event = JSON.parse(delivery!.body) as {
+      data: {
+        api: { url: string }
+        revision: { url: string }
+        previousRevision: { url: string }
+        changesUrl: string
+      }
+    }
+    const revisions = await call(`${hub.url}/v1/apis/acme/${SLUG}/revisions`, { token: pat })
+    const urls = [
+      event.data.api.url,
+      event.data.revision.url,
+      event.data.previousRevision.url,
+      event.data.changesUrl,
+      ...(revisions.body.revisions as { url: string }[]).map((r) => r.url),
+    ]
+    for (const url of urls) {
+      const answer = await alice.get(new URL(url).pathname)
+      expect(answer.status, url).toBe(200)
+      expect(answer.text, url).toContain(NAME)
+    }
+    const changes = await alice.get(new URL(event.data.changesUrl).pathname)
+    expect(changes.text).toContain('data-testid="changes-breaking"')
+    expect(changes.text).toContain('endpoint-removed')
+    expect(changes.text).toContain('/paths/~1pets/post')
+    const firstChanges = await alice.get(
+      `${new URL(event.data.previousRevision.url).pathname}/changes`,
+    )
+    expect(firstChanges.text).toContain('The first revision.')
+
+    // The raw document, as pushed.
+    const raw = await alice.get(`${new URL(event.data.revision.url).pathname}/document`)
+    expect(raw.status).toBe(200)
+    expect(raw.text).toBe(oasYaml(['get /pets']))
+
+    // rita, a reader, reads every page of the API.
+    for (const path of [api, `${api}/revisions`, new URL(event.data.changesUrl).pathname]) {
+      expect((await rita.get(path)).status, path).toBe(200)
+    }
+  })
+
+  it("hides a private API's pages from anonymous visitors and from non-members", async () => {
+    const revisions = await call(`${hub.url}/v1/apis/acme/${SLUG}/revisions`, { token: pat })
+    const revision = new URL(revisions.body.revisions[0].url as string).pathname
+    const hooks = await alice.get(`${api}/webhooks`)
+    const hookPath = /href="(\/acme\/apis\/[^"]+\/webhooks\/whk_[0-9a-f]{24})"/.exec(
+      hooks.text,
+    )?.[1]
+    expect(hookPath).toBeDefined()
+    const paths = [
+      api,
+      `${api}/revisions`,
+      revision,
+      `${revision}/changes`,
+      `${revision}/document`,
+      `${api}/revisions/new`,
+      `${api}/webhooks`,
+      `${api}/webhooks/new`,
+      hookPath!,
+      `${hookPath!}/delete`,
+    ]
+    const anonymous = new WebSession(hub.url)
+    for (const visitor of [anonymous, nora]) {
+      for (const path of paths) {
+        const answer = await visitor.get(path)
+        expect(answer.status, path).toBe(404)
+        expect(answer.text, path).not.toContain(SLUG)
+        expect(answer.text, path).not.toContain(NAME)
+      }
+      const list = await visitor.get('/apis')
+      expect(list.status).toBe(200)
+      expect(list.text).not.toContain(SLUG)
+    }
+    expect((await alice.get('/apis')).text).toContain(SLUG)
+
+    // Forms to it are not found either, and write nothing.
+    await expectStoreUnchanged(hub, async () => {
+      await nora.get('/apis')
+      for (const [path, fields] of [
+        [`${api}/revisions/new`, { document: oasYaml(['get /x']), version: '' }],
+        [`${api}/webhooks/new`, { url: `${receiver.origin}/nora`, active: 'on' }],
+        [`${hookPath!}/rotate`, {}],
+        [`${hookPath!}/delete`, { confirm: 'yes' }],
+        [`${api}/refetch`, {}],
+      ] as const) {
+        const answer = await nora.post(path, fields)
+        expect(answer.status, path).toBe(404)
+        expect(answer.text, path).not.toContain(NAME)
+      }
+    })
+  })
+
+  it('a reader cannot add webhooks or push revisions: not found, nothing written', async () => {
+    await rita.get(api)
+    expect((await rita.get(`${api}/webhooks`)).status).toBe(404)
+    expect((await rita.get(`${api}/webhooks/new`)).status).toBe(404)
+    expect((await rita.get(`${api}/revisions/new`)).status).toBe(404)
+    await expectStoreUnchanged(hub, async () => {
+      const hook = await rita.post(`${api}/webhooks/new`, {
+        url: `${receiver.origin}/rita`,
+        active: 'on',
+      })
+      expect(hook.status).toBe(404)
+      const push = await rita.post(`${api}/revisions/new`, {
+        document: oasYaml(['get /rita']),
+        version: '',
+      })
+      expect(push.status).toBe(404)
+    })
+  })
+
+  it('refuses a malformed document with its parse problem and stores no revision', async () => {
+    await alice.get(`${api}/revisions/new`)
+    const broken = 'openapi: 3.0.3\ninfo:\n  title: [Pets\n  version: 1.0.0\npaths: {}\n'
+    const answer = await expectStoreUnchanged(hub, () =>
+      alice.post(`${api}/revisions/new`, {
+        file: new File([broken], 'broken.yaml'),
+        document: '',
+        version: '',
+      }),
+    )
+    expect(answer.status).toBe(422)
+    expect(answer.text).toContain('data-testid="parse-problem"')
+    expect(answer.text).toContain('invalid_syntax')
+    expect(answer.text).toMatch(/line \d+/)
+    expect(answer.text).toContain('title: [Pets')
+
+    const empty = await expectStoreUnchanged(hub, () =>
+      alice.post(`${api}/revisions/new`, { document: '  ', version: '' }),
+    )
+    expect(empty.status).toBe(422)
+    expect(empty.text).toContain('Choose a file, or paste a document.')
+
+    const label = await expectStoreUnchanged(hub, () =>
+      alice.post(`${api}/revisions/new`, {
+        document: oasYaml(['get /label']),
+        version: 'x'.repeat(101),
+      }),
+    )
+    expect(label.status).toBe(422)
+    expect(label.text).toContain('class="field-error"')
+  })
+
+  it('re-renders a refused new-API form with the messages, and writes nothing', async () => {
+    await alice.get('/apis/new')
+    const answer = await expectStoreUnchanged(hub, () =>
+      alice.post('/apis/new', {
+        owner: 'acme',
+        slug: SLUG,
+        name: 'Again',
+        visibility: 'public',
+        sourceUrl: '',
+      }),
+    )
+    expect(answer.status).toBe(409)
+    expect(answer.text).toContain(`The API acme/${SLUG} exists already.`)
+    const bad = await expectStoreUnchanged(hub, () =>
+      alice.post('/apis/new', {
+        owner: 'acme',
+        slug: 'Not A Slug',
+        name: '',
+        visibility: 'public',
+        sourceUrl: 'http://127.0.0.1:9/openapi.yaml',
+      }),
+    )
+    expect(bad.status).toBe(422)
+    expect(bad.text).toContain('must be a slug')
+    expect(bad.text).toContain('value="Not A Slug"')
+  })
+
+  it('refuses a form without its CSRF token: 403, nothing written', async () => {
+    await alice.get(api)
+    await expectStoreUnchanged(hub, async () => {
+      for (const [path, fields] of [
+        ['/apis/new', { owner: 'acme', slug: 'csrf', name: 'CSRF', visibility: 'public' }],
+        [`${api}/revisions/new`, { document: oasYaml(['get /csrf']), version: '' }],
+        [`${api}/webhooks/new`, { url: `${receiver.origin}/csrf`, active: 'on' }],
+      ] as const) {
+        const answer = await alice.post(path, { ...fields, _csrf: '' })
+        expect(answer.status, path).toBe(403)
+      }
+    })
+  })
+
+  it('shows a public API to everyone, and tells GraphQL SDL pasted from its content', async () => {
+    const created = await alice.submit('/apis/new', {
+      owner: 'alice',
+      slug: 'graph',
+      name: 'Graph API',
+      visibility: 'public',
+      sourceUrl: '',
+    })
+    expect(created.status, created.text).toBe(303)
+    const sdl = 'type Pet {\n  id: ID!\n}\n\ntype Query {\n  pets: [Pet]\n}\n'
+    const pushed = await alice.submit('/alice/apis/graph/revisions/new', {
+      document: sdl.replace(/\n/g, '\r\n'),
+      version: '',
+    })
+    expect(pushed.status, pushed.text).toBe(303)
+    const revision = await alice.get(pushed.headers.get('location')!)
+    expect(revision.text).toContain('GraphQL · graphql · sdl')
+    // Stored with the line breaks of the text, not the CRLF a browser sends.
+    expect((await alice.get(`${pushed.headers.get('location')!}/document`)).text).toBe(sdl)
+
+    const anonymous = new WebSession(hub.url)
+    for (const path of ['/apis', '/alice/apis/graph', '/alice/apis/graph/revisions']) {
+      const answer = await anonymous.get(path)
+      expect(answer.status, path).toBe(200)
+      expect(answer.text, path).toContain('Graph API')
+    }
+    // Pages that write send a signed-out visitor to sign in first.
+    const upload = await anonymous.get('/alice/apis/graph/revisions/new')
+    expect(upload.status).toBe(303)
+    expect(upload.headers.get('location')).toBe(
+      `/signin?next=${encodeURIComponent('/alice/apis/graph/revisions/new')}`,
+    )
+    expect((await anonymous.get('/alice/apis/graph/webhooks')).status).toBe(303)
+    // Someone else reads it but may not push to it or manage its webhooks.
+    expect((await nora.get('/alice/apis/graph')).text).not.toContain('Upload a revision')
+    expect((await nora.get('/alice/apis/graph/revisions/new')).status).toBe(404)
+    expect((await nora.get('/alice/apis/graph/webhooks')).status).toBe(404)
+  })
+
+  it('refetches the source URL, and shows why a refetch was refused', async () => {
+    const created = await alice.submit('/apis/new', {
+      owner: 'alice',
+      slug: 'fetched',
+      name: 'Fetched API',
+      visibility: 'private',
+      sourceUrl: `${source.origin}/openapi.yaml`,
+    })
+    expect(created.status, created.text).toBe(303)
+    const page = await alice.get('/alice/apis/fetched')
+    expect(page.text).toContain('>Refetch<')
+
+    const first = await alice.post('/alice/apis/fetched/refetch')
+    expect(first.status, first.text).toBe(303)
+    expect(first.headers.get('location')).toMatch(/^\/alice\/apis\/fetched\/revisions\/rev_/)
+    expect((await alice.get(first.headers.get('location')!)).text).toContain('revision #1 created')
+
+    served = oasYaml(['get /pets', 'get /owners'])
+    const second = await alice.post('/alice/apis/fetched/refetch')
+    expect((await alice.get(second.headers.get('location')!)).text).toContain(
+      'revision #2 created (0 breaking, 0 warning, 1 info)',
+    )
+    const same = await alice.post('/alice/apis/fetched/refetch')
+    expect((await alice.get(same.headers.get('location')!)).text).toContain('nothing was created')
+
+    // A source that answers 404: the page again, with the API's message; nothing stored.
+    const store = await hub.openStore()
+    await store.kysely
+      .updateTable('apis')
+      .set({ source_url: `${source.origin}/gone.yaml` })
+      .where('slug', '=', 'fetched')
+      .execute()
+    await store.close()
+    await alice.get('/alice/apis/fetched')
+    const refused = await expectStoreUnchanged(hub, () => alice.post('/alice/apis/fetched/refetch'))
+    expect(refused.status).toBe(502)
+    expect(refused.text).toContain('The sourceUrl answered 404')
+    expect(refused.text).toContain('Fetched API')
+  })
+
+  it('re-renders refused webhook forms with the messages, and writes nothing', async () => {
+    const hooks = await alice.get(`${api}/webhooks`)
+    const hook = /href="(\/acme\/apis\/[^"]+\/webhooks\/whk_[0-9a-f]{24})"/.exec(hooks.text)![1]!
+    await alice.get(hook)
+    await expectStoreUnchanged(hub, async () => {
+      const refusedUrl = await alice.post(hook, {
+        url: 'http://10.1.2.3/hook',
+        description: '',
+        active: 'on',
+      })
+      expect(refusedUrl.status).toBe(422)
+      expect(refusedUrl.text).toContain('value="http://10.1.2.3/hook"')
+      expect(refusedUrl.text).toMatch(
+        /class="field-error">The hub does not send requests to this URL: /,
+      )
+
+      const unconfirmed = await alice.post(`${hook}/delete`, {})
+      expect(unconfirmed.status).toBe(422)
+      expect(unconfirmed.text).toContain('Tick the box to confirm the deletion.')
+
+      const future = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16)
+      const recover = await alice.post(`${hook}/recover`, { since: future })
+      expect(recover.status).toBe(422)
+      expect(recover.text).toContain('The time must be in the past.')
+      const garbled = await alice.post(`${hook}/recover`, { since: 'yesterday' })
+      expect(garbled.status).toBe(422)
+
+      const unknown = await alice.post(`${api}/webhooks/whk_000000000000000000000000/rotate`, {})
+      expect(unknown.status).toBe(404)
+    })
+
+    // Switched off, a webhook takes no test event: 409 with the API's message.
+    expect(
+      (await alice.post(hook, { url: `${receiver.origin}/hook`, description: '' })).status,
+    ).toBe(303)
+    await alice.get(hook)
+    const test = await expectStoreUnchanged(hub, () => alice.post(`${hook}/test`, {}))
+    expect(test.status).toBe(409)
+    expect(test.text).toContain('is switched off')
+  })
+})
