@@ -356,6 +356,16 @@ describe.each(await storeKinds())('web settings (%s)', (kind) => {
     const low = await owner.get('/acme/settings/credits')
     expect(low.text).toContain('below 100')
     expect(low.text).toContain('class="badge warning">low<')
+
+    // The low-credit alert's getMoreCreditsUrl is this page.
+    const made = await hub.admin(['create-api-key', 'acme', '--json'])
+    const { key } = JSON.parse(made.stdout) as { key: string }
+    const limits = await call(`${hub.url}/v1/rate-limits?apiKey=${key}`)
+    const url = new URL(limits.body.chargeInfo.lowCreditAlert.getMoreCreditsUrl as string)
+    expect(url.pathname).toBe('/acme/settings/credits')
+    const linked = await writer.get(url.pathname)
+    expect(linked.status).toBe(200)
+    expect(linked.text).toMatch(/data-testid="balance"><strong>50</)
   })
 
   it('sets and clears a rate-limit override through the API', async () => {
