@@ -36,7 +36,8 @@ const WRITE = needs('write:projects')
 const CreateDeploymentSchema = z
   .strictObject({
     stackVersion: z.string().max(256).optional().openapi({
-      description: "A published semver version of the project's stack, or `latest` (default)",
+      description:
+        "A published semver version of the project's stack, or `latest`; default: the project's pin",
     }),
   })
   .openapi('CreateDeployment')
@@ -82,7 +83,8 @@ deployments.openapi(
     const { store, config } = c.get('hub')
     const stackOwner = await accountOrThrow(store, project.stack_account_handle)
     await requireAccess(store, caller, stackOwner, 'read', 'stacks')
-    const wanted = c.req.valid('json').stackVersion ?? 'latest'
+    // Without a version, the project's own pin (a version, or `latest`).
+    const wanted = c.req.valid('json').stackVersion ?? project.stack_version
     const name = `@${project.stack_account_handle}/${project.stack_slug}`
     const versions = await store.stacks.versions(project.stack_id)
     let version

@@ -4,10 +4,9 @@ import type { WebEnv } from '../env.js'
 import { notFoundPage, page } from '../responses.js'
 import { ProjectTable, type ProjectItem } from './projects.js'
 import { StackTable, type StackSummary } from './stacks.js'
+import type { ViewerAccounts } from '../viewer-accounts.js'
 
 type ApiItem = { owner: string; slug: string; name: string; visibility: 'public' | 'private' }
-type ViewerInfo = { handle: string; organizations: { handle: string; role: string }[] }
-
 const seg = encodeURIComponent
 
 /**
@@ -27,7 +26,7 @@ export const accountPages = new Hono<WebEnv>().get('/:handle', async (c) => {
     api.get<{ apis: ApiItem[]; nextCursor: string | null }>(`/apis?owner=${seg(handle)}&limit=100`),
     viewer ? api.get<{ stacks: StackSummary[] }>(`/stacks?${q}`) : undefined,
     viewer ? api.get<{ projects: ProjectItem[] }>(`/projects?${q}`) : undefined,
-    viewer ? api.get<ViewerInfo>('/user') : undefined,
+    viewer ? api.get<ViewerAccounts>('/user') : undefined,
   ])
   const role = me?.ok ? me.data.organizations.find((o) => o.handle === handle)?.role : undefined
   const own = viewer?.handle === handle

@@ -16,6 +16,7 @@ import { formText, type FormBody } from '../forms.js'
 import { page, redirectWith } from '../responses.js'
 import { ProjectHead, projectCrumbs, projectHref, type ProjectItem } from './projects.js'
 import { privateErrorPage } from './stacks.js'
+import { viewerCanWrite } from '../viewer-accounts.js'
 
 /** `Deployment` of the /v1 API. */
 type Deployment = {
@@ -87,18 +88,6 @@ async function readProject(c: WebContext) {
   return { answer, v1 }
 }
 
-type ViewerInfo = { handle: string; organizations: { handle: string; role: string }[] }
-
-/** Whether the viewer may change things of `account` (only to offer the forms; the API decides). */
-async function viewerCanWrite(c: WebContext, account: string): Promise<boolean> {
-  if (!c.get('viewer')) return false
-  const me = await c.get('api').get<ViewerInfo>('/user')
-  if (!me.ok) return false
-  if (me.data.handle === account) return true
-  const role = me.data.organizations.find((o) => o.handle === account)?.role
-  return role === 'owner' || role === 'writer'
-}
-
 /** A refused write of a project the viewer can read: 403 is told on the page, the rest is 404. */
 function refusedWrite(status: number): boolean {
   return status === 401 || status === 404
@@ -156,7 +145,7 @@ async function deploymentsPage(
               name="stackVersion"
               label="Stack version"
               options={options}
-              value={form.stackVersion ?? 'latest'}
+              value={form.stackVersion ?? project.stackVersion}
             />
             <button type="submit" class="primary">
               Deploy

@@ -16,6 +16,7 @@ import type { WebContext, WebEnv } from '../env.js'
 import { formText, type FormBody } from '../forms.js'
 import { apiErrorPage, page, redirectWith, signInRedirect } from '../responses.js'
 import { privateErrorPage, stackHref, versionHref, type StackSummary } from './stacks.js'
+import { viewerCanWrite, writableAccounts, type ViewerAccounts } from '../viewer-accounts.js'
 
 type Ref = { account: string; slug: string }
 
@@ -51,8 +52,6 @@ type FlatConfig = {
   updatedAt: string | null
 }
 type StoredFile = { path: string; size: number; sha256: string }
-type ViewerInfo = { handle: string; organizations: { handle: string; role: string }[] }
-
 const seg = encodeURIComponent
 
 function plural(n: number, word: string): string {
@@ -258,16 +257,13 @@ async function newProjectPage(
 ) {
   const api = c.get('api')
   const [me, stacks, apis] = await Promise.all([
-    api.get<ViewerInfo>('/user'),
+    api.get<ViewerAccounts>('/user'),
     api.get<{ stacks: StackSummary[] }>('/stacks?limit=100'),
     api.get<{ apis: { owner: string; slug: string; name: string }[] }>('/apis?limit=100'),
   ])
   if (!me.ok) return apiErrorPage(c, me)
   // Where the viewer may create: its own account and the organisations it can write to.
-  const accounts = [
-    me.data.handle,
-    ...me.data.organizations.filter((o) => o.role !== 'reader').map((o) => o.handle),
-  ]
+  const accounts = writableAccounts(me.data)
   return page(
     c,
     {
@@ -483,15 +479,6 @@ projectPages.get('/:account/projects/:slug', async (c) => {
     </>,
   )
 })
-
-/** Whether the viewer may change things of `account` (only to offer the forms; the API decides). */
-async function viewerCanWrite(c: WebContext, account: string): Promise<boolean> {
-  const me = await c.get('api').get<ViewerInfo>('/user')
-  if (!me.ok) return false
-  if (me.data.handle === account) return true
-  const role = me.data.organizations.find((o) => o.handle === account)?.role
-  return role === 'owner' || role === 'writer'
-}
 
 projectPages.get('/:account/projects/:slug/config', async (c) => {
   const answer = await readProject(c)

@@ -13,6 +13,7 @@ import {
 } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
+import { viewerAccounts } from '../../viewer-accounts.js'
 import { apiErrorPage, page, redirectWith, signInRedirect } from '../../responses.js'
 import {
   ApiHead,
@@ -219,8 +220,8 @@ function formFailure(error: ApiErrorBody): Pick<NewApiState, 'error' | 'errors'>
 
 async function newApiPage(c: WebContext, state: NewApiState, status = 200) {
   const viewer = c.get('viewer')!
-  const me = await c.get('api').get<{ organizations: { handle: string; role: string }[] }>('/user')
-  const orgs = me.ok ? me.data.organizations.filter((org) => org.role !== 'reader') : []
+  const me = await viewerAccounts(c)
+  const orgs = me ? me.organizations.filter((org) => org.role !== 'reader') : []
   const errors = state.errors ?? {}
   return page(
     c,

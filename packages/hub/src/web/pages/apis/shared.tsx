@@ -75,13 +75,7 @@ export async function loadApi(c: WebContext): Promise<ApiAnswer<ApiRecord>> {
  * itself, or an owner or writer of the organisation. Only decides which links a page offers;
  * the /v1 routes decide what a form may do.
  */
-export async function canWrite(c: WebContext, owner: string): Promise<boolean> {
-  const viewer = c.get('viewer')
-  if (!viewer) return false
-  if (viewer.handle === owner) return true
-  const me = await c.get('api').get<{ organizations: { handle: string; role: string }[] }>('/user')
-  return me.ok && me.data.organizations.some((org) => org.handle === owner && org.role !== 'reader')
-}
+export { viewerCanWrite as canWrite } from '../../viewer-accounts.js'
 
 /** The trail of every page of an API. */
 export function apiCrumbs(api: ApiRecord, ...more: Crumb[]): Crumb[] {
