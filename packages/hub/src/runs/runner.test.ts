@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   bigBundle,
@@ -83,6 +85,32 @@ describe('runBundle', () => {
     if (result.ok) return
     expect(result.reason).toMatch(/^server\.js answered 422 invalid_schema:/)
   }, 60_000)
+
+  it('the bundle reads nothing outside its folder, writes nothing, and starts no process or worker', async () => {
+    const outside = join(mkdtempSync(join(tmpdir(), 'svc-run-outside-')), 'hub.db')
+    writeFileSync(outside, 'the hub store')
+    const tries = {
+      read: `require('node:fs').readFileSync(${JSON.stringify(outside)}, 'utf8')`,
+      write: `require('node:fs').writeFileSync('out.txt', 'x')`,
+      spawn: `require('node:child_process').execSync('id')`,
+      worker: `new (require('node:worker_threads').Worker)('1', { eval: true })`,
+    }
+    const bundle = fakeServerJs(`
+      const outcome = {}
+      for (const [name, code] of Object.entries(${JSON.stringify(tries)})) {
+        try { eval(code); outcome[name] = 'allowed' } catch (error) { outcome[name] = error.code }
+      }
+      return { artifacts: { 'outcome.json': JSON.stringify(outcome) }, manifest: {} }
+    `)
+    const result = await runBundle(input(bundle))
+    expect(JSON.parse(text(result, 'outcome.json'))).toEqual({
+      read: 'ERR_ACCESS_DENIED',
+      write: 'ERR_ACCESS_DENIED',
+      spawn: 'ERR_ACCESS_DENIED',
+      worker: 'ERR_ACCESS_DENIED',
+    })
+    rmSync(dirname(outside), { recursive: true, force: true })
+  })
 
   it('the child has only PORT, HOST and NODE_ENV: nothing of the parent, a temp dir of its own that is removed', async () => {
     process.env.SVC_RUNNER_CANARY = 'canary-value-7f3a'

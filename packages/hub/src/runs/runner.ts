@@ -56,6 +56,15 @@ import(require('node:url').pathToFileURL(require('node:path').resolve('server.js
 )
 `
 
+/** `--permission` since Node 22.13 and 23.5; `--experimental-permission` before. */
+export const PERMISSION_FLAG = permissionFlag(process.versions.node)
+
+function permissionFlag(version: string): string {
+  const [major = 0, minor = 0] = version.split('.').map(Number)
+  const stable = major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13)
+  return stable ? '--permission' : '--experimental-permission'
+}
+
 /** The whole environment of the child: nothing of the hub's is passed on. */
 export const CHILD_ENV = { PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' } as const
 
@@ -84,13 +93,26 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
     dir = await mkdtemp(join(tmpdir(), 'svc-run-'))
     await writeFile(join(dir, 'server.js'), input.bundle, { mode: 0o600 })
     const { limits } = input
-    child = spawn(process.execPath, [`--max-old-space-size=${limits.memoryMb}`, '-e', WRAPPER], {
-      cwd: dir,
-      env: { ...CHILD_ENV },
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    })
+    child = spawn(
+      process.execPath,
+      [
+        `--max-old-space-size=${limits.memoryMb}`,
+        // Node's permission model: the bundle reads its own folder only, writes nothing, and
+        // starts no processes or workers; the hub's data, config and secrets stay out of reach.
+        PERMISSION_FLAG,
+        `--allow-fs-read=${dir}/`,
+        '--no-warnings=ExperimentalWarning',
+        '-e',
+        WRAPPER,
+      ],
+      {
+        cwd: dir,
+        env: { ...CHILD_ENV },
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      },
+    )
     const proc = child
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
     exited = new Promise<void>((resolve) => {
