@@ -131,6 +131,7 @@ for (const kind of await storeKinds()) {
         const before = (await call(`${hub.url}/metrics`)).text
         const route = 'method="GET",route="/v1/stacks/:account/:slug",status="404"'
         const unmatched = 'method="GET",route="unmatched",status="404"'
+        const page = 'method="GET",route="page",status="404"'
         const metricsRoute = 'method="GET",route="/metrics",status="200"'
         for (const slug of ['metric-one', 'metric-two', 'metric-three']) {
           const reply = await call(`${hub.url}/v1/stacks/admin/${slug}`, { token: hub.adminPat })
@@ -147,7 +148,9 @@ for (const kind of await storeKinds()) {
         expect(after).toContain('# TYPE svc_hub_http_requests_total counter')
         expect(after).toContain('# TYPE svc_hub_http_request_duration_seconds histogram')
         expect(requestCount(after, route) - requestCount(before, route)).toBe(3)
-        expect(requestCount(after, unmatched) - requestCount(before, unmatched)).toBe(2)
+        expect(requestCount(after, unmatched) - requestCount(before, unmatched)).toBe(1)
+        // Every path outside /v1 is a page of the web app: one label for all of them.
+        expect(requestCount(after, page) - requestCount(before, page)).toBe(1)
         expect(requestCount(after, metricsRoute) - requestCount(before, metricsRoute)).toBe(1)
         expect(after).toMatch(
           /^svc_hub_http_request_duration_seconds_count\{method="GET",route="\/v1\/stacks\/:account\/:slug"\} \d+$/m,
@@ -184,7 +187,7 @@ for (const kind of await storeKinds()) {
         expect(echoedOk.headers.get('x-request-id')).toBe(safe)
 
         for (const unsafe of ['has space', 'a/b', 'x'.repeat(129), '']) {
-          const reply = await call(`${hub.url}/nowhere`, { headers: { 'x-request-id': unsafe } })
+          const reply = await call(`${hub.url}/v1/nowhere`, { headers: { 'x-request-id': unsafe } })
           const id = reply.headers.get('x-request-id')
           expect(id).toMatch(GENERATED_ID)
           expect(reply.body.requestId).toBe(id)
@@ -209,12 +212,17 @@ for (const kind of await storeKinds()) {
         expect(hub.stdout()).not.toContain('has space')
       })
 
-      it('answers an unknown route with the 404 not_found envelope', async () => {
+      it("answers an unknown /v1 route with the 404 not_found envelope, any other path with the web app's 404 page", async () => {
+        for (const path of ['/nope', '/v2/user']) {
+          const reply = await call(`${hub.url}${path}`, { token: hub.adminPat })
+          expect(reply.status, path).toBe(404)
+          expect(reply.headers.get('content-type')).toMatch(/^text\/html/)
+          expect(reply.text).toContain('<h1>Not found</h1>')
+        }
         for (const [method, path, token] of [
-          ['GET', '/nope', undefined],
           ['GET', '/v1/nope/deeper', hub.adminPat],
           ['POST', '/v1/user', hub.adminPat],
-          ['GET', '/v2/user', hub.adminPat],
+          ['GET', '/v1', undefined],
         ] as const) {
           const reply = await call(`${hub.url}${path}`, { method, token })
           expect(reply.status, `${method} ${path}`).toBe(404)

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory'
-import { routePath } from 'hono/route'
+import { matchedRoutes } from 'hono/route'
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
 import type { HubEnv } from '../http/env.js'
 import type { DispatcherMetrics } from '../webhooks/dispatcher.js'
@@ -55,9 +55,11 @@ export function recordMetrics(metrics: HubMetrics) {
   return createMiddleware<HubEnv>(async function recordMetrics(c, next) {
     const stop = metrics.duration.startTimer()
     await next()
-    const pattern = routePath(c, -1)
-    // Labels are route patterns, never raw paths, so a scan of random URLs adds no series.
-    const route = pattern.endsWith('*') ? 'unmatched' : pattern
+    // Labels are route patterns, never raw paths, so a scan of random URLs adds no series: the
+    // route that answered (not middleware, nor the catch-all that hands pages to the web app),
+    // else `page` for the web app and `unmatched` for an unknown /v1 path.
+    const matched = matchedRoutes(c).find((r) => r.method !== 'ALL' && !r.path.endsWith('*'))
+    const route = matched?.path ?? (/^\/v1(?:\/|$)/.test(c.req.path) ? 'unmatched' : 'page')
     stop({ method: c.req.method, route })
     metrics.requests.inc({ method: c.req.method, route, status: String(c.res.status) })
   })

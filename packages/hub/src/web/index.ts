@@ -68,6 +68,7 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
     c.set('hub', parent.get('hub'))
     c.set('log', parent.get('log'))
     c.set('requestId', parent.get('requestId'))
+    c.header('X-Request-Id', parent.get('requestId'))
     await next()
   })
   web.route('/', assets)
