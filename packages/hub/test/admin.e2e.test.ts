@@ -258,6 +258,12 @@ for (const kind of await storeKinds()) {
     })
 
     describe('errors change nothing', () => {
+      // Refusals decided before the store is read (shapes, names, options) behave the same on
+      // every store: they run once, on SQLite. Those that look things up run on both.
+      const validation = (name: string, test: () => Promise<void>) => {
+        if (kind === 'sqlite') it(name, test)
+      }
+
       let store: Store
       beforeAll(async () => {
         store = await hub.openStore()
@@ -306,7 +312,7 @@ for (const kind of await storeKinds()) {
         ])
       })
 
-      it('an invalid handle', async () => {
+      validation('an invalid handle', async () => {
         const invalid = (handle: string) =>
           `'${handle}' is not a valid handle: use 1–39 lowercase letters, digits or inner hyphens`
         const long = 'a'.repeat(40)
@@ -320,7 +326,7 @@ for (const kind of await storeKinds()) {
         ])
       })
 
-      it('a handle that names a page of the hub', async () => {
+      validation('a handle that names a page of the hub', async () => {
         const reserved = (handle: string) =>
           `the handle '${handle}' is reserved: it names a page of the hub`
         await expectRefused(1, [
@@ -360,7 +366,7 @@ for (const kind of await storeKinds()) {
         ])
       })
 
-      it('an unknown role or scope', async () => {
+      validation('an unknown role or scope', async () => {
         await expectRefused(1, [
           [
             ['add-member', 'errco', 'erin', '--role', 'boss'],
@@ -383,7 +389,7 @@ for (const kind of await storeKinds()) {
         ])
       })
 
-      it('--expires that is not a whole number of days from 1 to 3650', async () => {
+      validation('--expires that is not a whole number of days from 1 to 3650', async () => {
         await expectRefused(1, [
           [['create-token', 'erin', '--scopes', 'read', '--expires', '0'], EXPIRES_ERROR],
           [['create-token', 'erin', '--scopes', 'read', '--expires', '-1'], EXPIRES_ERROR],
@@ -404,7 +410,7 @@ for (const kind of await storeKinds()) {
         ])
       })
 
-      it('a missing required option or option value: exit 2', async () => {
+      validation('a missing required option or option value: exit 2', async () => {
         await expectRefused(2, [
           [['create-org', 'newco'], "required option '--owner <user>' not specified"],
           [['add-member', 'errco', 'erin'], "required option '--role <role>' not specified"],
@@ -416,7 +422,7 @@ for (const kind of await storeKinds()) {
         ])
       })
 
-      it('a missing argument or an unknown option: exit 2', async () => {
+      validation('a missing argument or an unknown option: exit 2', async () => {
         await expectRefused(2, [
           [['create-user'], "missing required argument 'handle'"],
           [['add-member', 'errco', '--role', 'reader'], "missing required argument 'user'"],

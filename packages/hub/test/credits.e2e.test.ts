@@ -89,7 +89,9 @@ for (const kind of await storeKinds()) {
 
     it('refuses bad amounts, reasons and accounts with one error line, writing nothing', async () => {
       await expectStoreUnchanged(hub, async () => {
-        for (const amount of ['0', '-1', '1.5', 'ten', '1e3', '1000000001']) {
+        // Amounts are refused before the store is read: the same on every store, so once.
+        const amounts = kind === 'sqlite' ? ['0', '-1', '1.5', 'ten', '1e3', '1000000001'] : []
+        for (const amount of amounts) {
           expect(failure(await admin('grant-credits', 'acme', amount))).toBe(
             `the amount must be a whole number from 1 to 1,000,000,000, got '${amount}'`,
           )
