@@ -93,3 +93,36 @@ export class WebSession {
     return { status: response.status, headers: response.headers, text }
   }
 }
+
+export type WebPeople = {
+  /** Owner of the organisation acme. */
+  alice: WebSession
+  /** A reader of acme. */
+  rita: WebSession
+  /** A user who is no member of acme. */
+  nora: WebSession
+  /** A browser that never signs in. */
+  anonymous: WebSession
+}
+
+/** Signs up alice, rita and nora on the hub and makes acme (alice owner, rita reader). */
+export async function signUpPeople(hub: {
+  url: string
+  admin(args: readonly string[]): Promise<{ code: number | null; stderr: string }>
+}): Promise<WebPeople> {
+  const [alice, rita, nora, anonymous] = [1, 2, 3, 4].map(() => new WebSession(hub.url)) as [
+    WebSession,
+    WebSession,
+    WebSession,
+    WebSession,
+  ]
+  await Promise.all([alice.signUp('alice'), rita.signUp('rita'), nora.signUp('nora')])
+  for (const args of [
+    ['create-org', 'acme', '--owner', 'alice'],
+    ['add-member', 'acme', 'rita', '--role', 'reader'],
+  ]) {
+    const run = await hub.admin(args)
+    if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
+  }
+  return { alice, rita, nora, anonymous }
+}

@@ -4,7 +4,7 @@ import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call } from '../support/http.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
-import { WebSession } from '../support/web-session.js'
+import { signUpPeople, WebSession } from '../support/web-session.js'
 
 const SLUG = 'hidden-ledger'
 const NAME = 'Hidden Ledger API'
@@ -38,21 +38,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     hub = await startHub(kind, {
       env: { SVC_HUB_ALLOW_PRIVATE_NETWORKS: `${receiver.origin},${source.origin}` },
     })
-    ;[alice, rita, nora] = [hub.url, hub.url, hub.url].map((url) => new WebSession(url)) as [
-      WebSession,
-      WebSession,
-      WebSession,
-    ]
-    await alice.signUp('alice')
-    await rita.signUp('rita')
-    await nora.signUp('nora')
-    for (const args of [
-      ['create-org', 'acme', '--owner', 'alice'],
-      ['add-member', 'acme', 'rita', '--role', 'reader'],
-    ]) {
-      const run = await hub.admin(args)
-      expect(run.code, run.stderr).toBe(0)
-    }
+    ;({ alice, rita, nora } = await signUpPeople(hub))
     const token = await hub.admin([
       'create-token',
       'alice',

@@ -4,7 +4,7 @@ import { call, manifest, publishForm } from '../support/http.js'
 import { eventually } from '../support/poll.js'
 import { ENV_BUNDLE } from '../support/stack-bundles.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
-import { WebSession } from '../support/web-session.js'
+import { signUpPeople, WebSession } from '../support/web-session.js'
 
 /**
  * The deployment and run pages over plain HTTP (docs/web/deployments.md): a writer deploys,
@@ -26,22 +26,7 @@ describe.each(['sqlite'] as const)('deployment and run pages (%s)', (kind) => {
 
   beforeAll(async () => {
     hub = await startHub(kind)
-    ;[alice, rita, nora, anonymous] = [1, 2, 3, 4].map(() => new WebSession(hub.url)) as [
-      WebSession,
-      WebSession,
-      WebSession,
-      WebSession,
-    ]
-    await alice.signUp('alice')
-    await rita.signUp('rita')
-    await nora.signUp('nora')
-    for (const args of [
-      ['create-org', 'acme', '--owner', 'alice'],
-      ['add-member', 'acme', 'rita', '--role', 'reader'],
-    ]) {
-      const run = await hub.admin(args)
-      expect(run.code, run.stderr).toBe(0)
-    }
+    ;({ alice, rita, nora, anonymous } = await signUpPeople(hub))
     const token = await hub.admin([
       'create-token',
       'alice',
@@ -135,6 +120,18 @@ describe.each(['sqlite'] as const)('deployment and run pages (%s)', (kind) => {
         expect(answer.text).toContain('Not allowed')
       }
     })
+  })
+
+  it("the URLs of a run's payload answer with their pages: the run and the revision it used", async () => {
+    const [run] = (await v1('/projects/acme/shop/runs')).body.runs as {
+      url: string
+      revision: { url: string } | null
+    }[]
+    for (const url of [run!.url, run!.revision!.url]) {
+      const answer = await rita.get(new URL(url).pathname)
+      expect(answer.status, url).toBe(200)
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/)
+    }
   })
 
   it('a non-member and the signed-out get 404 for every page and post; nothing changes', async () => {

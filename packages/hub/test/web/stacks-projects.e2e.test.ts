@@ -4,7 +4,7 @@ import { storeKinds } from '../support/databases.js'
 import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call, manifest, publishForm, type Reply } from '../support/http.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
-import { WebSession } from '../support/web-session.js'
+import { signUpPeople, WebSession } from '../support/web-session.js'
 
 const BUNDLE = 'export default { name: "shop-stack" }\n'
 const SOURCES = [
@@ -43,22 +43,7 @@ describe.each(await storeKinds())('stack and project pages (%s)', (kind) => {
 
   beforeAll(async () => {
     hub = await startHub(kind)
-    ;[alice, rita, nora, anonymous] = [1, 2, 3, 4].map(() => new WebSession(hub.url)) as [
-      WebSession,
-      WebSession,
-      WebSession,
-      WebSession,
-    ]
-    await alice.signUp('alice')
-    await rita.signUp('rita')
-    await nora.signUp('nora')
-    for (const args of [
-      ['create-org', 'acme', '--owner', 'alice'],
-      ['add-member', 'acme', 'rita', '--role', 'reader'],
-    ]) {
-      const run = await hub.admin(args)
-      expect(run.code, run.stderr).toBe(0)
-    }
+    ;({ alice, rita, nora, anonymous } = await signUpPeople(hub))
     const token = async (user: string) => {
       const run = await hub.admin([
         'create-token',
