@@ -43,3 +43,17 @@ export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>): T {
   }
   return parsed.data
 }
+
+/**
+ * One page of `rows`, read with `limit + 1` (a row past the page tells that more follow), and the
+ * cursor of the next page: the position of the page's last row, or null on the last page.
+ */
+export function pageOf<T>(
+  rows: readonly T[],
+  limit: number,
+  position: (last: T) => readonly (string | number)[],
+): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor(position(last)) : null }
+}

@@ -3,7 +3,7 @@ import { API_READ_SCOPES, readableApi } from '../apis/api-access.js'
 import { ApiSchema, apiRecord } from '../apis/record.js'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { outboundUrl } from '../outbound/guard.js'
 import {
@@ -124,12 +124,11 @@ apis.openapi(
       after: after && { createdAt: after[0], id: after[1] },
       limit: limit + 1,
     })
-    const page = rows.slice(0, limit)
-    const last = page.at(-1)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.created_at, last.id])
     return c.json(
       {
         apis: page.map((row) => apiRecord(row, config.publicUrl)),
-        nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null,
+        nextCursor,
       },
       200,
     )

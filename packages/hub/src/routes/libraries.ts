@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, createRouter, ErrorSchema } from '../http/router.js'
 import { invalidRequest } from '../errors/index.js'
@@ -146,12 +146,11 @@ libraries.openapi(
       after: after && { createdAt: after[0], id: after[1] },
       limit: limit + 1,
     })
-    const page = rows.slice(0, limit)
-    const last = page.at(-1)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.created_at, last.id])
     return c.json(
       {
         libraries: page.map(libraryRecord),
-        nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null,
+        nextCursor,
       },
       200,
     )

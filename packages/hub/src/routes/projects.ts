@@ -4,7 +4,7 @@ import semver from 'semver'
 import { parseScopedName } from '../accounts/handles.js'
 import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
@@ -344,16 +344,14 @@ projects.openapi(
       after: after && { account: after[0], slug: after[1] },
       limit: limit + 1,
     })
-    const page = rows.slice(0, limit)
-    const last = page.at(-1)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.account_handle, last.slug])
     return c.json(
       {
         projects: page.map((row) => ({
           ...projectRecord(row, config.publicUrl),
           configUpdatedAt: row.config_updated_at,
         })),
-        nextCursor:
-          rows.length > limit && last ? encodeCursor([last.account_handle, last.slug]) : null,
+        nextCursor,
       },
       200,
     )

@@ -17,7 +17,7 @@ import {
   revisionRecord,
 } from '../apis/record.js'
 import { ApiError } from '../errors/index.js'
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import {
   AccountParam,
@@ -219,12 +219,11 @@ revisions.openapi(
     const before = query.cursor ? decodeCursor(query.cursor, SeqCursorShape)[0] : undefined
     const limit = query.limit ?? DEFAULT_PAGE_SIZE
     const rows = await store.apis.revisions(api.id, { beforeSeq: before, limit: limit + 1 })
-    const page = rows.slice(0, limit)
-    const last = page.at(-1)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.seq])
     return c.json(
       {
         revisions: page.map((row) => revisionRecord(row, api, config.publicUrl)),
-        nextCursor: rows.length > limit && last ? encodeCursor([last.seq]) : null,
+        nextCursor,
       },
       200,
     )

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import semver from 'semver'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
@@ -95,9 +95,8 @@ stacks.openapi(
       after: after && { account: after[0], slug: after[1] },
       limit: limit + 1,
     })
-    const page = rows.slice(0, limit)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.account_handle, last.slug])
     const names = await store.stacks.versionNames(page.map((row) => row.id))
-    const last = page.at(-1)
     return c.json(
       {
         stacks: page.map((row) => ({
@@ -107,8 +106,7 @@ stacks.openapi(
           versionCount: row.version_count,
           lastPublishedAt: row.last_published_at,
         })),
-        nextCursor:
-          rows.length > limit && last ? encodeCursor([last.account_handle, last.slug]) : null,
+        nextCursor,
       },
       200,
     )

@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import { writableApi } from '../apis/api-access.js'
 import { newSecret, WEBHOOK_SECRET_PREFIX } from '../auth/secrets.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQuery } from '../http/cursor.js'
+import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import {
@@ -182,12 +182,11 @@ webhooks.openapi(
       after: after && { createdAt: after[0], id: after[1] },
       limit: limit + 1,
     })
-    const page = rows.slice(0, limit)
-    const last = page.at(-1)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.created_at, last.id])
     return c.json(
       {
         webhooks: page.map(webhookRecord),
-        nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null,
+        nextCursor,
       },
       200,
     )
@@ -387,13 +386,12 @@ webhooks.openapi(
       before: before && { createdAt: before[0], id: before[1] },
       limit: limit + 1,
     })
-    const page = rows.slice(0, limit)
+    const { page, nextCursor } = pageOf(rows, limit, (last) => [last.created_at, last.id])
     const attempts = await store.deliveries.attempts(page.map((row) => row.id))
-    const last = page.at(-1)
     return c.json(
       {
         deliveries: page.map((row) => deliveryRecord(row, attempts.get(row.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeCursor([last.created_at, last.id]) : null,
+        nextCursor,
       },
       200,
     )
