@@ -13,14 +13,13 @@ import {
 } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
-import { viewerAccounts } from '../../viewer-accounts.js'
+import { viewerAccounts, viewerCanWrite } from '../../viewer-accounts.js'
 import { apiErrorPage, page, redirectWith, signInRedirect } from '../../responses.js'
 import {
   ApiHead,
   apiCrumbs,
   apiPath,
   type ApiRecord,
-  canWrite,
   Counts,
   fieldErrors,
   loadApi,
@@ -333,7 +332,7 @@ async function apiPage(c: WebContext, state: { refetchError?: string } = {}, sta
   const api = loaded.data
   const base = v1Api(api.owner, api.slug)
   const [writable, revisions, latest] = await Promise.all([
-    canWrite(c, api.owner),
+    viewerCanWrite(c, api.owner),
     c.get('api').get<RevisionList>(`${base}/revisions?limit=5`),
     c.get('api').get<RevisionChanges>(`${base}/revisions/latest/changes`),
   ])

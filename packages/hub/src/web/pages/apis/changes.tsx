@@ -2,11 +2,11 @@ import { Hono } from 'hono'
 import { Badge, Empty, Time } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
+import { viewerCanWrite } from '../../viewer-accounts.js'
 import {
   ApiHead,
   apiCrumbs,
   apiPath,
-  canWrite,
   type Change,
   Counts,
   loadApi,
@@ -45,7 +45,7 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
       .get<RevisionChanges>(
         `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}/changes`,
       ),
-    canWrite(c, api.owner),
+    viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
   const { revision, previousRevision, counts, changes } = answer.data

@@ -4,13 +4,13 @@ import { Badge, Empty, Field, Form, FormError, formatBytes, Time } from '../../c
 import type { WebContext, WebEnv } from '../../env.js'
 import { formFile, formText } from '../../forms.js'
 import { apiErrorPage, notFoundPage, page, redirectWith, signInRedirect } from '../../responses.js'
+import { viewerCanWrite } from '../../viewer-accounts.js'
 import { countsText, RevisionTable } from './apis.js'
 import {
   ApiHead,
   apiCrumbs,
   apiPath,
   type ApiRecord,
-  canWrite,
   Counts,
   fieldErrors,
   loadApi,
@@ -44,7 +44,7 @@ revisionPages.get('/:owner/apis/:slug/revisions', async (c) => {
   const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })
   const [answer, writable] = await Promise.all([
     c.get('api').get<RevisionList>(`${v1Api(api.owner, api.slug)}/revisions?${query}`),
-    canWrite(c, api.owner),
+    viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
   const { revisions, nextCursor } = answer.data
@@ -99,7 +99,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/new', async (c) => {
   const loaded = await loadApi(c)
   if (!loaded.ok) return readFailure(c, loaded)
   if (!c.get('viewer')) return signInRedirect(c)
-  if (!(await canWrite(c, loaded.data.owner))) return notFoundPage(c)
+  if (!(await viewerCanWrite(c, loaded.data.owner))) return notFoundPage(c)
   return uploadPage(c, loaded.data, {})
 })
 
@@ -303,7 +303,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
   const base = v1Api(api.owner, api.slug)
   const [answer, writable] = await Promise.all([
     c.get('api').get<RevisionChanges>(`${base}/revisions/${encodeURIComponent(id)}/changes`),
-    canWrite(c, api.owner),
+    viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
   const { revision, previousRevision, summary, counts } = answer.data

@@ -70,13 +70,6 @@ export async function loadApi(c: WebContext): Promise<ApiAnswer<ApiRecord>> {
   return c.get('api').get<ApiRecord>(v1Api(c.req.param('owner') ?? '', c.req.param('slug') ?? ''))
 }
 
-/**
- * Whether the viewer may write to `owner`'s APIs (push, refetch, manage webhooks): the user
- * itself, or an owner or writer of the organisation. Only decides which links a page offers;
- * the /v1 routes decide what a form may do.
- */
-export { viewerCanWrite as canWrite } from '../../viewer-accounts.js'
-
 /** The trail of every page of an API. */
 export function apiCrumbs(api: ApiRecord, ...more: Crumb[]): Crumb[] {
   return [
