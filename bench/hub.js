@@ -7,7 +7,6 @@
 // SVC_BENCH_HUB_BIN: the svc-hub.js to run instead of packages/hub/bin/svc-hub.js.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
 import { runNode } from './lib/child-runs.js'
 import {
   call,
@@ -26,6 +25,7 @@ import {
   withPostgres,
 } from './lib/hub-runs.js'
 import { publishUpload } from './lib/publish-body.js'
+import { runLoad } from './lib/load.js'
 import { parseArgs, round } from './lib/stats.js'
 
 // What the bench creates in each hub: an organisation owned by a user with its own PAT, an API,
@@ -61,44 +61,20 @@ const PUBLISH_MODES = {
  * One autocannon run against `base` (one request shape), with every response's status counted.
  * `rate` counts 2xx responses only, over the run's wall time.
  */
-async function load(base, { path, method = 'GET', headers, body, connections, seconds, amount }) {
-  const statuses = {}
-  let sample
-  const result = await autocannon({
+function load(base, { path, method = 'GET', headers, body, connections, seconds, amount }) {
+  return runLoad({
     url: base,
     connections,
-    pipelining: 1,
+    seconds,
+    amount,
     timeout: method === 'GET' ? 10 : 120,
-    ...(amount ? { amount } : { duration: seconds }),
-    requests: [
-      {
-        method,
-        path,
-        headers,
-        ...(body ? { setupRequest: (request) => ({ ...request, body: body() }) } : {}),
-        onResponse: (status, text) => {
-          statuses[status] = (statuses[status] ?? 0) + 1
-          if (status >= 300 && sample === undefined) sample = `${status} ${text.slice(0, 600)}`
-        },
-      },
-    ],
-  })
-  return {
-    seconds: result.duration,
-    ok: result['2xx'],
-    rate: result['2xx'] / result.duration,
-    latencyMs: {
-      mean: result.latency.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      max: result.latency.max,
+    request: {
+      method,
+      path,
+      headers,
+      ...(body ? { setupRequest: (request) => ({ ...request, body: body() }) } : {}),
     },
-    statuses,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    ...(sample ? { sample } : {}),
-  }
+  })
 }
 
 function describeLoad(name, r, unit) {

@@ -12,7 +12,6 @@
 // Redis: --redis-url, else SVC_BENCH_REDIS_URL, else redis://127.0.0.1:6379; when nothing answers
 // there, the Redis variant is skipped with a message.
 import { readFileSync } from 'node:fs'
-import autocannon from 'autocannon'
 import { Redis } from 'ioredis'
 import {
   call,
@@ -24,6 +23,7 @@ import {
   startHub,
   startReport,
 } from './lib/hub-runs.js'
+import { runLoad } from './lib/load.js'
 import { parseArgs, round } from './lib/stats.js'
 import { processCpuMs } from './lib/proc.js'
 
@@ -103,58 +103,28 @@ function counterKey(userId) {
  * server used over it. `rate` counts 2xx responses only.
  */
 async function load(hub, token, { connections, seconds }, redis) {
-  const statuses = {}
-  let sample
   const hubCpu = processCpuMs(hub.pid)
   const redisCpu = redis ? await redisCpuMs(redis) : undefined
   const clientCpu = process.cpuUsage()
   const started = performance.now()
-  const result = await autocannon({
+  const run = await runLoad({
     url: hub.url,
     connections,
-    pipelining: 1,
+    seconds,
     timeout: 10,
-    duration: seconds,
-    requests: [
-      {
-        method: 'GET',
-        path: PATH,
-        headers: { authorization: `Bearer ${token}` },
-        onResponse: (status, text) => {
-          statuses[status] = (statuses[status] ?? 0) + 1
-          if (status >= 300 && sample === undefined) sample = `${status} ${text.slice(0, 600)}`
-        },
-      },
-    ],
+    request: { method: 'GET', path: PATH, headers: { authorization: `Bearer ${token}` } },
   })
   const wallMs = performance.now() - started
   const client = process.cpuUsage(clientCpu)
   const hubMs = processCpuMs(hub.pid)
   const redisMs = redis ? await redisCpuMs(redis) : undefined
-  const sent = Object.values(statuses).reduce((a, b) => a + b, 0)
   return {
-    seconds: result.duration,
-    ok: result['2xx'],
-    answered: sent,
-    sent: result.requests.sent,
-    rate: result['2xx'] / result.duration,
-    latencyMs: {
-      mean: result.latency.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      min: result.latency.min,
-      max: result.latency.max,
-    },
-    statuses,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    ...run,
     hubCpuShare: hubCpu === undefined ? undefined : (hubMs - hubCpu) / wallMs,
     hubCpuUsPerRequest:
-      hubCpu === undefined || !sent ? undefined : ((hubMs - hubCpu) * 1000) / sent,
+      hubCpu === undefined || !run.answered ? undefined : ((hubMs - hubCpu) * 1000) / run.answered,
     clientCpuShare: (client.user + client.system) / 1000 / wallMs,
     ...(redis ? { redisCpuShare: (redisMs - redisCpu) / wallMs } : {}),
-    ...(sample ? { sample } : {}),
   }
 }
 

@@ -21,11 +21,11 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import autocannon from 'autocannon'
 import { reportSample, runNode } from './lib/child-runs.js'
 import { finishReport, fmt, onExit, progress, ROOT, runMain } from './lib/hub-runs.js'
 import { describeMachine, describeRevision, loadAverage, sourceRevision } from './lib/machine.js'
 import { startServer } from './lib/servers.js'
+import { runLoad } from './lib/load.js'
 import { median, parseArgs, percentile } from './lib/stats.js'
 import { processCpuMs } from './lib/proc.js'
 
@@ -247,50 +247,23 @@ function expectArtifacts(reply, what) {
  * the CPU the server and this process (the client) used over it. `rate` counts 2xx only.
  */
 async function load(server, { method = 'GET', path, body, connections, seconds }) {
-  const statuses = {}
-  let sample
   const serverCpu = processCpuMs(server.pid)
   const clientCpu = process.cpuUsage()
   const started = performance.now()
-  const result = await autocannon({
+  const run = await runLoad({
     url: server.url,
     connections,
-    pipelining: 1,
+    seconds,
     timeout: 60,
-    duration: seconds,
-    requests: [
-      {
-        method,
-        path,
-        ...(body ? { headers: JSON_HEADERS, body } : {}),
-        onResponse: (status, text) => {
-          statuses[status] = (statuses[status] ?? 0) + 1
-          if (status >= 300 && sample === undefined) sample = `${status} ${text.slice(0, 600)}`
-        },
-      },
-    ],
+    request: { method, path, ...(body ? { headers: JSON_HEADERS, body } : {}) },
   })
   const wallMs = performance.now() - started
   const client = process.cpuUsage(clientCpu)
   const serverMs = processCpuMs(server.pid)
   return {
-    seconds: result.duration,
-    ok: result['2xx'],
-    rate: result['2xx'] / result.duration,
-    latencyMs: {
-      mean: result.latency.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      min: result.latency.min,
-      max: result.latency.max,
-    },
-    statuses,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    ...run,
     serverCpuShare: serverCpu === undefined ? undefined : (serverMs - serverCpu) / wallMs,
     clientCpuShare: (client.user + client.system) / 1000 / wallMs,
-    ...(sample ? { sample } : {}),
   }
 }
 
