@@ -1,13 +1,37 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import { ApiError } from '../errors/index.js'
+
+/**
+ * The most a request that has not shown who sends it (no token, no session) makes the hub read.
+ * Every larger body is refused before it is read.
+ */
+export const ANONYMOUS_BODY_BYTES = 64 * 1024
 
 /** How much of a refused body the hub still reads so that the client can see the answer. */
 const DISCARD_BYTES = 16 * 1024 * 1024
 const DISCARD_MS = 2_000
 
-/** A request body as a Node stream, for the readers below and busboy. */
+/**
+ * A request body as a Node stream, for the readers below and busboy. The stream errors when the
+ * client goes away, even after the hub stopped reading it (a refused body): with no listener that
+ * error would end the process, so one listener is always there; readers add their own.
+ */
 export function nodeStream(body: ReadableStream<Uint8Array>): Readable {
-  return Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+  const stream = Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+  stream.on('error', ignore)
+  return stream
+}
+
+function ignore(): void {}
+
+/**
+ * What a reader answers when the body stream fails: the refusal that failed it (a limit, see
+ * anonymous-body.ts), or else the client went away or sent bad framing.
+ */
+export function bodyFailure(cause: unknown): ApiError {
+  if (cause instanceof ApiError) return cause
+  return new ApiError('malformed_request', 'The request body was interrupted before its end.')
 }
 
 /**
@@ -17,7 +41,7 @@ export function nodeStream(body: ReadableStream<Uint8Array>): Readable {
  * body learns early and nothing more is read.
  */
 export function discardRest(source: Readable, declaredBytes = NaN): Promise<boolean> {
-  if (declaredBytes > DISCARD_BYTES) return Promise.resolve(false)
+  if (declaredBytes > DISCARD_BYTES || source.destroyed) return Promise.resolve(false)
   if (source.readableEnded) return Promise.resolve(true)
   return new Promise((resolve) => {
     let bytes = 0
@@ -53,6 +77,11 @@ export function readBounded(
   maxBytes: number,
 ): Promise<{ body: Buffer } | { body: undefined; closeConnection: boolean }> {
   return new Promise((resolve, reject) => {
+    const onError = (cause: unknown) => {
+      const error = bodyFailure(cause)
+      error.closeConnection = true
+      reject(error)
+    }
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
@@ -60,7 +89,7 @@ export function readBounded(
       if (size <= maxBytes) return void chunks.push(chunk)
       source.off('data', onData)
       source.off('end', onEnd)
-      source.off('error', reject)
+      source.off('error', onError)
       void discardRest(source).then((ended) =>
         resolve({ body: undefined, closeConnection: !ended }),
       )
@@ -68,6 +97,6 @@ export function readBounded(
     const onEnd = () => resolve({ body: Buffer.concat(chunks, size) })
     source.on('data', onData)
     source.once('end', onEnd)
-    source.once('error', reject)
+    source.once('error', onError)
   })
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import busboy from 'busboy'
 import { ApiError } from '../errors/index.js'
-import { discardRest, nodeStream } from '../http/request-body.js'
+import { bodyFailure, discardRest, nodeStream } from '../http/request-body.js'
 import type { StoredFile } from '../store/stacks-repo.js'
 import { checkUploadPath } from './safe-path.js'
 
@@ -82,10 +82,7 @@ export async function readUpload(request: Request, shape: UploadShape): Promise<
       },
     })
   } catch (error) {
-    throw new ApiError(
-      'malformed_request',
-      `Malformed multipart body: ${(error as Error).message}.`,
-    )
+    throw malformed((error as Error).message)
   }
   return collect(nodeStream(request.body), parser, shape, maxBody)
 }
@@ -126,7 +123,7 @@ function collect(
       bodyBytes += chunk.byteLength
       if (bodyBytes > maxBody) fail(tooLarge('The request body', maxBody))
     })
-    source.on('error', () => fail(new ApiError('malformed_request', 'The upload was interrupted.')))
+    source.on('error', (cause) => fail(bodyFailure(cause)))
 
     parser.on('field', (name, value, info) => {
       if (name === 'files' || (name === 'bundle' && shape.bundle)) {
@@ -151,6 +148,9 @@ function collect(
     })
 
     parser.on('file', (name, stream, info) => {
+      // busboy fails the part being read as well as itself (a body that ends inside a part):
+      // unheard, that error would end the process.
+      stream.on('error', (error) => fail(malformed(error.message)))
       const refuse = (error: ApiError) => {
         stream.resume()
         fail(error)
@@ -213,11 +213,7 @@ function collect(
     })
 
     parser.on('partsLimit', () => fail(tooManyFiles(limits.files)))
-    parser.on('error', (error) =>
-      fail(
-        new ApiError('malformed_request', `Malformed multipart body: ${(error as Error).message}.`),
-      ),
-    )
+    parser.on('error', (error) => fail(malformed((error as Error).message)))
     parser.on('close', () => {
       if (settled) return
       settled = true
@@ -225,6 +221,10 @@ function collect(
     })
     source.pipe(parser)
   })
+}
+
+function malformed(reason: string): ApiError {
+  return new ApiError('malformed_request', `Malformed multipart body: ${reason}.`)
 }
 
 function tooLarge(what: string, limit: number): ApiError {
