@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js'
 import { dropSchema, newSchemaName, postgresUrl, type StoreKind } from './databases.js'
 
@@ -129,6 +130,18 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess
   return running
 }
 
+/**
+ * The hub and worker processes of this test file that ended without being told to: the test
+ * during which one ended fails, whatever it asserted (a request that kills the hub is a failure
+ * even when its answer looked right).
+ */
+const unexpectedExits: string[] = []
+
+afterEach(() => {
+  const exits = unexpectedExits.splice(0)
+  if (exits.length > 0) throw new Error(exits.join('\n\n'))
+})
+
 /** `svc-hub <args>`, its output collected, and the ways to end it. */
 function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [HUB_BIN, ...args], {
@@ -139,8 +152,16 @@ function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  let told = false
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('exit', (code, signal) => {
+      if (!told) {
+        unexpectedExits.push(
+          `svc-hub ${args[0]} exited on its own (code ${code}, signal ${signal}); stderr:\n${stderr.slice(-4000)}`,
+        )
+      }
+      resolve(code)
+    }),
   )
   let stopped: Promise<number | null> | undefined
   return {
@@ -150,6 +171,7 @@ function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
     stderr: () => stderr,
     // Once: a second SIGTERM would find the hub's handler gone and end it at once.
     stop: () => {
+      told = true
       if (!stopped) {
         if (child.exitCode === null) child.kill('SIGTERM')
         stopped = exited
@@ -157,6 +179,7 @@ function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
       return stopped
     },
     kill: async () => {
+      told = true
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
       await exited
     },
