@@ -8,7 +8,8 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /**
  * Gives every request an id (echoed in `X-Request-Id` and in every error body), a logger
- * that stamps that id on each line, and the hub's services; logs one line when it ends.
+ * that stamps that id on each line, and the hub's services; logs one line when it ends. Every
+ * answer says `X-Content-Type-Options: nosniff`.
  */
 export function requestContext(hub: HubServices, log: Logger) {
   return createMiddleware<HubEnv>(async function requestContext(c, next) {
@@ -20,6 +21,9 @@ export function requestContext(hub: HubServices, log: Logger) {
     c.set('log', log.child({ requestId }))
     c.set('hub', hub)
     c.header('X-Request-Id', requestId)
+    // Documents, bundles and generated files are served as what they are, never as what a
+    // browser guesses from their bytes.
+    c.header('X-Content-Type-Options', 'nosniff')
     // Set before `next()` only: a header set on a finished response makes Hono rebuild it
     // around its body stream, which halves the hub's rate (docs/benchmarks.md).
     await next()
