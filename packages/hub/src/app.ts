@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import type { Logger } from 'pino'
 import { apiKeyFromQuery } from './auth/api-key.js'
 import { ApiError, errorResponse, renderError } from './errors/index.js'
+import { capAnonymousBody } from './http/anonymous-body.js'
 import type { HubEnv, HubServices } from './http/env.js'
 import { authenticate } from './middleware/authenticate.js'
 import { recordMetrics } from './middleware/metrics.js'
@@ -34,6 +35,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/', health)
 
   app.use('/v1/*', authenticate)
+  app.use('/v1/*', capAnonymousBody)
   // Before the limiter: it then counts the key's organisation and applies its overrides.
   app.use('/v1/rate-limits', apiKeyFromQuery)
   app.use('/v1/*', rateLimit)

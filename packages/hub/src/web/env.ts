@@ -20,8 +20,6 @@ export type WebEnv = {
   /** The hub's request (its services, log and id), and the socket's bindings for client addresses. */
   Bindings: {
     readonly hub: Context<HubEnv>
-    /** Set when the body was over the page's limit and was not read (web/index.ts). */
-    readonly tooLarge: { readonly closeConnection: boolean } | undefined
   }
   Variables: HubEnv['Variables'] & {
     viewer: Viewer | undefined

@@ -1,8 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
-import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
-import { readLimitedBody } from '../http/limited-body.js'
 import { apiClient } from './api-client.js'
 import { assets } from './assets/index.js'
 import type { WebEnv } from './env.js'
@@ -14,45 +12,16 @@ import { projectPages } from './pages/projects.js'
 import { deploymentPages } from './pages/deployments.js'
 import { stackPages } from './pages/stacks.js'
 import { settingsPages } from './pages/settings/index.js'
+import { readPageBody } from './page-body.js'
 import { errorPage, notFoundPage } from './responses.js'
-import { verifyForm } from './session/csrf.js'
+import { verifyForm, verifyOrigin } from './session/csrf.js'
 import { loadSession } from './session/sessions.js'
 
-/** Form posts are small; an upload (a document, base files) may be as large as the API takes. */
-const FORM_BYTES = 256 * 1024
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS'])
-
-/**
- * The hub's handler of every page request: reads the body first, within the limit of its page
- * (with the API's bounded reader, so a refused upload still gets its answer), then hands the
- * request to the web app with the hub's context.
- */
+/** The hub's handler of every page request: the web app, with the hub's context. */
 export function webHandler(api: Pick<Hono<HubEnv>, 'request'>) {
   const web = createWeb(api)
-  return async (c: Context<HubEnv>): Promise<Response> => {
-    let request = c.req.raw
-    let tooLarge: WebEnv['Bindings']['tooLarge']
-    if (!BODYLESS.has(request.method) && request.body) {
-      try {
-        const body = await readLimitedBody(request, bodyLimit(c))
-        request = new Request(request.url, {
-          method: request.method,
-          headers: request.headers,
-          ...(body ? { body } : {}),
-        })
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== 'payload_too_large') throw error
-        tooLarge = { closeConnection: error.closeConnection }
-      }
-    }
-    return web.fetch(request, { ...(c.env as object), hub: c, tooLarge })
-  }
-}
-
-function bodyLimit(c: Context<HubEnv>): number {
-  const { documentBytes, baseFiles } = c.get('hub').config
-  const upload = /\/(?:revisions\/new|base-files)$/.test(c.req.path)
-  return upload ? Math.max(documentBytes, baseFiles.sourceBytes) + FORM_BYTES : FORM_BYTES
+  return (c: Context<HubEnv>): Response | Promise<Response> =>
+    web.fetch(c.req.raw, { ...(c.env as object), hub: c })
 }
 
 /**
@@ -89,17 +58,14 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
       crossOriginEmbedderPolicy: false,
     }),
   )
-  web.use('*', async (c, next) => {
-    const refused = c.env.tooLarge
-    if (!refused) return next()
-    if (refused.closeConnection) c.header('Connection', 'close')
-    return errorPage(c, 413, 'Too large', 'This form sent more than the hub takes.')
-  })
+  // Who is asking and from where comes first: a body is read only once it is allowed.
   web.use('*', loadSession)
   web.use('*', async (c, next) => {
     c.set('api', apiClient(api, c.get('viewer'), c.get('requestId')))
     await next()
   })
+  web.use('*', verifyOrigin)
+  web.use('*', readPageBody)
   web.use('*', verifyForm)
 
   web.route('/', homePages)

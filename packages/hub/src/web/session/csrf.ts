@@ -10,13 +10,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const FORM_TYPES = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i
 
 /**
- * Every state-changing page request must be a form post from this hub: its `Origin` (or, without
- * one, `Sec-Fetch-Site`) names this site, and its `_csrf` field is the token of this browser's
- * session (or, signed out, of its `svc_csrf` cookie). Anything else is 403 and changes nothing.
+ * Every state-changing page request must be a form post from this hub. First, before its body is
+ * read: a form's content type, and its `Origin` (or, without one, `Sec-Fetch-Site`) names this
+ * site. Anything else is refused unread (the connection then closes) and changes nothing.
  */
-export const verifyForm = createMiddleware<WebEnv>(async function verifyForm(c, next) {
+export const verifyOrigin = createMiddleware<WebEnv>(async function verifyOrigin(c, next) {
   if (SAFE_METHODS.has(c.req.method)) return next()
   if (!FORM_TYPES.test(c.req.header('content-type') ?? '')) {
+    c.header('Connection', 'close')
     return errorPage(c, 415, 'Unsupported form', 'This page only takes form posts.')
   }
   if (
@@ -25,8 +26,18 @@ export const verifyForm = createMiddleware<WebEnv>(async function verifyForm(c, 
       c.get('hub').config.publicUrl,
     ])
   ) {
+    c.header('Connection', 'close')
     return errorPage(c, 403, 'Refused', 'This form was sent from another site.')
   }
+  await next()
+})
+
+/**
+ * Then, once the body is read (web/page-body.ts): its `_csrf` field is the token of this
+ * browser's session (or, signed out, of its `svc_csrf` cookie). Otherwise 403, nothing changed.
+ */
+export const verifyForm = createMiddleware<WebEnv>(async function verifyForm(c, next) {
+  if (SAFE_METHODS.has(c.req.method)) return next()
   const form = await c.req.parseBody()
   const sent = form[CSRF_FIELD]
   if (typeof sent !== 'string' || !equal(sent, c.get('csrfToken'))) {
