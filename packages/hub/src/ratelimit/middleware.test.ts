@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openFreshStore } from '../../test/support/databases.js'
+import { IN_PROCESS_CALLER, inProcessCaller, type InProcessEnv } from '../auth/caller.js'
 import { renderError } from '../errors/index.js'
 import type { HubEnv, HubServices } from '../http/env.js'
 import type { Store } from '../store/store.js'
@@ -13,7 +14,8 @@ const log = pino({ enabled: false })
 
 /**
  * A small app behind the limiter: `x-user` stands for a valid PAT of that user id, `x-key` for
- * a valid API key of that org id (what `authenticate` sets); `ran` counts the routes that ran.
+ * a valid API key of that org id, and the web app's in-process caller is taken as `authenticate`
+ * takes it; `ran` counts the routes that ran.
  */
 function appWith(rateLimits: RateLimits) {
   const ran: string[] = []
@@ -24,9 +26,14 @@ function appWith(rateLimits: RateLimits) {
     c.set('hub', { rateLimits } as HubServices)
     const user = c.req.header('x-user')
     const key = c.req.header('x-key')
+    const fromWeb = inProcessCaller(c)
     c.set(
       'caller',
-      user ? { userId: user, handle: user, tokenId: 't', scopes: [], expiresAt: null } : undefined,
+      fromWeb !== undefined
+        ? (fromWeb ?? undefined)
+        : user
+          ? { userId: user, handle: user, tokenId: 't', scopes: [], expiresAt: null }
+          : undefined,
     )
     c.set('keyCaller', key ? { keyId: 'k', orgId: key, orgHandle: key } : undefined)
     await next()
@@ -34,9 +41,18 @@ function appWith(rateLimits: RateLimits) {
   app.use('/v1/*', rateLimit)
   app.get('/v1/user', (c) => (ran.push('user'), c.json({})))
   app.get('/v1/apis/:owner/:slug', (c) => (ran.push('api'), c.json({})))
+  app.post('/v1/apis/:owner/:slug/refetch', (c) => (ran.push('refetch'), c.json({})))
   app.onError(renderError)
   app.notFound((c) => c.json({ code: 'not_found' }, 404))
   return { app, ran }
+}
+
+/** What the web app passes when it calls /v1 in-process for a page of `userId` (null: signed out). */
+function fromPage(userId: string | null): InProcessEnv {
+  const caller = userId
+    ? { userId, handle: userId, tokenId: 'ses_1', scopes: [], expiresAt: null }
+    : null
+  return { [IN_PROCESS_CALLER]: caller }
 }
 
 function settings(rows: string): RateLimitSettings {
@@ -140,5 +156,72 @@ describe('the rate-limit middleware', () => {
       expect(reply.headers.get('ratelimit-limit')).toBeNull()
     }
     expect(ran).toHaveLength(3)
+  })
+
+  it("counts a page's actions like the same call with a PAT, and not the reads of a page", async () => {
+    const { app, ran } = appWith(
+      new RateLimits(
+        settings('GET /v1/user=1/60,POST /v1/apis/{owner}/{slug}/refetch=2/60'),
+        store,
+        log,
+      ),
+    )
+    const refetch = { method: 'POST' }
+    const path = '/v1/apis/u1/shop/refetch'
+    const byPat = () => app.request(path, { ...refetch, headers: { 'x-user': 'u1' } })
+    const byPage = (user: string | null) => app.request(path, refetch, fromPage(user))
+
+    // Reads that render a page are not counted, and carry no headers.
+    for (let i = 0; i < 3; i++) {
+      const read = await app.request('/v1/user', {}, fromPage('u1'))
+      expect(read.status).toBe(200)
+      expect(read.headers.get('ratelimit-limit')).toBeNull()
+    }
+    // The budget spent with a PAT refuses the page's action, and the other way round.
+    expect((await byPat()).status).toBe(200)
+    const onPage = await byPage('u1')
+    expect(onPage.headers.get('ratelimit-remaining')).toBe('0')
+    const refused = await byPage('u1')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await byPat()).status).toBe(429)
+    expect(ran.filter((r) => r === 'refetch')).toHaveLength(2)
+
+    const other = '/v1/apis/u2/shop/refetch'
+    for (let i = 0; i < 2; i++) {
+      expect((await app.request(other, refetch, fromPage('u2'))).status).toBe(200)
+    }
+    const viaApi = await app.request(other, { ...refetch, headers: { 'x-user': 'u2' } })
+    expect(viaApi.status).toBe(429)
+
+    // Signed out, a page's call has nobody to count against (the route refuses it anyway).
+    expect((await byPage(null)).headers.get('ratelimit-limit')).toBeNull()
+  })
+
+  it("a page's action gets the organisation's override, as with a PAT", async () => {
+    const alice = await store.accounts.create('alice', 'user')
+    const acme = await store.accounts.create('acme', 'org')
+    await store.accounts.setRole(acme.id, alice.id, 'writer')
+    const route = {
+      method: 'POST',
+      path: '/v1/apis/{owner}/{slug}/refetch',
+      max: 1,
+      windowSeconds: 30,
+    }
+    await store.rateLimits.set(acme.id, route)
+    const { app } = appWith(new RateLimits(settings(''), store, log))
+    const first = await app.request(
+      '/v1/apis/acme/shop/refetch',
+      { method: 'POST' },
+      fromPage(alice.id),
+    )
+    expect(first.status).toBe(200)
+    expect(first.headers.get('ratelimit-policy')).toBe('1;w=30')
+    const second = await app.request(
+      '/v1/apis/acme/shop/refetch',
+      { method: 'POST' },
+      fromPage(alice.id),
+    )
+    expect(second.status).toBe(429)
   })
 })

@@ -10,17 +10,22 @@ import { declaredPath } from './table.js'
 /** Path parameters that name the account a route acts on (the organisation of an override). */
 const ACCOUNT_PARAMS = new Set([':owner', ':account', ':org'])
 
+const READS = new Set(['GET', 'HEAD'])
+
 /**
  * Counts the request against its caller's limit on its route (after `authenticate`, which tells
  * the caller), sets `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and
  * `RateLimit-Policy`, and refuses it with 429 `rate_limited` and `Retry-After` once the window's
  * budget is spent: the route is then not run. A path no route matches is not counted (it is
  * answered 404 without the headers).
+ *
+ * The web app's in-process calls (web/api-client.ts) count like the same call with a PAT when
+ * they change something: a page's action (a refetch, a test event, a run) spends the signed-in
+ * user's budget on that route, overrides included. The reads that render a page are not counted.
  */
 export const rateLimit = createMiddleware<HubEnv>(async function rateLimit(c, next) {
   const { rateLimits } = c.get('hub')
-  // The web app's calls on behalf of a page are paced by the person clicking, not counted.
-  const counted = rateLimits.settings.enabled && inProcessCaller(c) === undefined
+  const counted = rateLimits.settings.enabled && countsAgainstCaller(c)
   const route = counted ? matchedRoute(c) : undefined
   if (!route) return next()
   const identity = identify(c)
@@ -47,6 +52,17 @@ export const rateLimit = createMiddleware<HubEnv>(async function rateLimit(c, ne
   }
   await next()
 })
+
+/**
+ * Whether the request is counted: every request from the network; from the web app, a signed-in
+ * user's state-changing call. (Signed out, a page makes no call that can change anything: every
+ * write needs a user; and an in-process call has no client address to count against.)
+ */
+function countsAgainstCaller(c: Context<HubEnv>): boolean {
+  const fromWeb = inProcessCaller(c)
+  if (fromWeb === undefined) return true
+  return fromWeb !== null && !READS.has(c.req.method)
+}
 
 /**
  * The route that will answer: the first matched handler that is not middleware (`app.use`

@@ -18,7 +18,9 @@ export type ApiBody =
 /**
  * The hub's /v1 API as the web app uses it: every page reads and every form writes through the
  * same routes, checks and errors as the CLI, as the signed-in user (a session stands in for a PAT
- * with every scope) or anonymously.
+ * with every scope) or anonymously. A form's write (any method but GET) counts against the user's
+ * rate limit on its route like the same call with a PAT (ratelimit/middleware.ts); the reads that
+ * render a page do not.
  */
 export type ApiClient = {
   get<T>(path: string): Promise<ApiAnswer<T>>
@@ -27,6 +29,8 @@ export type ApiClient = {
     path: string,
     body?: ApiBody,
   ): Promise<ApiAnswer<T>>
+  /** The `Retry-After` of the last call refused for its rate limit, if one was (seconds). */
+  readonly retryAfter: number | undefined
 }
 
 export function apiClient(
@@ -44,6 +48,7 @@ export function apiClient(
       }
     : null
   const env: InProcessEnv = { [IN_PROCESS_CALLER]: caller }
+  let retryAfter: number | undefined
 
   async function call<T>(method: string, path: string, body?: ApiBody): Promise<ApiAnswer<T>> {
     const headers = new Headers({ 'x-request-id': requestId, accept: 'application/json' })
@@ -62,6 +67,7 @@ export function apiClient(
       { method, headers, ...(payload === undefined ? {} : { body: payload }) },
       env,
     )
+    if (response.status === 429) retryAfter = Number(response.headers.get('retry-after')) || 1
     const text = await response.text()
     const parsed: unknown = text && isJson(response) ? JSON.parse(text) : text
     if (response.ok) {
@@ -73,6 +79,9 @@ export function apiClient(
   return {
     get: (path) => call('GET', path),
     send: (method, path, body) => call(method, path, body),
+    get retryAfter() {
+      return retryAfter
+    },
   }
 }
 

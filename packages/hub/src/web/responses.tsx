@@ -1,6 +1,7 @@
 import type { Child } from 'hono/jsx'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ApiErrorBody } from '../errors/api-error.js'
+import type { ApiClient } from './api-client.js'
 import type { Flash, WebContext } from './env.js'
 import { Layout, type Crumb } from './layout.js'
 import { setFlash } from './session/sessions.js'
@@ -15,12 +16,18 @@ export type PageOptions = {
   readonly refreshSeconds?: number
 }
 
-/** Answers a page in the app's layout. */
+/**
+ * Answers a page in the app's layout. A 429 after a /v1 call refused for its rate limit says
+ * `Retry-After` as the API did.
+ */
 export function page(
   c: WebContext,
   options: PageOptions,
   body: Child,
 ): Response | Promise<Response> {
+  // Unset when the request was refused before the API client was made.
+  const wait = (c.get('api') as ApiClient | undefined)?.retryAfter
+  if (options.status === 429 && wait !== undefined) c.header('Retry-After', String(wait))
   return c.html(
     <Layout
       title={options.title}
@@ -63,11 +70,13 @@ export function notFoundPage(c: WebContext): Response | Promise<Response> {
 
 /**
  * Answers a failed /v1 call: 404 and 403 as the not-found page (a page never tells that something
- * exists that the viewer cannot see), 401 as a redirect to sign in, anything else as its message.
+ * exists that the viewer cannot see), 401 as a redirect to sign in, 429 with when to try again,
+ * anything else as its message.
  */
 export function apiErrorPage(c: WebContext, error: { status: number; error: ApiErrorBody }) {
   if (error.status === 401) return signInRedirect(c)
   if (error.status === 404 || error.status === 403) return notFoundPage(c)
+  if (error.status === 429) return errorPage(c, 429, 'Too many requests', error.error.message)
   return errorPage(
     c,
     error.status as ContentfulStatusCode,
