@@ -9,12 +9,17 @@ export type Viewer = {
   readonly sessionId: string
 }
 
-/** A notice shown once on the next page; `secret` is how a new token or signing secret is shown. */
+/**
+ * A notice shown once on the next page. It is kept in the session row, so it never holds a secret:
+ * a new token or signing secret travels beside it, sealed (web/session/sealed-secret.ts).
+ */
 export type Flash = {
   readonly kind: 'success' | 'error'
   readonly message: string
-  readonly secret?: { readonly label: string; readonly value: string }
 }
+
+/** A new secret on the one page that shows it; `value` is gone when the browser lost its key. */
+export type ShownSecret = { readonly label: string; readonly value: string | undefined }
 
 export type WebEnv = {
   /** The hub's request (its services, log and id), and the socket's bindings for client addresses. */
@@ -27,6 +32,8 @@ export type WebEnv = {
     csrfToken: string
     /** The notice of the previous action, read (and cleared) when the session was loaded. */
     flash: Flash | undefined
+    /** The secret the previous action made, opened with the browser's key along with `flash`. */
+    secret: ShownSecret | undefined
     /** The hub's own /v1 API, called in-process as the viewer. */
     api: ApiClient
   }

@@ -1,7 +1,7 @@
 import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
 import { CsrfField } from './components.js'
-import type { Flash, Viewer } from './env.js'
+import type { Flash, ShownSecret, Viewer } from './env.js'
 import { STYLESHEET_PATH } from './assets/index.js'
 
 export type Crumb = { readonly label: string; readonly href?: string }
@@ -11,6 +11,7 @@ type LayoutProps = {
   viewer: Viewer | undefined
   csrfToken: string
   flash: Flash | undefined
+  secret: ShownSecret | undefined
   crumbs: readonly Crumb[]
   section: 'apis' | 'stacks' | 'projects' | 'settings' | undefined
   refreshSeconds: number | undefined
@@ -88,7 +89,7 @@ export function Layout(props: LayoutProps) {
                 ))}
               </div>
             ) : null}
-            {props.flash ? <FlashNotice flash={props.flash} /> : null}
+            {props.flash ? <FlashNotice flash={props.flash} secret={props.secret} /> : null}
             {props.children}
           </main>
           <footer>svc hub · APIs, their changes, and the code generated from them</footer>
@@ -98,14 +99,19 @@ export function Layout(props: LayoutProps) {
   )
 }
 
-function FlashNotice({ flash }: { flash: Flash }) {
+function FlashNotice({ flash, secret }: { flash: Flash; secret: ShownSecret | undefined }) {
   return (
     <div class={`flash ${flash.kind}`} role={flash.kind === 'error' ? 'alert' : 'status'}>
       {flash.message}
-      {flash.secret ? (
+      {secret?.value !== undefined ? (
         <div class="secret">
-          <strong>{flash.secret.label}</strong> — copy it now; it is not shown again.
-          <code data-testid="secret">{flash.secret.value}</code>
+          <strong>{secret.label}</strong> — copy it now; it is not shown again.
+          <code data-testid="secret">{secret.value}</code>
+        </div>
+      ) : secret ? (
+        <div class="secret" data-testid="secret-lost">
+          <strong>{secret.label}</strong> cannot be shown here: only in the browser that made it,
+          within 10 minutes. Make or rotate another.
         </div>
       ) : null}
     </div>

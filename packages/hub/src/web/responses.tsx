@@ -4,6 +4,7 @@ import type { ApiErrorBody } from '../errors/api-error.js'
 import type { ApiClient } from './api-client.js'
 import type { Flash, WebContext } from './env.js'
 import { Layout, type Crumb } from './layout.js'
+import type { NewSecret } from './session/sealed-secret.js'
 import { setFlash } from './session/sessions.js'
 
 export type PageOptions = {
@@ -17,14 +18,17 @@ export type PageOptions = {
 }
 
 /**
- * Answers a page in the app's layout. A 429 after a /v1 call refused for its rate limit says
- * `Retry-After` as the API did.
+ * Answers a page in the app's layout. The page that shows a new secret is not kept by the browser
+ * (`Cache-Control: no-store`): going back to it, or opening it offline, does not show it again.
+ * A 429 after a /v1 call refused for its rate limit says `Retry-After` as the API did.
  */
 export function page(
   c: WebContext,
   options: PageOptions,
   body: Child,
 ): Response | Promise<Response> {
+  const secret = c.get('secret')
+  if (secret) c.header('Cache-Control', 'no-store')
   // Unset when the request was refused before the API client was made.
   const wait = (c.get('api') as ApiClient | undefined)?.retryAfter
   if (options.status === 429 && wait !== undefined) c.header('Retry-After', String(wait))
@@ -34,6 +38,7 @@ export function page(
       viewer={c.get('viewer')}
       csrfToken={c.get('csrfToken')}
       flash={c.get('flash')}
+      secret={secret}
       crumbs={options.crumbs ?? []}
       section={options.section}
       refreshSeconds={options.refreshSeconds}
@@ -90,8 +95,18 @@ export function signInRedirect(c: WebContext): Response {
   return c.redirect(`/signin?next=${encodeURIComponent(back)}`, 303)
 }
 
-/** After a successful form: keep `flash` for the next page and go there (post/redirect/get). */
-export async function redirectWith(c: WebContext, to: string, flash: Flash): Promise<Response> {
-  await setFlash(c, flash)
+/**
+ * After a successful form: keep `flash` for the next page and go there (post/redirect/get). A
+ * `secret` the form made is shown once on that page, and is kept until then only sealed, with its
+ * key in the browser (web/session/sessions.ts).
+ */
+export async function redirectWith(
+  c: WebContext,
+  to: string,
+  flash: Flash,
+  secret?: NewSecret,
+): Promise<Response> {
+  await setFlash(c, flash, secret)
+  if (secret) c.header('Cache-Control', 'no-store')
   return c.redirect(to, 303)
 }

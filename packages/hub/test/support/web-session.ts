@@ -26,22 +26,27 @@ export class WebSession {
   }
 
   /**
-   * Posts `fields` as a form (multipart when one is a Blob). The page's CSRF token is added unless
-   * `fields` has its own `_csrf`; `origin: null` leaves the Origin header out.
+   * Posts `fields` as a form (multipart when one is a Blob; as pairs when a field repeats, such as
+   * checkboxes). The page's CSRF token is added unless `fields` has its own `_csrf`;
+   * `origin: null` leaves the Origin header out.
    */
   async post(
     path: string,
-    fields: Record<string, string | Blob> = {},
+    fields: Record<string, string | Blob> | readonly (readonly [string, string])[] = {},
     options: { origin?: string | null } = {},
   ): Promise<PageAnswer> {
-    const all = { _csrf: this.#csrf, ...fields }
-    const multipart = Object.values(all).some((v) => typeof v !== 'string')
+    const pairs = Array.isArray(fields) ? fields : Object.entries(fields)
+    const all: [string, string | Blob][] = [
+      ...(pairs.some(([k]) => k === '_csrf') ? [] : [['_csrf', this.#csrf] as [string, string]]),
+      ...pairs,
+    ]
+    const multipart = all.some(([, v]) => typeof v !== 'string')
     let body: FormData | URLSearchParams
     if (multipart) {
       body = new FormData()
-      for (const [k, v] of Object.entries(all)) body.append(k, v)
+      for (const [k, v] of all) body.append(k, v)
     } else {
-      body = new URLSearchParams(all as Record<string, string>)
+      body = new URLSearchParams(all as [string, string][])
     }
     const origin = options.origin === undefined ? new URL(this.url).origin : options.origin
     return this.#send(path, {

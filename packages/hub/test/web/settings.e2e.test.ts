@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD } from '../support/browser.js'
 import { storeKinds } from '../support/databases.js'
@@ -9,6 +10,7 @@ import { WebSession, type PageAnswer } from '../support/web-session.js'
 
 const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
 const API_KEY = /svc_key_[A-Za-z0-9_-]{43}/
+const SIGNING_SECRET = /whsec_[A-Za-z0-9_-]{43}/
 const ORG_PAGES = ['', '/members', '/api-keys', '/credits', '/rate-limits']
 
 /** `svc-hub admin <args>` with `input` on its stdin. */
@@ -23,25 +25,6 @@ function adminWithInput(hub: HubProcess, args: string[], input: string): Promise
     child.on('close', (code) => resolve({ code, stdout, stderr }))
     child.stdin.end(input)
   })
-}
-
-/** Posts a form with repeated fields (checkboxes), with the session's cookie and CSRF token. */
-async function postFields(
-  web: WebSession,
-  path: string,
-  fields: [string, string][],
-): Promise<PageAnswer> {
-  const body = new URLSearchParams([['_csrf', web.csrf], ...fields])
-  const response = await fetch(new URL(path, web.url), {
-    method: 'POST',
-    body,
-    redirect: 'manual',
-    headers: {
-      origin: new URL(web.url).origin,
-      cookie: `svc_session=${web.cookie('svc_session') ?? ''}`,
-    },
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
 function secretOf(page: PageAnswer, pattern: RegExp): string {
@@ -202,7 +185,7 @@ describe.each(await storeKinds())('web settings (%s)', (kind) => {
 
   it('makes a PAT with the chosen scopes, shows it once, and revokes it', async () => {
     await owner.get('/settings/tokens')
-    const made = await postFields(owner, '/settings/tokens', [
+    const made = await owner.post('/settings/tokens', [
       ['note', 'CI publish'],
       ['scopes', 'read'],
       ['scopes', 'write:apis'],
@@ -246,16 +229,16 @@ describe.each(await storeKinds())('web settings (%s)', (kind) => {
   it('refuses a PAT form without scopes or with a bad expiry (422), making nothing', async () => {
     await owner.get('/settings/tokens')
     await expectStoreUnchanged(hub, async () => {
-      const none = await postFields(owner, '/settings/tokens', [
+      const none = await owner.post('/settings/tokens', [
         ['note', 'x'],
         ['days', ''],
       ])
       expect(none.status).toBe(422)
       expect(none.text).toContain('Choose at least one scope.')
-      const unknown = await postFields(owner, '/settings/tokens', [['scopes', 'root']])
+      const unknown = await owner.post('/settings/tokens', [['scopes', 'root']])
       expect(unknown.status).toBe(422)
       for (const days of ['0', '3651', '1.5', 'soon']) {
-        const bad = await postFields(owner, '/settings/tokens', [
+        const bad = await owner.post('/settings/tokens', [
           ['scopes', 'read'],
           ['days', days],
         ])
@@ -287,6 +270,59 @@ describe.each(await storeKinds())('web settings (%s)', (kind) => {
     const refused = await call(`${hub.url}/v1/rate-limits?apiKey=${key}`)
     expect(refused.status).toBe(403)
     expect(refused.body.code).toBe('api_key_revoked')
+  })
+
+  it('keeps no new secret in the sessions table: each shows once, on a page not stored', async () => {
+    const store = await hub.openStore()
+    const sessionsTable = async () =>
+      JSON.stringify((await sql`select * from sessions`.execute(store.kysely)).rows)
+    /** Posts a form that makes a secret; the next page shows it, and the table never holds it. */
+    async function make(path: string, fields: Parameters<WebSession['post']>[1], secret: RegExp) {
+      await owner.get(path)
+      const made = await owner.post(path, fields)
+      expect(made.status, made.text).toBe(303)
+      const atRest = await sessionsTable()
+      const location = made.headers.get('location')!
+      const shown = await owner.get(location)
+      expect(shown.status).toBe(200)
+      expect(shown.headers.get('cache-control')).toBe('no-store')
+      const value = secretOf(shown, secret)
+      expect(atRest).not.toContain(value)
+      expect(await sessionsTable()).not.toContain(value)
+      const again = await owner.get(location)
+      expect(again.text).not.toMatch(secret)
+      expect(again.headers.get('cache-control')).not.toBe('no-store')
+      return { value, location }
+    }
+    try {
+      const scopes = ['read', 'write:apis', 'admin:webhooks'].map((s) => ['scopes', s] as const)
+      const pat = await make('/settings/tokens', scopes, PAT)
+      await make('/acme/settings/api-keys', {}, API_KEY)
+      const api = await call(`${hub.url}/v1/apis`, {
+        method: 'POST',
+        token: pat.value,
+        json: { owner: 'acme', slug: 'vault', name: 'Vault', visibility: 'private' },
+      })
+      expect(api.status, api.text).toBe(201)
+      const hook = await make(
+        '/acme/apis/vault/webhooks/new',
+        { url: 'https://hooks.example.com/svc', active: 'on' },
+        SIGNING_SECRET,
+      )
+      await make(`${hook.location}/rotate`, {}, SIGNING_SECRET)
+
+      // The store alone cannot show it: a page without the browser's key says so, and no more.
+      await owner.get('/settings/tokens')
+      const made = await owner.post('/settings/tokens', [['scopes', 'read']])
+      const keyless = await fetch(new URL(made.headers.get('location')!, hub.url), {
+        headers: { cookie: `svc_session=${owner.cookie('svc_session')}` },
+      })
+      const text = await keyless.text()
+      expect(text).toContain('cannot be shown here')
+      expect(text).not.toMatch(PAT)
+    } finally {
+      await store.close()
+    }
   })
 
   it('changes roles and removes members, but never the last owner', async () => {

@@ -152,11 +152,12 @@ webhookPages.post('/:owner/apis/:slug/webhooks/new', async (c) => {
     if (hidden(answer.status)) return apiErrorPage(c, answer)
     return newHookPage(c, api, { values, ...refusal(answer.error) }, answer.status)
   }
-  return redirectWith(c, hookPath(api, answer.data.id), {
-    kind: 'success',
-    message: `Webhook created. It signs every event with this secret.`,
-    secret: { label: 'Signing secret', value: answer.data.secret },
-  })
+  return redirectWith(
+    c,
+    hookPath(api, answer.data.id),
+    { kind: 'success', message: 'Webhook created. It signs every event with this secret.' },
+    { label: 'Signing secret', value: answer.data.secret },
+  )
 })
 
 function hookValues(form: FormBody): Required<HookForm> {
@@ -300,11 +301,15 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id/rotate', async (c) => {
     if (hidden(answer.status)) return apiErrorPage(c, answer)
     return hookPage(c, api, { error: answer.error.message }, answer.status)
   }
-  return redirectWith(c, hookPath(api, id), {
-    kind: 'success',
-    message: 'Secret rotated. The old secret signs nothing from now on, retries included.',
-    secret: { label: 'New signing secret', value: answer.data.secret },
-  })
+  return redirectWith(
+    c,
+    hookPath(api, id),
+    {
+      kind: 'success',
+      message: 'Secret rotated. The old secret signs nothing from now on, retries included.',
+    },
+    { label: 'New signing secret', value: answer.data.secret },
+  )
 })
 
 webhookPages.post('/:owner/apis/:slug/webhooks/:id/deliveries/:deliveryId/retry', async (c) => {

@@ -96,11 +96,12 @@ apiKeyPages.post('/:org/settings/api-keys', async (c) => {
   const view = await openOrgAsOwner(c)
   if (view instanceof Response) return view
   const key = await createApiKey(c.get('hub').store, view.org.handle, view.viewer.userId)
-  return redirectWith(c, orgSettingsUrl(view.org.handle, 'api-keys'), {
-    kind: 'success',
-    message: `Made API key ${key.id} for ${key.org}.`,
-    secret: { label: `The new API key of ${key.org}`, value: key.key },
-  })
+  return redirectWith(
+    c,
+    orgSettingsUrl(view.org.handle, 'api-keys'),
+    { kind: 'success', message: `Made API key ${key.id} for ${key.org}.` },
+    { label: `The new API key of ${key.org}`, value: key.key },
+  )
 })
 
 apiKeyPages.post('/:org/settings/api-keys/:id/revoke', async (c) => {

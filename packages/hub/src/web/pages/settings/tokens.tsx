@@ -76,11 +76,12 @@ tokenPages.post('/settings/tokens', async (c) => {
     if (!(error instanceof AdminError)) throw error
     return tokensPage(c, viewer, form, { form: error.message }, 422)
   }
-  return redirectWith(c, '/settings/tokens', {
-    kind: 'success',
-    message: `Made token ${created.id} (${created.scopes.join(', ')}).`,
-    secret: { label: 'Your new personal access token', value: created.token },
-  })
+  return redirectWith(
+    c,
+    '/settings/tokens',
+    { kind: 'success', message: `Made token ${created.id} (${created.scopes.join(', ')}).` },
+    { label: 'Your new personal access token', value: created.token },
+  )
 })
 
 tokenPages.post('/settings/tokens/:id/revoke', async (c) => {
