@@ -110,3 +110,10 @@ export async function redirectWith(
   if (secret) c.header('Cache-Control', 'no-store')
   return c.redirect(to, 303)
 }
+
+/** Sets `Retry-After` and answers when to try again, in words: "in 40 seconds", "in 3 minutes". */
+export function retryAfter(c: WebContext, seconds: number): string {
+  c.header('Retry-After', String(seconds))
+  if (seconds < 120) return `in ${seconds} second${seconds === 1 ? '' : 's'}`
+  return `in ${Math.ceil(seconds / 60)} minutes`
+}

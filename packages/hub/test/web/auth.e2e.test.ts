@@ -5,7 +5,10 @@ import { expectStoreUnchanged } from '../support/store-snapshot.js'
 import { PASSWORD } from '../support/browser.js'
 import { WebSession } from '../support/web-session.js'
 
-/** Sign up, sign in and sign out over plain HTTP: sessions, CSRF and the refusals (docs/web/README.md). */
+/**
+ * Sign up, sign in and sign out over plain HTTP: sessions, CSRF and the refusals
+ * (docs/web/README.md). How guesses and sign-ups are paced is in limits.e2e.test.ts.
+ */
 describe.each(await storeKinds())('web sign-in (%s)', (kind) => {
   let hub: HubProcess
 
@@ -148,25 +151,6 @@ describe.each(await storeKinds())('web sign-in (%s)', (kind) => {
       const big = await web.post('/signin', { handle: 'a'.repeat(300 * 1024), password: 'x' })
       expect(big.status).toBe(413)
     })
-  })
-
-  it('locks an account after 10 failed sign-ins in 15 minutes, with Retry-After', async () => {
-    const attacker = new WebSession(hub.url)
-    await attacker.signUp('dave')
-    await attacker.post('/signout')
-    await attacker.get('/signin')
-    for (let i = 0; i < 10; i++) {
-      expect(
-        (await attacker.post('/signin', { handle: 'dave', password: `wrong-${i}` })).status,
-      ).toBe(401)
-    }
-    const locked = await attacker.post('/signin', { handle: 'dave', password: PASSWORD })
-    expect(locked.status).toBe(429)
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(locked.text).toContain('Too many sign-in attempts')
-    // Other accounts are not locked by it.
-    const web = new WebSession(hub.url)
-    await web.signIn('alice')
   })
 
   it('serves pages with a strict content security policy and no script', async () => {

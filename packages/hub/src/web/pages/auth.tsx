@@ -3,14 +3,14 @@ import { handleProblem } from '../../accounts/handles.js'
 import { clientAddress } from '../../ratelimit/identity.js'
 import { Field, Form, FormError } from '../components.js'
 import type { WebContext, WebEnv } from '../env.js'
-import { page, redirectWith } from '../responses.js'
+import { page, redirectWith, retryAfter } from '../responses.js'
 import { DECOY_HASH, hashPassword, passwordProblem, verifyPassword } from '../../auth/passwords.js'
 import { endSession, startSession } from '../session/sessions.js'
-import { SignInThrottle } from '../session/sign-in-throttle.js'
+import { authThrottles } from '../session/throttles.js'
 import { formText } from '../forms.js'
 
 /** Sign up, sign in and sign out. */
-export function authPages(throttle = new SignInThrottle()) {
+export function authPages() {
   const pages = new Hono<WebEnv>()
 
   pages.get('/signup', (c) => {
@@ -23,6 +23,11 @@ export function authPages(throttle = new SignInThrottle()) {
     if (c.get('hub').config.signup === 'closed') return signUpPage(c, {}, 403)
     const form = await c.req.parseBody()
     const handle = formText(form, 'handle').trim().toLowerCase()
+    const wait = await authThrottles(c).signUp.spend(clientAddress(c))
+    if (wait > 0) {
+      const message = `Too many sign-ups from your address. Try again ${retryAfter(c, wait)}.`
+      return signUpPage(c, { handle, errors: { form: message } }, 429)
+    }
     const password = formText(form, 'password')
     const errors: SignUpErrors = {}
     errors.handle = handleProblem(handle)
@@ -65,18 +70,12 @@ export function authPages(throttle = new SignInThrottle()) {
     const password = formText(form, 'password')
     const next = safeNext(formText(form, 'next'))
     const address = clientAddress(c)
-    const wait = await throttle.waitSeconds(handle, address)
-    if (wait > 0) {
-      c.header('Retry-After', String(wait))
-      return signInPage(
-        c,
-        {
-          handle,
-          next,
-          error: `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
-        },
-        429,
-      )
+    const throttle = authThrottles(c).signIn
+    const wait = await throttle.begin(handle, address)
+    if (wait) {
+      const who = wait.reason === 'account' ? 'to this account from' : 'from'
+      const error = `Too many failed sign-ins ${who} your address. Try again ${retryAfter(c, wait.seconds)}.`
+      return signInPage(c, { handle, next, error }, 429)
     }
     const { store } = c.get('hub')
     const account = handle ? await store.accounts.find(handle) : undefined
@@ -84,10 +83,10 @@ export function authPages(throttle = new SignInThrottle()) {
       account?.kind === 'user' ? await store.sessions.passwordOf(account.id) : undefined
     // Unknown users cost the same scrypt as known ones: the answer's time tells nothing.
     const matches = await verifyPassword(password, stored ?? DECOY_HASH)
-    await throttle.record(handle, address, !(matches && stored))
     if (!account || !stored || !matches) {
       return signInPage(c, { handle, next, error: 'Incorrect handle or password.' }, 401)
     }
+    await throttle.succeeded(handle, address)
     await startSession(c, account.id, account.handle)
     return c.redirect(next, 303)
   })
@@ -100,12 +99,17 @@ export function authPages(throttle = new SignInThrottle()) {
   return pages
 }
 
-type SignUpErrors = { handle?: string | undefined; password?: string | undefined; confirm?: string }
+type SignUpErrors = {
+  handle?: string | undefined
+  password?: string | undefined
+  confirm?: string
+  form?: string
+}
 
 function signUpPage(
   c: WebContext,
   state: { handle?: string; errors?: SignUpErrors },
-  status: 200 | 403 | 422 = 200,
+  status: 200 | 403 | 422 | 429 = 200,
 ) {
   if (c.get('hub').config.signup === 'closed') {
     return page(
@@ -127,6 +131,7 @@ function signUpPage(
         Already have one? <a href="/signin">Sign in</a>.
       </p>
       <div class="card">
+        <FormError message={errors.form} />
         <Form action="/signup" csrfToken={c.get('csrfToken')}>
           <Field
             name="handle"

@@ -2,8 +2,10 @@ import { Hono } from 'hono'
 import { ActionButton, Badge, Empty, Field, Form, FormError, PageHead } from '../../components.js'
 import type { Viewer, WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
-import { page, redirectWith, signInRedirect } from '../../responses.js'
+import { page, redirectWith, retryAfter, signInRedirect } from '../../responses.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../../auth/passwords.js'
+import { clientAddress } from '../../../ratelimit/identity.js'
+import { authThrottles } from '../../session/throttles.js'
 import { orgSettingsUrl } from './org-context.js'
 
 type PasswordErrors = { current?: string; password?: string; confirm?: string; form?: string }
@@ -20,6 +22,12 @@ accountPages.get('/settings', (c) => {
 accountPages.post('/settings/password', async (c) => {
   const viewer = c.get('viewer')
   if (!viewer) return signInRedirect(c)
+  // Each post checks the current password: whoever holds a stolen session cannot guess it fast.
+  const wait = await authThrottles(c).passwordChange.spend(clientAddress(c))
+  if (wait > 0) {
+    const form = `Too many password changes from your address. Try again ${retryAfter(c, wait)}.`
+    return accountPage(c, viewer, { form }, 429)
+  }
   const form = await c.req.parseBody()
   const current = formText(form, 'current')
   const password = formText(form, 'password')
@@ -66,7 +74,7 @@ async function accountPage(
   c: WebContext,
   viewer: Viewer,
   errors: PasswordErrors,
-  status: 200 | 422 = 200,
+  status: 200 | 422 | 429 = 200,
 ) {
   const { store } = c.get('hub')
   const [orgs, sessions] = await Promise.all([
