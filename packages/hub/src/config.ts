@@ -40,16 +40,24 @@ export type HubConfig = {
   readonly rateLimits: RateLimitSettings
   /** Whether anyone may make an account on the web app's sign-up page (`SVC_HUB_SIGNUP`). */
   readonly signup: 'open' | 'closed'
-  /** Limits of a run of a deployment's `server.js` (runs/runner.ts). */
-  readonly runs: RunLimits
+  /** How runs of a deployment's `server.js` are isolated and limited (runs/runner.ts). */
+  readonly runs: RunSettings
 }
+
+/**
+ * How a run is isolated (`SVC_HUB_RUN_SANDBOX`): `bwrap`, a bubblewrap sandbox, or `unsafe-none`,
+ * the operator's explicit opt-in to run bundles without one.
+ */
+export type RunSandboxMode = 'bwrap' | 'unsafe-none'
+
+export type RunSettings = RunLimits & { readonly sandbox: RunSandboxMode }
 
 export type RunLimits = {
   /** Wall-clock limit of one run, from spawning the process to reading its answer. */
   readonly timeoutMs: number
-  /** The child's V8 heap limit (`--max-old-space-size`). */
+  /** The child's V8 heap limit (`--max-old-space-size`); its writable memory is this + 512 MiB. */
   readonly memoryMb: number
-  /** Largest answer (artifacts and manifest) read from the child. */
+  /** Largest answer (artifacts and manifest) read from the child, and largest log it may print. */
   readonly maxOutputBytes: number
 }
 
@@ -102,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       timeoutMs: atLeast(env, 'SVC_HUB_RUN_TIMEOUT_MS', 60_000, 1000),
       memoryMb: atLeast(env, 'SVC_HUB_RUN_MEMORY_MB', 512, 32),
       maxOutputBytes: atLeast(env, 'SVC_HUB_RUN_MAX_OUTPUT_BYTES', 50 * MiB, 1024),
+      sandbox: runSandbox(env.SVC_HUB_RUN_SANDBOX),
     },
   }
 }
@@ -110,6 +119,12 @@ function signup(raw: string | undefined): 'open' | 'closed' {
   if (raw === undefined || raw === '' || raw === 'open') return 'open'
   if (raw === 'closed') return 'closed'
   throw new ConfigError(`SVC_HUB_SIGNUP must be 'open' or 'closed', got '${raw}'`)
+}
+
+function runSandbox(raw: string | undefined): RunSandboxMode {
+  if (raw === undefined || raw === '' || raw === 'bwrap') return 'bwrap'
+  if (raw === 'unsafe-none') return 'unsafe-none'
+  throw new ConfigError(`SVC_HUB_RUN_SANDBOX must be 'bwrap' or 'unsafe-none', got '${raw}'`)
 }
 
 function redisUrl(raw: string | undefined): string | undefined {

@@ -99,7 +99,7 @@ export async function startHub(
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
-  log.info({ url, publicUrl }, 'listening')
+  log.info({ url, publicUrl, runs: runs.status }, 'listening')
 
   const stop = () =>
     (stopping ??= (async () => {

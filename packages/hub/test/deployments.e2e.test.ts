@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,24 +7,17 @@ import { seedPeople, type People } from './support/fixtures.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { call, manifest, publishForm } from './support/http.js'
 import { eventually } from './support/poll.js'
+import { alive, descendants, processes } from './support/processes.js'
 import { HANG_BUNDLE, PETSTORE, realServerJs } from './support/stack-bundles.js'
 import { expectStoreUnchanged } from './support/store-snapshot.js'
 
 const RUN_ENV = { SVC_HUB_RUN_TIMEOUT_MS: '10000' }
 const SETTINGS = { enrichments: { 'gen-zod': { Pet: { main: { nope: 1 } } }, 'gen-missing': {} } }
 
-/** The id of a process whose working directory is a run's temp dir, if any. */
-function runProcess(): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const cwd = readlinkSync(`/proc/${entry}/cwd`)
-      if (cwd.startsWith(join(tmpdir(), 'svc-run-'))) return Number(entry)
-    } catch {
-      // Gone, or not ours.
-    }
-  }
-  return undefined
+/** A process of this test's hubs whose working directory is a run's temp dir, if any. */
+function runProcess(): { pid: number; dir: string } | undefined {
+  const found = descendants().find((p) => p.cwd?.startsWith(join(tmpdir(), 'svc-run-')))
+  return found && { pid: found.pid, dir: found.cwd! }
 }
 
 for (const kind of await storeKinds()) {
@@ -339,7 +332,7 @@ for (const kind of await storeKinds()) {
       })
       expect(inFlight.status).toBe(202)
       // Wait until its process runs (a process whose cwd is a run's temp dir).
-      const pid = await eventually(runProcess, 'the run process starts')
+      const running = await eventually(runProcess, 'the run process starts')
       expect(await hub.stop()).toBe(0)
       const people0 = people
       hub = await startHub(kind, { reuse: hub, env: RUN_ENV })
@@ -354,9 +347,10 @@ for (const kind of await storeKinds()) {
         status: 'failed',
         error: 'The hub stopped during the run.',
       })
-      // Its process is gone too, and its temp dir.
-      expect(() => process.kill(pid, 0)).toThrow()
-      expect(runProcess()).toBeUndefined()
+      // Its process is gone too, no process is left in its temp dir, and the dir is removed.
+      expect(alive(running.pid)).toBe(false)
+      expect(processes().filter((p) => p.cwd?.startsWith(running.dir))).toEqual([])
+      expect(existsSync(running.dir)).toBe(false)
     }, 60_000)
   })
 }

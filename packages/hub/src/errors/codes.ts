@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   internal_error: 500,
   source_unreachable: 502,
   unavailable: 503,
+  sandbox_unavailable: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

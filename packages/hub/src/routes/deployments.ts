@@ -5,7 +5,14 @@ import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
-import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
+import {
+  AccountParam,
+  BEARER,
+  createRouter,
+  ErrorSchema,
+  errorResponses,
+  SlugParam,
+} from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { unfoldSettings } from '../projects/config-fold.js'
 import { storedConfig } from '../projects/record.js'
@@ -17,6 +24,7 @@ import {
   AliasSchema,
 } from '../runs/record.js'
 import { runQueue } from '../runs/queue.js'
+import { findSandbox, sandboxRefusal } from '../runs/sandbox-probe.js'
 import type { DeploymentListing } from '../store/deployments-repo.js'
 import type { ProjectWithRefs } from '../store/projects-repo.js'
 
@@ -192,7 +200,11 @@ deployments.openapi(
     },
     responses: {
       202: json(RunSchema, 'The run, queued'),
-      ...errorResponses(400, 401, 403, 404, 409, 415, 422, 503),
+      ...errorResponses(400, 401, 403, 404, 409, 415, 422),
+      503: json(
+        ErrorSchema,
+        'The queue of runs is full (`unavailable`), or the hub cannot start the sandbox runs need (`sandbox_unavailable`)',
+      ),
     },
   }),
   async (c) => {
@@ -232,6 +244,8 @@ deployments.openapi(
       const apiOwner = await accountOrThrow(store, project.api_account_handle)
       await requireAccess(store, caller, apiOwner, 'read', 'APIs')
     }
+    const sandbox = await findSandbox(config.runs)
+    if (!sandbox.ok) throw new ApiError('sandbox_unavailable', sandboxRefusal(sandbox.reason))
     const queue = runQueue(store, config.runs, log)
     if (!queue.hasRoom) {
       throw new ApiError('unavailable', 'The hub is busy with other runs; try again in a minute.')

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino'
-import type { RunLimits } from '../config.js'
+import type { RunSettings } from '../config.js'
 import type { Store } from '../store/store.js'
 import { runBundle, type RunInput, type RunResult } from './runner.js'
+import { announceSandbox, findSandbox, sandboxRefusal, type RunsStatus } from './sandbox-probe.js'
 
 /** What a queued run needs, fixed when it was asked for. */
 export type RunJob = {
@@ -31,7 +32,7 @@ export class RunQueue {
 
   constructor(
     private readonly store: Store,
-    private readonly limits: RunLimits,
+    private readonly settings: RunSettings,
     private readonly log: Pick<Logger, 'error' | 'info'>,
     private readonly run: (input: RunInput) => Promise<RunResult> = runBundle,
   ) {}
@@ -87,12 +88,15 @@ export class RunQueue {
       this.store.blobs.get(job.document.sha256),
     ])
     if (!bundle || !document) throw new Error('the bundle or document blob is missing')
+    const found = await findSandbox(this.settings)
+    if (!found.ok) return this.#fail(job.runId, sandboxRefusal(found.reason))
     const result = await this.run({
       bundle,
       document: new TextDecoder().decode(document),
       protocol: job.document.protocol,
       clientSettings: job.clientSettings,
-      limits: this.limits,
+      limits: this.settings,
+      sandbox: found.sandbox,
       signal,
     })
     const finishedAt = new Date().toISOString()
@@ -144,12 +148,12 @@ const queues = new WeakMap<Store, RunQueue>()
 /** The run queue of the hub process serving `store`. */
 export function runQueue(
   store: Store,
-  limits: RunLimits,
+  settings: RunSettings,
   log: Pick<Logger, 'error' | 'info'>,
 ): RunQueue {
   let queue = queues.get(store)
   if (!queue) {
-    queue = new RunQueue(store, limits, log)
+    queue = new RunQueue(store, settings, log)
     queues.set(store, queue)
   }
   return queue
@@ -159,27 +163,30 @@ export function runQueue(
  * What a hub does about runs when it starts: runs still `running` that started more than the
  * time limit ago died with the hub that ran them, and are marked failed. Then, every minute, the
  * same for runs older than any run of this hub can be (its queue full, each run at its limit),
- * which catches the runs of a hub that restarted within the time limit. `stop` kills the run in
- * progress and ends the sweeps.
+ * which catches the runs of a hub that restarted within the time limit. It tries the sandbox
+ * first (`status` says how runs will go; a warning is logged unless they are sandboxed). `stop`
+ * kills the run in progress and ends the sweeps.
  */
 export async function startRuns(
   store: Store,
-  limits: RunLimits,
+  settings: RunSettings,
   log: Pick<Logger, 'error' | 'info' | 'warn'>,
-): Promise<{ stop(): Promise<void> }> {
+): Promise<{ readonly status: RunsStatus; stop(): Promise<void> }> {
+  const status = await announceSandbox(settings, log)
   const sweep = async (olderThanMs: number) => {
     const before = new Date(Date.now() - olderThanMs).toISOString()
     const count = await store.deployments.failRunsStartedBefore(before, INTERRUPTED)
     if (count > 0) log.warn({ count }, 'marked runs of a stopped hub as failed')
   }
-  await sweep(limits.timeoutMs)
-  runQueue(store, limits, log)
-  const longest = limits.timeoutMs * (MAX_QUEUED + 1) + 60_000
+  await sweep(settings.timeoutMs)
+  runQueue(store, settings, log)
+  const longest = settings.timeoutMs * (MAX_QUEUED + 1) + 60_000
   const timer = setInterval(() => {
     sweep(longest).catch((error) => log.error({ err: error }, 'sweeping runs failed'))
   }, 60_000)
   timer.unref()
   return {
+    status,
     async stop() {
       clearInterval(timer)
       await queues.get(store)?.stop()

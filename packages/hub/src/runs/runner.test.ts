@@ -6,17 +6,30 @@ import {
   bigBundle,
   fakeServerJs,
   ENV_BUNDLE,
+  FLOOD_BUNDLE,
   HANG_BUNDLE,
   MEMORY_BUNDLE,
   PETSTORE,
   realServerJs,
   SILENT_BUNDLE,
 } from '../../test/support/stack-bundles.js'
+import { eventually } from '../../test/support/poll.js'
+import { alive, descendants, type ProcessInfo } from '../../test/support/processes.js'
 import type { RunLimits } from '../config.js'
-import { CHILD_ENV, runBundle, type RunInput, type RunResult } from './runner.js'
+import { CHILD_ENV } from './node-args.js'
+import { runBundle, type RunInput, type RunResult } from './runner.js'
+import { findSandbox } from './sandbox-probe.js'
+import type { Sandbox } from './sandbox.js'
 
 const LIMITS: RunLimits = { timeoutMs: 60_000, memoryMb: 256, maxOutputBytes: 50 * 1024 * 1024 }
 const PETSTORE_TEXT = readFileSync(PETSTORE, 'utf8')
+let sandbox: Sandbox
+
+beforeAll(async () => {
+  const found = await findSandbox({ ...LIMITS, sandbox: 'bwrap' })
+  if (!found.ok) throw new Error(`runs need bubblewrap here: ${found.reason}`)
+  sandbox = found.sandbox
+})
 
 function input(bundle: string, change: Partial<RunInput> = {}): RunInput {
   return {
@@ -25,6 +38,7 @@ function input(bundle: string, change: Partial<RunInput> = {}): RunInput {
     protocol: 'oas',
     clientSettings: {},
     limits: LIMITS,
+    sandbox,
     ...change,
   }
 }
@@ -36,19 +50,9 @@ function text(result: RunResult, path: string): string {
   return new TextDecoder().decode(file.data)
 }
 
-/** Whether a process with this id is alive. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function announcedPid(log: string): number {
-  const line = log.split('\n').find((l) => l.includes('"listening"'))
-  return (JSON.parse(line ?? '{}') as { pid: number }).pid
+/** The processes of runs this test started (`realServerJs()` is done before any run). */
+function runProcesses(): ProcessInfo[] {
+  return descendants().filter((p) => alive(p.pid))
 }
 
 describe('runBundle', () => {
@@ -86,12 +90,16 @@ describe('runBundle', () => {
     expect(result.reason).toMatch(/^server\.js answered 422 invalid_schema:/)
   }, 60_000)
 
-  it('the bundle reads nothing outside its folder, writes nothing, and starts no process or worker', async () => {
+  it('the bundle sees none of the host, reads only its folder and temp, and starts no process or worker', async () => {
     const outside = join(mkdtempSync(join(tmpdir(), 'svc-run-outside-')), 'hub.db')
     writeFileSync(outside, 'the hub store')
     const tries = {
-      read: `require('node:fs').readFileSync(${JSON.stringify(outside)}, 'utf8')`,
+      // Not in the sandbox at all.
+      hubFile: `require('node:fs').readFileSync(${JSON.stringify(outside)}, 'utf8')`,
+      // In the sandbox, outside the folder: Node's permission model refuses it.
+      proc: `require('node:fs').readFileSync('/proc/self/status', 'utf8')`,
       write: `require('node:fs').writeFileSync('out.txt', 'x')`,
+      temp: `require('node:fs').writeFileSync('/tmp/scratch.txt', 'x'); require('node:fs').readFileSync('/tmp/scratch.txt')`,
       spawn: `require('node:child_process').execSync('id')`,
       worker: `new (require('node:worker_threads').Worker)('1', { eval: true })`,
     }
@@ -104,27 +112,24 @@ describe('runBundle', () => {
     `)
     const result = await runBundle(input(bundle))
     expect(JSON.parse(text(result, 'outcome.json'))).toEqual({
-      read: 'ERR_ACCESS_DENIED',
+      hubFile: 'ENOENT',
+      proc: 'ERR_ACCESS_DENIED',
       write: 'ERR_ACCESS_DENIED',
+      temp: 'allowed',
       spawn: 'ERR_ACCESS_DENIED',
       worker: 'ERR_ACCESS_DENIED',
     })
     rmSync(dirname(outside), { recursive: true, force: true })
   })
 
-  it('the child has only PORT, HOST and NODE_ENV: nothing of the parent, a temp dir of its own that is removed', async () => {
+  it('the child has only PORT, HOST and NODE_ENV: nothing of the parent, a folder of its own', async () => {
     process.env.SVC_RUNNER_CANARY = 'canary-value-7f3a'
     try {
       const result = await runBundle(input(ENV_BUNDLE, { clientSettings: { skip: ['/pets'] } }))
       const env = JSON.parse(text(result, 'env.json')) as Record<string, string>
       expect(env).toEqual({ ...CHILD_ENV })
       expect(JSON.stringify(env)).not.toContain('canary-value-7f3a')
-      const { cwd, files } = JSON.parse(text(result, 'cwd.json')) as {
-        cwd: string
-        files: string[]
-      }
-      expect(files).toEqual(['server.js'])
-      expect(existsSync(cwd)).toBe(false)
+      expect(JSON.parse(text(result, 'cwd.json'))).toEqual({ cwd: '/bundle', files: ['server.js'] })
       // What the runner sent: the document inline and the settings.
       expect(JSON.parse(text(result, 'request.json'))).toEqual({
         schema: PETSTORE_TEXT,
@@ -136,12 +141,22 @@ describe('runBundle', () => {
     }
   })
 
-  it('a bundle that never answers is killed at the time limit', async () => {
-    const result = await runBundle(input(HANG_BUNDLE, { limits: { ...LIMITS, timeoutMs: 1500 } }))
+  it('a bundle that never answers is killed at the time limit, with every process of its sandbox', async () => {
+    const running = runBundle(input(HANG_BUNDLE, { limits: { ...LIMITS, timeoutMs: 1500 } }))
+    // bwrap outside, its init and the bundle's Node inside.
+    const processes = await eventually(() => {
+      const found = runProcesses()
+      return found.length >= 3 ? found : undefined
+    }, 'the run starts')
+    const result = await running
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.reason).toBe('server.js did not finish within the time limit (1500 ms).')
-    expect(alive(announcedPid(result.log))).toBe(false)
+    // Killed when the run ends; the ones inside are reaped by the kernel a moment later.
+    await eventually(
+      () => (processes.some((p) => alive(p.pid)) ? undefined : true),
+      () => `the run's processes end: ${JSON.stringify(processes.filter((p) => alive(p.pid)))}`,
+    )
   })
 
   it('a bundle that never listens is killed at the time limit', async () => {
@@ -210,10 +225,37 @@ describe('runBundle', () => {
     expect(result.log).toContain('SyntaxError')
   })
 
-  it('the hub stopping ends the run', async () => {
+  it('the hub stopping ends the run, and its folder is removed', async () => {
     const controller = new AbortController()
     const running = runBundle(input(HANG_BUNDLE, { signal: controller.signal }))
-    setTimeout(() => controller.abort(), 300)
+    const dir = await eventually(
+      () => runProcesses().find((p) => p.cwd?.startsWith(join(tmpdir(), 'svc-run-')))?.cwd,
+      'the run starts',
+    )
+    expect(existsSync(join(dir, 'server.js'))).toBe(true)
+    controller.abort()
     expect(await running).toMatchObject({ ok: false, reason: 'The hub stopped during the run.' })
+    expect(existsSync(dir)).toBe(false)
+    await eventually(
+      () => (runProcesses().length > 0 ? undefined : true),
+      "the run's processes end",
+    )
   })
+
+  it('a bundle that prints without end is killed at the output limit', async () => {
+    const result = await runBundle(
+      input(FLOOD_BUNDLE, { limits: { ...LIMITS, maxOutputBytes: 100_000 } }),
+    )
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "server.js printed more than 100000 bytes, the hub's limit.",
+    })
+  })
+})
+
+describe('runBundle without a sandbox (SVC_HUB_RUN_SANDBOX=unsafe-none)', () => {
+  it('runs a real published server.js the same way', async () => {
+    const result = await runBundle(input(realServerJs(), { sandbox: { kind: 'none' } }))
+    expect(text(result, 'types.ts')).toContain('Pet')
+  }, 180_000)
 })

@@ -99,3 +99,45 @@ export const MEMORY_BUNDLE = fakeServerJs(`
 export function bigBundle(bytes: number): string {
   return fakeServerJs(`return { artifacts: { 'big.txt': 'x'.repeat(${bytes}) }, manifest: {} }`)
 }
+
+/**
+ * A bundle that answers one artifact, `outcome.json`: what `attempt` returns, JavaScript run in
+ * the request handler with `code(fn)` (the error code `fn` throws, or `'allowed'`) and
+ * `connect(options)` (the error code of a `net.connect`, or `'connected'`) in scope.
+ */
+export function outcomeBundle(attempt: string): string {
+  return fakeServerJs(`
+    const code = (run) => {
+      try { run(); return 'allowed' } catch (error) { return error.code ?? error.message }
+    }
+    const connect = (options) => new Promise((resolve) => {
+      const socket = require('node:net').connect(options)
+      socket.on('connect', () => { socket.destroy(); resolve('connected') })
+      socket.on('error', (error) => resolve(error.code))
+    })
+    const outcome = await (async () => { ${attempt} })()
+    return { artifacts: { 'outcome.json': JSON.stringify(outcome) }, manifest: {} }
+  `)
+}
+
+/** A bundle that loops forever once asked for its artifacts. */
+export const LOOP_BUNDLE = fakeServerJs('for (;;) {}')
+
+/** A bundle that writes 1 GiB to stdout, as fast as the pipe takes it, before it answers. */
+export const FLOOD_BUNDLE = fakeServerJs(`
+  const mib = 'x'.repeat(1024 * 1024)
+  for (let i = 0; i < 1024; i++) {
+    if (!process.stdout.write(mib)) await new Promise((drained) => process.stdout.once('drain', drained))
+  }
+  return { artifacts: {}, manifest: {} }
+`)
+
+/** A bundle that takes memory outside the V8 heap (Buffers) until it gets none, and says how much. */
+export const BUFFER_BUNDLE = outcomeBundle(`
+  const kept = []
+  try {
+    for (;;) kept.push(Buffer.alloc(32 * 1024 * 1024, 1))
+  } catch (error) {
+    return { mb: kept.length * 32, error: error.message }
+  }
+`)
