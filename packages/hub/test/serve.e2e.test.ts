@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCOPES } from '../src/auth/scopes.js'
 import { newSchemaName, postgresUrl, storeKinds, type StoreKind } from './support/databases.js'
 import { HUB_BIN, runNode, startHub, type HubProcess } from './support/hub-process.js'
-import { call } from './support/http.js'
+import { call, manifest, publishForm } from './support/http.js'
 
 const PAT = /svc_pat_[A-Za-z0-9_-]{43}/g
 const GENERATED_ID = /^req_[0-9a-f]{20}$/
@@ -210,6 +210,37 @@ for (const kind of await storeKinds()) {
           ['request', '/healthz', 200],
         ])
         expect(hub.stdout()).not.toContain('has space')
+      })
+
+      it('says X-Content-Type-Options: nosniff on every answer: downloads, JSON, errors, probes, pages', async () => {
+        const published = await call(`${hub.url}/v1/stacks/admin/sniff/versions`, {
+          method: 'POST',
+          token: hub.adminPat,
+          body: publishForm({
+            version: '1.0.0',
+            // A bundle a browser would take for a page if it guessed the type from the bytes.
+            bundle: '<html><script>alert(1)</script>',
+            files: [manifest('@admin/sniff')],
+          }),
+        })
+        expect(published.status).toBe(201)
+        const replies = await Promise.all([
+          call(`${hub.url}/v1/stacks/admin/sniff/versions/1.0.0/bundle`, { token: hub.adminPat }),
+          call(`${hub.url}/v1/stacks/admin/sniff/versions/1.0.0/files/deno.json`, {
+            token: hub.adminPat,
+          }),
+          call(`${hub.url}/v1/user`, { token: hub.adminPat }),
+          call(`${hub.url}/v1/user`),
+          call(`${hub.url}/v1/nowhere`),
+          call(`${hub.url}/v1/openapi.json`),
+          call(`${hub.url}/healthz`),
+          call(`${hub.url}/metrics`),
+          call(`${hub.url}/signin`),
+        ])
+        expect(replies[0]!.text).toBe('<html><script>alert(1)</script>')
+        for (const reply of replies) {
+          expect(reply.headers.get('x-content-type-options')).toBe('nosniff')
+        }
       })
 
       it("answers an unknown /v1 route with the 404 not_found envelope, any other path with the web app's 404 page", async () => {

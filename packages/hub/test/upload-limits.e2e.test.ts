@@ -53,6 +53,8 @@ for (const kind of await storeKinds()) {
           SVC_HUB_MAX_FILE_BYTES: '1000',
           SVC_HUB_MAX_SOURCE_BYTES: '3000',
           SVC_HUB_MAX_FILES: '5',
+          // More publishes than the limiter's 30 a minute: this file is about what a body holds.
+          SVC_HUB_RATE_LIMITS: 'off',
         },
       })
       people = await seedPeople(hub)
@@ -147,6 +149,10 @@ for (const kind of await storeKinds()) {
       ['C:/Windows/x', 'absolute'],
       ['src\\mod.ts', 'backslash'],
       ['src/mod\u0001.ts', 'control character'],
+      ['invoice\u202Eexe.pdf', 'format character'],
+      ['notes\u2028.md', 'format character'],
+      ['\u2024\u2024/escape.ts', 'lookalike dots'],
+      ['src/\uff0e\uff0e/x.ts', 'lookalike dots'],
       ['./', 'empty'],
     ]
     for (const [path, reason] of unsafe) {
@@ -200,6 +206,22 @@ for (const kind of await storeKinds()) {
             details: { path: 'src/a.ts' },
           })
         }
+      })
+    })
+
+    it('stores one spelling of a Unicode name: NFC, so two spellings are one file', async () => {
+      await expectStoreUnchanged(hub, async () => {
+        const { body, contentType } = rawMultipart([
+          ...good(),
+          { name: 'files', encodedFilename: encodeURIComponent('caf\u00e9.ts'), content: '1' },
+          { name: 'files', encodedFilename: encodeURIComponent('cafe\u0301.ts'), content: '2' },
+        ])
+        const reply = await send(body, contentType)
+        expect(reply.status).toBe(422)
+        expect(reply.body).toMatchObject({
+          code: 'duplicate_path',
+          details: { path: 'caf\u00e9.ts' },
+        })
       })
     })
 
