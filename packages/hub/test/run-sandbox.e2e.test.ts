@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
-import { seedPeople, type People } from './support/fixtures.js'
+import { adminToken, seedPeople, type People } from './support/fixtures.js'
 import { HUB_BIN, runNode, startHub, type HubProcess } from './support/hub-process.js'
 import { call, manifest, publishForm, type Reply } from './support/http.js'
 import { eventually } from './support/poll.js'
@@ -298,14 +298,7 @@ async function shopOn(hub: HubProcess): Promise<{
   v1(path: string, init?: RequestInit & { json?: unknown }): Promise<Reply>
 }> {
   const { alice } = await signUpPeople(hub)
-  const token = await hub.admin([
-    'create-token',
-    'alice',
-    '--scopes',
-    'read,write:releases,write:projects,write:apis',
-    '--json',
-  ])
-  const pat = (JSON.parse(token.stdout) as { token: string }).token
+  const pat = await adminToken(hub, 'alice', 'read,write:releases,write:projects,write:apis')
   const v1 = (path: string, init: RequestInit & { json?: unknown } = {}) =>
     call(`${hub.url}/v1${path}`, { ...init, token: pat })
   const bundle = outcomeBundle('return { ppid: process.ppid }')

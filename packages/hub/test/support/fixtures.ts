@@ -85,3 +85,14 @@ export async function seedTokens<K extends string>(
     await store.close()
   }
 }
+
+/** A new PAT of `user` with `scopes` (`read,write:apis`), made by `svc-hub admin create-token`. */
+export async function adminToken(
+  hub: Pick<HubProcess, 'admin'>,
+  user: string,
+  scopes: string,
+): Promise<string> {
+  const run = await hub.admin(['create-token', user, '--scopes', scopes, '--json'])
+  if (run.code !== 0) throw new Error(`svc-hub admin create-token ${user}: ${run.stderr}`)
+  return (JSON.parse(run.stdout) as { token: string }).token
+}

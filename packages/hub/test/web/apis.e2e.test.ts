@@ -5,6 +5,7 @@ import { call } from '../support/http.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
 import { signUpPeople, WebSession } from '../support/web-session.js'
+import { adminToken } from '../support/fixtures.js'
 
 const SLUG = 'hidden-ledger'
 const NAME = 'Hidden Ledger API'
@@ -39,14 +40,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
       env: { SVC_HUB_ALLOW_PRIVATE_NETWORKS: `${receiver.origin},${source.origin}` },
     })
     ;({ alice, rita, nora } = await signUpPeople(hub))
-    const token = await hub.admin([
-      'create-token',
-      'alice',
-      '--scopes',
-      'read,write:apis',
-      '--json',
-    ])
-    pat = (JSON.parse(token.stdout) as { token: string }).token
+    pat = await adminToken(hub, 'alice', 'read,write:apis')
   })
   afterAll(async () => {
     await hub?.dispose()

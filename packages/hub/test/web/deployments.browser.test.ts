@@ -6,6 +6,7 @@ import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call, manifest, publishForm } from '../support/http.js'
 import { PETSTORE, realServerJs } from '../support/stack-bundles.js'
 import { WebSession } from '../support/web-session.js'
+import { adminToken } from '../support/fixtures.js'
 
 /** Petstore with a reference to a schema it lacks: a parse issue the run page lists. */
 function petstoreWithIssue(): string {
@@ -41,15 +42,7 @@ describe('deployments and runs in a browser', () => {
     const serverJs = realServerJs()
     hub = await startHub('sqlite')
     await new WebSession(hub.url).signUp('alice')
-    const token = await hub.admin([
-      'create-token',
-      'alice',
-      '--scopes',
-      'read,write:releases,write:projects,write:apis',
-      '--json',
-    ])
-    expect(token.code, token.stderr).toBe(0)
-    pat = (JSON.parse(token.stdout) as { token: string }).token
+    pat = await adminToken(hub, 'alice', 'read,write:releases,write:projects,write:apis')
     for (const [version, bundle] of [
       ['1.0.0', serverJs],
       ['1.1.0', serverJs],

@@ -5,6 +5,7 @@ import { eventually } from '../support/poll.js'
 import { ENV_BUNDLE } from '../support/stack-bundles.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
 import { signUpPeople, WebSession } from '../support/web-session.js'
+import { adminToken } from '../support/fixtures.js'
 
 /**
  * The deployment and run pages over plain HTTP (docs/web/deployments.md): a writer deploys,
@@ -27,14 +28,7 @@ describe.each(['sqlite'] as const)('deployment and run pages (%s)', (kind) => {
   beforeAll(async () => {
     hub = await startHub(kind)
     ;({ alice, rita, nora, anonymous } = await signUpPeople(hub))
-    const token = await hub.admin([
-      'create-token',
-      'alice',
-      '--scopes',
-      'read,write:releases,write:projects,write:apis',
-      '--json',
-    ])
-    pat = (JSON.parse(token.stdout) as { token: string }).token
+    pat = await adminToken(hub, 'alice', 'read,write:releases,write:projects,write:apis')
     const published = await v1('/stacks/acme/web/versions', {
       method: 'POST',
       body: publishForm({ version: '1.0.0', bundle: ENV_BUNDLE, files: [manifest('@acme/web')] }),

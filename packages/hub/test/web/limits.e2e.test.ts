@@ -6,6 +6,7 @@ import { call } from '../support/http.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
 import { WebSession, type PageAnswer } from '../support/web-session.js'
+import { adminToken } from '../support/fixtures.js'
 
 const HOOK = '/v1/apis/{owner}/{slug}/webhooks/{id}'
 
@@ -89,14 +90,7 @@ describe('web limits (sqlite)', () => {
     alice = new WebSession(hub.url)
     await alice.signUp('alice')
     await new WebSession(hub.url).signUp('dave')
-    const token = await hub.admin([
-      'create-token',
-      'alice',
-      '--scopes',
-      'read,write:apis,admin:webhooks',
-      '--json',
-    ])
-    pat = (JSON.parse(token.stdout) as { token: string }).token
+    pat = await adminToken(hub, 'alice', 'read,write:apis,admin:webhooks')
     const api = await call(`${hub.url}/v1/apis`, {
       method: 'POST',
       token: pat,

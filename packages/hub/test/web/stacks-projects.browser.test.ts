@@ -8,6 +8,7 @@ import { launchBrowser, screenshot, signIn } from '../support/browser.js'
 import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call } from '../support/http.js'
 import { WebSession } from '../support/web-session.js'
+import { adminToken } from '../support/fixtures.js'
 
 const SETTINGS = {
   basePath: 'src/api',
@@ -44,15 +45,7 @@ describe('stacks and projects in a browser', () => {
     hub = await startHub('sqlite')
     // The account exists before the flow, which starts at sign-in.
     await new WebSession(hub.url).signUp('alice')
-    const token = await hub.admin([
-      'create-token',
-      'alice',
-      '--scopes',
-      'read,write:releases,write:projects,write:apis',
-      '--json',
-    ])
-    expect(token.code, token.stderr).toBe(0)
-    pat = (JSON.parse(token.stdout) as { token: string }).token
+    pat = await adminToken(hub, 'alice', 'read,write:releases,write:projects,write:apis')
     browser = await launchBrowser()
   })
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call, manifest, publishForm, type Reply } from '../support/http.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
 import { signUpPeople, WebSession } from '../support/web-session.js'
+import { adminToken } from '../support/fixtures.js'
 
 const BUNDLE = 'export default { name: "shop-stack" }\n'
 const SOURCES = [
@@ -44,17 +45,8 @@ describe.each(await storeKinds())('stack and project pages (%s)', (kind) => {
   beforeAll(async () => {
     hub = await startHub(kind)
     ;({ alice, rita, nora, anonymous } = await signUpPeople(hub))
-    const token = async (user: string) => {
-      const run = await hub.admin([
-        'create-token',
-        user,
-        '--scopes',
-        'read,write:releases,write:projects,write:apis',
-        '--json',
-      ])
-      expect(run.code, run.stderr).toBe(0)
-      return (JSON.parse(run.stdout) as { token: string }).token
-    }
+    const token = (user: string) =>
+      adminToken(hub, user, 'read,write:releases,write:projects,write:apis')
     pat = await token('alice')
     noraPat = await token('nora')
     for (const version of ['1.0.0', '1.1.0']) {
