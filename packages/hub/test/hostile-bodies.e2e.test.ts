@@ -1,8 +1,7 @@
-import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
-import { call } from './support/http.js'
+import { call, streamBody } from './support/http.js'
 import { rawRequest, type Framing } from './support/raw-http.js'
 import { expectStoreUnchanged } from './support/store-snapshot.js'
 import { seedUploadTargets, type UploadTargets } from './support/upload-targets.js'
@@ -155,7 +154,14 @@ for (const kind of await storeKinds()) {
             for (const target of refused) {
               const answers = await Promise.all(
                 [1, 2, 3].map(() =>
-                  sendLarge(`${hub.url}${target.path}`, target.headers, 30 * MiB, declareLength),
+                  streamBody(`${hub.url}${target.path}`, {
+                    headers: {
+                      ...target.headers,
+                      'content-type': 'multipart/form-data; boundary=B',
+                    },
+                    size: 30 * MiB,
+                    declareLength,
+                  }),
                 ),
               )
               for (const answer of answers) {
@@ -182,48 +188,4 @@ const MiB = 1024 * 1024
 async function residentBytes(origin: string): Promise<number> {
   const metrics = await call(`${origin}/metrics`)
   return Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics.text)?.[1])
-}
-
-/**
- * POSTs `size` bytes of a multipart-looking body, chunk by chunk, and stops writing as soon as
- * the answer arrives; answers its status.
- */
-function sendLarge(
-  url: string,
-  headers: Record<string, string>,
-  size: number,
-  declareLength: boolean,
-): Promise<{ status: number; bytesSent: number }> {
-  const chunk = Buffer.alloc(256 * 1024, 'a')
-  return new Promise((resolve, reject) => {
-    let bytesSent = 0
-    let answered = false
-    const request = http.request(url, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': 'multipart/form-data; boundary=B',
-        ...(declareLength ? { 'content-length': String(size) } : {}),
-      },
-    })
-    request.on('response', (response) => {
-      answered = true
-      response.resume()
-      response.on('end', () => {
-        request.destroy()
-        resolve({ status: response.statusCode ?? 0, bytesSent })
-      })
-    })
-    request.on('error', (error) => {
-      if (!answered) reject(error)
-    })
-    const pump = () => {
-      while (!answered && bytesSent < size) {
-        bytesSent += chunk.length
-        if (!request.write(chunk)) return request.once('drain', pump)
-      }
-      if (!answered) request.end()
-    }
-    pump()
-  })
 }

@@ -1,9 +1,8 @@
-import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { seedPeople, type People } from './support/fixtures.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
-import { call, manifest, publishForm, type UploadFile } from './support/http.js'
+import { call, manifest, publishForm, streamBody, type UploadFile } from './support/http.js'
 import { expectStoreUnchanged } from './support/store-snapshot.js'
 
 const BUNDLE = 'export {}\n'
@@ -311,56 +310,20 @@ for (const kind of await storeKinds()) {
   })
 }
 
-/**
- * Sends a multipart upload whose bundle part is `size` bytes, chunk by chunk, and stops writing
- * as soon as the response arrives. Answers the status, the body and how much was sent.
- */
-function streamUpload(
-  url: string,
-  token: string,
-  size: number,
-  declareLength: boolean,
-): Promise<{ status: number; body: string; bytesSent: number }> {
+/** A multipart upload whose bundle part is `size` bytes, streamed as {@link streamBody} does. */
+function streamUpload(url: string, token: string, size: number, declareLength: boolean) {
   const boundary = 'BigBoundary'
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n9.9.9\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="bundle"; filename="server.js"\r\n\r\n`,
-  )
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
-  const chunk = Buffer.alloc(256 * 1024, 'a')
-  return new Promise((resolve, reject) => {
-    let bytesSent = 0
-    let answered = false
-    const request = http.request(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        ...(declareLength ? { 'content-length': String(head.length + size + tail.length) } : {}),
-      },
-    })
-    request.on('response', (response) => {
-      answered = true
-      let body = ''
-      response.on('data', (c: Buffer) => (body += c.toString('utf8')))
-      response.on('end', () => {
-        request.destroy()
-        resolve({ status: response.statusCode ?? 0, body, bytesSent })
-      })
-    })
-    request.on('error', (error) => {
-      if (!answered) reject(error)
-    })
-    const pump = () => {
-      if (bytesSent === 0) {
-        request.write(head)
-      }
-      while (!answered && bytesSent < size) {
-        bytesSent += chunk.length
-        if (!request.write(chunk)) return request.once('drain', pump)
-      }
-      if (!answered) request.end(tail)
-    }
-    pump()
+  return streamBody(url, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    size,
+    declareLength,
+    head: Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n9.9.9\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="bundle"; filename="server.js"\r\n\r\n`,
+    ),
+    tail: Buffer.from(`\r\n--${boundary}--\r\n`),
   })
 }

@@ -1,3 +1,5 @@
+import http from 'node:http'
+
 /** A small client for the hub's API over real HTTP (fetch), with the PAT as a Bearer token. */
 export type Reply = { status: number; headers: Headers; body: any; text: string }
 
@@ -51,4 +53,55 @@ export function manifest(
 
 function blobPart(content: string | Uint8Array): string | Buffer {
   return typeof content === 'string' ? content : Buffer.from(content)
+}
+
+/**
+ * Sends `head`, then `size` bytes of filler, then `tail`, chunk by chunk (with its length declared,
+ * or chunked), and stops writing as soon as the answer arrives: how a client streams a body too
+ * large to hold. Answers the status, the body and how much of the filler was sent.
+ */
+export function streamBody(
+  url: string,
+  options: {
+    readonly headers: Record<string, string>
+    readonly size: number
+    readonly declareLength: boolean
+    readonly head?: Buffer
+    readonly tail?: Buffer
+  },
+): Promise<{ status: number; body: string; bytesSent: number }> {
+  const { headers, size, declareLength, head = Buffer.alloc(0), tail = Buffer.alloc(0) } = options
+  const chunk = Buffer.alloc(256 * 1024, 'a')
+  return new Promise((resolve, reject) => {
+    let bytesSent = 0
+    let answered = false
+    const request = http.request(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        ...(declareLength ? { 'content-length': String(head.length + size + tail.length) } : {}),
+      },
+    })
+    request.on('response', (response) => {
+      answered = true
+      let body = ''
+      response.on('data', (c: Buffer) => (body += c.toString('utf8')))
+      response.on('end', () => {
+        request.destroy()
+        resolve({ status: response.statusCode ?? 0, body, bytesSent })
+      })
+    })
+    request.on('error', (error) => {
+      if (!answered) reject(error)
+    })
+    request.write(head)
+    const pump = () => {
+      while (!answered && bytesSent < size) {
+        bytesSent += chunk.length
+        if (!request.write(chunk)) return request.once('drain', pump)
+      }
+      if (!answered) request.end(tail)
+    }
+    pump()
+  })
 }
