@@ -5,7 +5,13 @@ import { delimiter, join } from 'node:path'
 import type { Logger } from 'pino'
 import type { RunSandboxMode, RunSettings } from '../config.js'
 import { CHILD_ENV, nodeArgs } from './node-args.js'
-import { makeRunDir, runPaths, sandboxCommand, type Sandbox } from './sandbox.js'
+import {
+  makeRunDir,
+  runPaths,
+  sandboxCommand,
+  type Sandbox,
+  type SandboxCommand,
+} from './sandbox.js'
 
 /** Whether runs can start, and in which sandbox; or why they cannot. */
 export type SandboxProbe =
@@ -86,10 +92,7 @@ export async function probeSandbox(
     dir = await makeRunDir(sandbox, new Uint8Array())
     const args = nodeArgs(runPaths(sandbox, dir), settings.memoryMb, "process.stdout.write('ok')")
     const command = sandboxCommand(sandbox, dir, settings, args)
-    const outcome = await run(command.file, command.args, {
-      cwd: dir,
-      ...(command.uid === undefined ? {} : { uid: command.uid, gid: command.gid }),
-    })
+    const outcome = await runToEnd(command, dir)
     if (outcome.code === 0 && outcome.stdout === 'ok') return { ok: true, sandbox }
     const said = outcome.stderr.trim().split('\n')[0]?.slice(0, 200)
     return { ok: false, reason: said || `bwrap exited with ${outcome.code ?? 'a signal'}` }
@@ -100,18 +103,22 @@ export async function probeSandbox(
   }
 }
 
-function run(
-  file: string,
-  args: readonly string[],
-  options: { cwd: string; uid?: number; gid?: number },
+/**
+ * Runs `command` in `cwd` with the run's environment and nothing on stdin, and collects what it
+ * printed; killed after {@link PROBE_TIMEOUT_MS}.
+ */
+export function runToEnd(
+  command: SandboxCommand,
+  cwd: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
+    const child = spawn(command.file, command.args, {
+      cwd,
       env: { ...CHILD_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: PROBE_TIMEOUT_MS,
       killSignal: 'SIGKILL',
-      ...options,
+      ...(command.uid === undefined ? {} : { uid: command.uid, gid: command.gid }),
     })
     let stdout = ''
     let stderr = ''

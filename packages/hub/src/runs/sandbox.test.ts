@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSettings } from '../config.js'
-import { CHILD_ENV } from './node-args.js'
-import { findSandbox, probeSandbox } from './sandbox-probe.js'
+import { findSandbox, probeSandbox, runToEnd } from './sandbox-probe.js'
 import { makeRunDir, MAX_TASKS, OFF_HEAP_MB, sandboxCommand, TEMP_BYTES } from './sandbox.js'
 
 const SETTINGS: RunSettings = {
@@ -75,26 +73,6 @@ const memory = () => {
 `
 }
 
-function runInSandbox(
-  command: ReturnType<typeof sandboxCommand>,
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command.file, command.args, {
-      cwd,
-      env: { ...CHILD_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(command.uid === undefined ? {} : { uid: command.uid, gid: command.gid }),
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
 describe('the bubblewrap sandbox on its own (Node permission model off)', () => {
   let listener: Server
   let connections = 0
@@ -124,7 +102,7 @@ describe('the bubblewrap sandbox on its own (Node permission model off)', () => 
     )
     try {
       const command = sandboxCommand(found.sandbox, dir, SETTINGS, ['/bundle/server.js'])
-      const run = await runInSandbox(command, dir)
+      const run = await runToEnd(command, dir)
       expect(run.code, run.stderr).toBe(0)
       const outcome = JSON.parse(run.stdout)
       expect(outcome).toMatchObject({
