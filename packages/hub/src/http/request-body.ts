@@ -3,8 +3,8 @@ import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { ApiError } from '../errors/index.js'
 
 /**
- * The most a request that has not shown who sends it (no token, no session) makes the hub read.
- * Every larger body is refused before it is read.
+ * The most of a body the hub reads from a request that has not shown who sends it (no token, no
+ * session); past it the request is refused (http/anonymous-body.ts, web/page-body.ts).
  */
 export const ANONYMOUS_BODY_BYTES = 64 * 1024
 
