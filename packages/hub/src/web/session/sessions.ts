@@ -75,7 +75,7 @@ export const loadSession = createMiddleware<WebEnv>(async function loadSession(c
  * the one the browser came with. The rest of this request sees the new viewer.
  */
 export async function startSession(c: WebContext, userId: string, handle: string): Promise<void> {
-  const { store, config } = c.get('hub')
+  const { store } = c.get('hub')
   const token = randomBytes(32).toString('base64url')
   await store.sessions.deleteExpired(new Date().toISOString())
   const previous = c.get('viewer')
@@ -86,13 +86,7 @@ export async function startSession(c: WebContext, userId: string, handle: string
     csrfToken: randomBytes(32).toString('base64url'),
     expiresAt: new Date(Date.now() + SESSION_DAYS * DAY_MS).toISOString(),
   })
-  setCookie(c, SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: config.publicUrl.startsWith('https:'),
-    maxAge: SESSION_DAYS * 24 * 60 * 60,
-  })
+  setCookie(c, SESSION_COOKIE, token, cookieOptions(c, SESSION_DAYS * 24 * 60 * 60))
   deleteCookie(c, CSRF_COOKIE, { path: '/' })
   c.set('viewer', { userId, handle, sessionId: session.id })
   c.set('csrfToken', session.csrf_token)
@@ -116,13 +110,7 @@ export async function setFlash(c: WebContext, flash: Flash, secret?: NewSecret):
   if (secret) {
     const { sealed, key } = seal(secret, viewer.sessionId)
     stored = { ...stored, sealed }
-    setCookie(c, SECRET_KEY_COOKIE, key, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: c.get('hub').config.publicUrl.startsWith('https:'),
-      maxAge: SECRET_KEY_SECONDS,
-    })
+    setCookie(c, SECRET_KEY_COOKIE, key, cookieOptions(c, SECRET_KEY_SECONDS))
   }
   await c.get('hub').store.sessions.setFlash(viewer.sessionId, JSON.stringify(stored))
 }
@@ -140,11 +128,20 @@ function anonymousCsrfToken(c: WebContext): string {
   const existing = getCookie(c, CSRF_COOKIE)
   if (existing && TOKEN.test(existing)) return existing
   const token = randomBytes(32).toString('base64url')
-  setCookie(c, CSRF_COOKIE, token, {
+  setCookie(c, CSRF_COOKIE, token, cookieOptions(c))
+  return token
+}
+
+/**
+ * Every cookie of the web app: the whole site, never read by a page's script, not sent on
+ * cross-site requests, and only over https when the hub is served over https.
+ */
+function cookieOptions(c: WebContext, maxAge?: number) {
+  return {
     path: '/',
     httpOnly: true,
     sameSite: 'Lax',
     secure: c.get('hub').config.publicUrl.startsWith('https:'),
-  })
-  return token
+    ...(maxAge === undefined ? {} : { maxAge }),
+  } as const
 }
