@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
 import { readRateLimitSettings, type RateLimitSettings } from './ratelimit/settings.js'
+import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './store/dialect.js'
 
 /** Size limits of one stack version upload (422 `payload_too_large` when exceeded). */
 export type PublishLimits = {
@@ -21,6 +22,10 @@ export type HubConfig = {
   readonly databaseUrl: string | undefined
   /** PostgreSQL schema to use (created when missing) instead of `public`. */
   readonly databaseSchema: string | undefined
+  /** How long the store waits on its database before a request fails with 503. */
+  readonly storeTimeouts: StoreTimeouts
+  /** How long `/readyz` waits for the store's answer before it says 503. */
+  readonly readyTimeoutMs: number
   /** `{base_url}`: the origin the hub puts into the URLs it returns. */
   readonly publicUrl: string
   /** True when SVC_HUB_PUBLIC_URL is unset: the hub then uses the port it really listens on. */
@@ -69,6 +74,7 @@ export type WebhookDispatchConfig = {
 }
 
 const MiB = 1024 * 1024
+const D = DEFAULT_STORE_TIMEOUTS
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
@@ -90,6 +96,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     dataDir: path.resolve(env.SVC_HUB_DATA || '.svc-hub'),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.SVC_HUB_DATABASE_SCHEMA || undefined,
+    storeTimeouts: {
+      connectMs: atLeast(env, 'SVC_HUB_DB_CONNECT_TIMEOUT_MS', D.connectMs, 100),
+      statementMs: atLeast(env, 'SVC_HUB_DB_STATEMENT_TIMEOUT_MS', D.statementMs, 100),
+      idleInTransactionMs: atLeast(
+        env,
+        'SVC_HUB_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+        D.idleInTransactionMs,
+        1000,
+      ),
+      busyMs: integer(env, 'SVC_HUB_SQLITE_BUSY_TIMEOUT_MS', D.busyMs),
+    },
+    readyTimeoutMs: atLeast(env, 'SVC_HUB_READY_TIMEOUT_MS', 2_000, 100),
     publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
     publicUrlIsDefault: !env.SVC_HUB_PUBLIC_URL,
     logLevel: env.SVC_HUB_LOG_LEVEL || 'info',

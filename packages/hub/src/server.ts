@@ -74,9 +74,9 @@ export async function startHub(
   const publicUrl = config.publicUrlIsDefault
     ? `http://localhost:${address.port}`
     : config.publicUrl
-  const documents = new DocumentAnalysis()
-  const outbound = outboundClient(config)
   const metrics = createMetrics()
+  const documents = new DocumentAnalysis(metrics.documents)
+  const outbound = outboundClient(config)
   const dispatcher = options.dispatcher
     ? configuredDispatcher(config, store, outbound, log, metrics.webhooks)
     : undefined

@@ -1,17 +1,18 @@
-import type { Changelog } from '@svc/engine'
+import type { Changelog, IssueSummary, SourceInfo } from '@svc/engine'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
 import { sha256Hex } from '../store/blobs-repo.js'
 import { now } from '../store/ids.js'
 import type { RevisionOrigin } from '../store/schema.js'
-import type { Store } from '../store/store.js'
+import type { Repos, Store } from '../store/store.js'
 import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
 import { enqueueRevisionEvent } from '../webhooks/outbox.js'
 import type { DocumentAnalysis } from './document-analysis.js'
+import { oneAtATime } from './one-at-a-time.js'
 import type { PushedDocument } from './pushed-document.js'
 
-/** Pushes that lose the race for the latest revision this many times in a row get 503. */
+/** Pushes that lose the race to another process this many times in a row get 503 (SQLite). */
 const MAX_ATTEMPTS = 10
 
 /** The changelog of an API's first revision: there is nothing to compare it with. */
@@ -57,85 +58,38 @@ export type PushResult = {
 
 /**
  * Makes the pushed document the API's latest revision, with its diff against the latest one
- * before it, unless it is byte-identical to that one. Another push landing in between (the
- * store notices it inside the transaction) makes this one start over: read the new latest,
- * diff against it, try again.
+ * before it, unless it is byte-identical to that one.
+ *
+ * Pushes to one API take turns: in this process they queue (`oneAtATime`), and the write holds
+ * the API (a row lock on PostgreSQL, the write lock on SQLite) while it checks that the revision
+ * diffed against is still the latest. Only a push from another process can land in between:
+ * PostgreSQL then diffs again under the lock, so that the second diff is the last; SQLite cannot
+ * wait on its one connection while a diff runs, so it starts over, a few times at most.
  */
-export async function pushRevision(request: PushRequest): Promise<PushResult> {
-  const { store, caller, api, document } = request
+export function pushRevision(request: PushRequest): Promise<PushResult> {
+  return oneAtATime(`push:${request.api.id}`, () => pushInTurn(request))
+}
+
+async function pushInTurn(request: PushRequest): Promise<PushResult> {
+  const { store, api, document } = request
   const contentHash = sha256Hex(document.bytes)
   for (let attempt = 1; ; attempt++) {
     const latest = await store.apis.latestRevision(api.id)
-    if (latest?.content_hash === contentHash) {
-      const previous = latest.previous_revision_id
-        ? await store.apis.revision(api.id, latest.previous_revision_id)
-        : undefined
-      return {
-        created: false,
-        revision: latest,
-        previousRevision: previous,
-        changelog: stored(latest),
-        deliveries: 0,
-      }
-    }
-    const analysis = await request.documents.analyse({
-      text: document.text,
-      protocol: document.protocol,
-      maxBytes: request.maxBytes,
-      ...(latest ? { previous: await storedDocument(store, latest) } : {}),
-    })
-    if (!analysis.ok) throw notAnApiDescription(analysis.error)
-    const { source, issues } = analysis
-    const changelog = analysis.changelog ?? FIRST_CHANGELOG
+    if (latest?.content_hash === contentHash) return unchanged(store, latest)
+    const analysed = await analyse(request, latest)
     try {
-      // The revision, its changelog and the webhook outbox rows of the change land together or
-      // not at all.
-      const at = now()
-      const { row, deliveries } = await store.transaction(async (tx) => {
-        const row = await tx.apis.appendRevision({
-          api_id: api.id,
-          document: document.bytes,
-          media_type: document.mediaType ?? SERVED_AS[source.format],
-          protocol: source.protocol,
-          format: source.format,
-          spec_version: source.version,
-          version: document.version,
-          published_at: document.publishedAt,
-          retrieved_at: at,
-          created_by: caller.userId,
-          origin: request.origin,
-          previous_revision_id: latest?.id ?? null,
-          issue_errors: issues.error,
-          issue_warnings: issues.warning,
-          issue_debug: issues.debug,
-          summary: JSON.stringify(changelog.summary),
-          breaking: changelog.counts.breaking,
-          warning: changelog.counts.warning,
-          info: changelog.counts.info,
-          changes: JSON.stringify(changelog.changes),
-        })
-        const { changes: _changes, ...listing } = row
-        const revision = { ...listing, created_by_handle: caller.handle }
-        const deliveries = latest
-          ? await enqueueRevisionEvent(tx, {
-              publicUrl: request.publicUrl,
-              api,
-              revision,
-              previous: latest,
-              changelog,
-              at,
-            })
-          : 0
-        return { row: revision, deliveries }
+      const result = await store.transaction(async (tx) => {
+        await tx.apis.holdForPush(api.id)
+        const current = await tx.apis.latestRevision(api.id)
+        if (current?.id === latest?.id) return append(request, tx, analysed)
+        if (!store.capabilities.rowLocks) throw new StaleRevisionError('another push landed')
+        // Another process pushed meanwhile; the lock keeps a third one out while this diff runs.
+        if (current?.content_hash === contentHash) return { unchanged: current }
+        return append(request, tx, await analyse(request, current))
       })
-      if (deliveries > 0) request.deliveries.wake()
-      return {
-        created: true,
-        revision: row,
-        previousRevision: latest,
-        changelog,
-        deliveries,
-      }
+      if ('unchanged' in result) return unchanged(store, result.unchanged)
+      if (result.deliveries > 0) request.deliveries.wake()
+      return result
     } catch (error) {
       if (!(error instanceof StaleRevisionError)) throw error
       if (attempt >= MAX_ATTEMPTS) {
@@ -145,6 +99,89 @@ export async function pushRevision(request: PushRequest): Promise<PushResult> {
         )
       }
     }
+  }
+}
+
+/** A document analysed against the revision that was the latest when it was read. */
+type Analysed = {
+  readonly latest: RevisionListing | undefined
+  readonly source: SourceInfo
+  readonly issues: IssueSummary
+  readonly changelog: Changelog
+}
+
+async function analyse(
+  request: PushRequest,
+  latest: RevisionListing | undefined,
+): Promise<Analysed> {
+  const { store, document } = request
+  const analysis = await request.documents.analyse({
+    text: document.text,
+    protocol: document.protocol,
+    maxBytes: request.maxBytes,
+    ...(latest ? { previous: await storedDocument(store, latest) } : {}),
+  })
+  if (!analysis.ok) throw notAnApiDescription(analysis.error)
+  const { source, issues } = analysis
+  return { latest, source, issues, changelog: analysis.changelog ?? FIRST_CHANGELOG }
+}
+
+/**
+ * Appends the revision, its changelog and the webhook outbox rows of the change: they land
+ * together or not at all (`tx` is one transaction).
+ */
+async function append(request: PushRequest, tx: Repos, analysed: Analysed): Promise<PushResult> {
+  const { caller, api, document } = request
+  const { latest, source, issues, changelog } = analysed
+  const at = now()
+  const row = await tx.apis.appendRevision({
+    api_id: api.id,
+    document: document.bytes,
+    media_type: document.mediaType ?? SERVED_AS[source.format],
+    protocol: source.protocol,
+    format: source.format,
+    spec_version: source.version,
+    version: document.version,
+    published_at: document.publishedAt,
+    retrieved_at: at,
+    created_by: caller.userId,
+    origin: request.origin,
+    previous_revision_id: latest?.id ?? null,
+    issue_errors: issues.error,
+    issue_warnings: issues.warning,
+    issue_debug: issues.debug,
+    summary: JSON.stringify(changelog.summary),
+    breaking: changelog.counts.breaking,
+    warning: changelog.counts.warning,
+    info: changelog.counts.info,
+    changes: JSON.stringify(changelog.changes),
+  })
+  const { changes: _changes, ...listing } = row
+  const revision = { ...listing, created_by_handle: caller.handle }
+  const deliveries = latest
+    ? await enqueueRevisionEvent(tx, {
+        publicUrl: request.publicUrl,
+        api,
+        revision,
+        previous: latest,
+        changelog,
+        at,
+      })
+    : 0
+  return { created: true, revision, previousRevision: latest, changelog, deliveries }
+}
+
+/** The answer to a push of the latest revision's own bytes: nothing new is stored. */
+async function unchanged(store: Store, latest: RevisionListing): Promise<PushResult> {
+  const previous = latest.previous_revision_id
+    ? await store.apis.revision(latest.api_id, latest.previous_revision_id)
+    : undefined
+  return {
+    created: false,
+    revision: latest,
+    previousRevision: previous,
+    changelog: stored(latest),
+    deliveries: 0,
   }
 }
 
@@ -175,7 +212,7 @@ function notAnApiDescription(error: {
 }
 
 /** A stored revision's document, to diff the pushed one against. */
-async function storedDocument(store: Store, revision: RevisionListing) {
+async function storedDocument(store: Repos, revision: RevisionListing) {
   const bytes = await store.blobs.get(revision.content_hash)
   if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
   return { text: new TextDecoder().decode(bytes), protocol: revision.protocol }

@@ -6,6 +6,8 @@ export class ApiError extends HTTPException {
   override readonly name = 'ApiError'
   /** Set when the request body was left unread: the answer then ends the connection. */
   closeConnection = false
+  /** Sent as `Retry-After` (seconds): when a retry can work. */
+  retryAfterSeconds: number | undefined
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { HubEnv } from '../http/env.js'
+import { storeUnavailable } from '../store/unavailable.js'
 import { ApiError, type ApiErrorBody } from './api-error.js'
 import type { ErrorCode } from './codes.js'
 
@@ -24,6 +25,8 @@ export function errorResponse(c: Context<HubEnv>, error: ApiError): Response {
   }
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="svc-hub"')
   if (error.closeConnection) c.header('Connection', 'close')
+  if (error.retryAfterSeconds !== undefined)
+    c.header('Retry-After', String(error.retryAfterSeconds))
   return c.json(body, error.status as ContentfulStatusCode)
 }
 
@@ -34,6 +37,11 @@ export function renderError(error: Error, c: Context<HubEnv>): Response {
     const code = STATUS_CODES[error.status]
     if (code) return errorResponse(c, new ApiError(code, sentence(error.message, code)))
   }
+  const outage = storeUnavailable(error)
+  if (outage) {
+    c.get('log').warn({ err: outage, reason: outage.reason }, 'store unavailable')
+    return errorResponse(c, unavailable(outage))
+  }
   c.get('log').error({ err: error }, 'unhandled error')
   return errorResponse(c, new ApiError('internal_error', 'The hub failed to handle this request.'))
 }
@@ -42,4 +50,11 @@ function sentence(message: string, code: ErrorCode): string {
   if (!message)
     return code === 'unsupported_media_type' ? 'Unsupported media type.' : 'Bad request.'
   return /[.!?]$/.test(message) ? message : `${message}.`
+}
+
+/** 503 `unavailable` for a request the store could not serve: a retry later can work. */
+export function unavailable(outage: { retryAfterSeconds: number }): ApiError {
+  const error = new ApiError('unavailable', 'The database does not answer; try again shortly.')
+  error.retryAfterSeconds = outage.retryAfterSeconds
+  return error
 }

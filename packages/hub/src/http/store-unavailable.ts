@@ -1,5 +1,7 @@
-import { ApiError } from '../errors/index.js'
+import { ApiError, unavailable } from '../errors/index.js'
 import type { Store } from '../store/store.js'
+
+const PING_TIMEOUT_MS = 2_000
 
 /**
  * Runs `work`; when it fails and the store does not answer a ping either, the failure is the
@@ -11,11 +13,11 @@ export async function whileStoreAnswers<T>(store: Store, work: () => Promise<T>)
     return await work()
   } catch (error) {
     if (error instanceof ApiError) throw error
-    const down = await store.ping().then(
+    const down = await store.ping(PING_TIMEOUT_MS).then(
       () => false,
       () => true,
     )
     if (!down) throw error
-    throw new ApiError('unavailable', 'The database does not answer; try again shortly.')
+    throw unavailable({ retryAfterSeconds: 5 })
   }
 }

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
 import type { HubEnv } from '../http/env.js'
+import type { DocumentMetrics } from '../apis/document-analysis.js'
 import type { DispatcherMetrics } from '../webhooks/dispatcher.js'
 
 export type HubMetrics = {
@@ -9,6 +10,7 @@ export type HubMetrics = {
   readonly requests: Counter<'method' | 'route' | 'status'>
   readonly duration: Histogram<'method' | 'route'>
   readonly webhooks: DispatcherMetrics
+  readonly documents: DocumentMetrics
 }
 
 /** One registry per app, so two hubs in one process (tests) never share counters. */
@@ -27,8 +29,18 @@ export function createMetrics(): HubMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
+  const analyses = new Histogram({
+    name: 'svc_hub_document_analysis_seconds',
+    help: 'Time to read a pushed document (`read`: a first revision) or to read and diff it against the latest revision (`diff`)',
+    labelNames: ['kind'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  })
   return {
     registry,
+    documents: {
+      analysed: (kind, seconds) => analyses.observe({ kind }, seconds),
+    },
     webhooks: {
       attempted(outcome, durationMs) {
         attempts.inc({ outcome })

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { ApiError, errorResponse } from '../errors/index.js'
+import { errorResponse, unavailable } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 
 /** Liveness, readiness and Prometheus metrics: outside `/v1`, never authenticated. */
@@ -8,12 +8,13 @@ export const health = new Hono<HubEnv>()
 health.get('/healthz', (c) => c.json({ status: 'ok' }))
 
 health.get('/readyz', async (c) => {
+  const { store, config } = c.get('hub')
   try {
-    await c.get('hub').store.ping()
+    await store.ping(config.readyTimeoutMs)
     return c.json({ status: 'ready' })
   } catch (error) {
     c.get('log').warn({ err: error }, 'store not reachable')
-    return errorResponse(c, new ApiError('unavailable', 'The database does not answer.'))
+    return errorResponse(c, unavailable({ retryAfterSeconds: 5 }))
   }
 })
 

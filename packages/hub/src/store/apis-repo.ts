@@ -118,6 +118,16 @@ export class ApisRepo {
       .executeTakeFirst()
   }
 
+  /**
+   * Inside a transaction: holds the API against other pushes until the transaction ends, so that
+   * the latest revision read next stays the latest (a row lock on PostgreSQL; on SQLite the
+   * transaction, begun IMMEDIATE, holds the whole file's write lock already).
+   */
+  async holdForPush(apiId: string): Promise<void> {
+    if (!this.capabilities.rowLocks) return
+    await this.db.selectFrom('apis').select('id').where('id', '=', apiId).forUpdate().execute()
+  }
+
   /** The changelog entries of a revision, as the JSON text they were stored as. */
   async changes(revisionId: string): Promise<string | undefined> {
     const row = await this.db

@@ -11,6 +11,11 @@ export type DialectCapabilities = {
   /** Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (SQLite serialises writers instead). */
   readonly skipLocked: boolean
   /**
+   * Whether a transaction can lock one row and keep it locked while the hub works outside the
+   * database (PostgreSQL). SQLite's one connection per process would stall every other query.
+   */
+  readonly rowLocks: boolean
+  /**
    * Whether `WITH x AS (UPDATE … RETURNING …)` works, so that what takes several statements
    * (and round trips) elsewhere is one statement.
    */
@@ -22,6 +27,28 @@ export type DialectCapabilities = {
   recordSet(json: string, columns: readonly RecordColumn[], alias: string): RawBuilder<unknown>
   /** An id like `newId` makes (`<prefix>_` and 24 hex digits), made by the database per row. */
   randomId(prefix: string): RawBuilder<string>
+}
+
+/** How long the store waits on its database before a request fails with 503 (docs/hub/running.md). */
+export type StoreTimeouts = {
+  /** PostgreSQL: opening a connection, or waiting for a free one in the pool. */
+  readonly connectMs: number
+  /**
+   * PostgreSQL: one statement, ended by the server; the client gives up this long (and a little)
+   * after sending it too, for a network that stops answering.
+   */
+  readonly statementMs: number
+  /** PostgreSQL: a transaction left idle this long is ended by the server, with its locks. */
+  readonly idleInTransactionMs: number
+  /** SQLite: how long a write waits for another process's write to end. */
+  readonly busyMs: number
+}
+
+export const DEFAULT_STORE_TIMEOUTS: StoreTimeouts = {
+  connectMs: 5_000,
+  statementMs: 10_000,
+  idleInTransactionMs: 60_000,
+  busyMs: 5_000,
 }
 
 export type RecordColumn = readonly [name: string, type: 'text' | 'integer']

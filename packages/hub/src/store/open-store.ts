@@ -2,11 +2,13 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { openPostgres } from './postgres/postgres-dialect.js'
 import { openSqlite } from './sqlite/sqlite-dialect.js'
+import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './dialect.js'
 import { Store } from './store.js'
 
-export type StoreOptions =
+export type StoreOptions = (
   | { readonly kind: 'sqlite'; readonly dataDir: string | ':memory:' }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string }
+) & { readonly timeouts?: StoreTimeouts }
 
 export class StoreConfigError extends Error {
   override readonly name = 'StoreConfigError'
@@ -17,8 +19,10 @@ export function storeOptions(config: {
   databaseUrl: string | undefined
   dataDir: string
   databaseSchema?: string | undefined
+  storeTimeouts?: StoreTimeouts
 }): StoreOptions {
-  if (!config.databaseUrl) return { kind: 'sqlite', dataDir: config.dataDir }
+  const timeouts = config.storeTimeouts ? { timeouts: config.storeTimeouts } : {}
+  if (!config.databaseUrl) return { kind: 'sqlite', dataDir: config.dataDir, ...timeouts }
   if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     throw new StoreConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL')
   }
@@ -26,18 +30,27 @@ export function storeOptions(config: {
     kind: 'postgres',
     url: config.databaseUrl,
     ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    ...timeouts,
   }
 }
 
 /** Opens the store and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.kind === 'postgres' && options.schema) {
-    await createSchema(options.url, options.schema)
+    await createSchema(
+      options.url,
+      options.schema,
+      (options.timeouts ?? DEFAULT_STORE_TIMEOUTS).connectMs,
+    )
   }
+  const timeouts = options.timeouts ?? DEFAULT_STORE_TIMEOUTS
   const store = new Store(
     options.kind === 'sqlite'
-      ? openSqlite(options.dataDir)
-      : openPostgres(options.url, options.schema ? { schema: options.schema } : {}),
+      ? openSqlite(options.dataDir, timeouts.busyMs)
+      : openPostgres(options.url, {
+          timeouts,
+          ...(options.schema ? { schema: options.schema } : {}),
+        }),
   )
   try {
     await store.migrate()
@@ -51,12 +64,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return store
 }
 
-async function createSchema(url: string, schema: string): Promise<void> {
+async function createSchema(url: string, schema: string, connectMs: number): Promise<void> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new StoreConfigError(`database schema '${schema}' must match [a-z_][a-z0-9_]*`)
   }
   const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: connectMs }),
+    }),
   })
   try {
     await sql`create schema if not exists ${sql.id(schema)}`.execute(db)

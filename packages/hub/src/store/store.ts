@@ -15,6 +15,7 @@ import { RateLimitsRepo } from './rate-limits-repo.js'
 import { SessionsRepo } from './sessions-repo.js'
 import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
+import { StoreUnavailable } from './unavailable.js'
 import { WebhooksRepo } from './webhooks-repo.js'
 
 /** The repositories over one connection or one transaction. */
@@ -103,8 +104,21 @@ export class Store extends Repos {
     }
   }
 
-  ping(): Promise<void> {
-    return this.#dialect.ping()
+  /** Answers when the database serves a query; fails with StoreUnavailable past `timeoutMs`. */
+  async ping(timeoutMs?: number): Promise<void> {
+    if (timeoutMs === undefined) return this.#dialect.ping()
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreUnavailable(`no answer within ${timeoutMs} ms`, 'timeout')),
+        timeoutMs,
+      )
+    })
+    try {
+      await Promise.race([this.#dialect.ping(), late])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   close(): Promise<void> {

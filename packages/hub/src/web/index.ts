@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
 import type { HubEnv } from '../http/env.js'
+import { storeUnavailable } from '../store/unavailable.js'
 import { apiClient } from './api-client.js'
 import { assets } from './assets/index.js'
 import type { WebEnv } from './env.js'
@@ -80,6 +81,17 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
 
   web.notFound((c) => notFoundPage(c))
   web.onError((error, c) => {
+    const outage = storeUnavailable(error)
+    if (outage) {
+      c.get('log').warn({ err: outage, reason: outage.reason }, 'store unavailable')
+      c.header('Retry-After', String(outage.retryAfterSeconds))
+      return errorPage(
+        c,
+        503,
+        'Try again shortly',
+        'The hub cannot reach its database right now; reload the page in a few seconds.',
+      )
+    }
     c.get('log').error({ err: error }, 'unhandled error on a page')
     return errorPage(c, 500, 'Something went wrong', 'The hub failed to show this page.')
   })

@@ -1,13 +1,20 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import type { DialectCapabilities, StoreDialect } from '../dialect.js'
+import {
+  DEFAULT_STORE_TIMEOUTS,
+  type DialectCapabilities,
+  type StoreDialect,
+  type StoreTimeouts,
+} from '../dialect.js'
 import type { Database } from '../schema.js'
+import { guardedPool } from './guarded-pool.js'
 
 export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   name: 'postgres',
   blobType: 'bytea',
   isUniqueViolation: (error) => error instanceof Error && 'code' in error && error.code === '23505',
   skipLocked: true,
+  rowLocks: true,
   dataModifyingCte: true,
   // gen_random_uuid() is built in (PostgreSQL 13+): 24 of its hex digits, as newId makes.
   randomId: (prefix) =>
@@ -22,20 +29,31 @@ export type PostgresOptions = {
   /** Schema to create and use instead of `public` (tests give each store its own). */
   readonly schema?: string
   readonly maxConnections?: number
+  readonly timeouts?: StoreTimeouts
 }
+
+/** A client-side deadline a little past the server's, so that the server's cleaner cancel wins. */
+const CLIENT_DEADLINE_MARGIN_MS = 500
 
 /** Connects to `databaseUrl` (a `postgres://` or `postgresql://` URL) through a pool. */
 export function openPostgres(databaseUrl: string, options: PostgresOptions = {}): StoreDialect {
+  const timeouts = options.timeouts ?? DEFAULT_STORE_TIMEOUTS
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    // Finds a connection whose peer vanished without a word (a partition) while it sits idle.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
-  // An idle connection that the server or the network ends (a restart, a failover) is dropped
-  // by the pool, which then emits 'error': with no listener that would end the process. The
-  // next query opens a new connection, or fails and is answered (503 where routes check).
-  pool.on('error', () => {})
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: guardedPool(pool, timeouts.statementMs + CLIENT_DEADLINE_MARGIN_MS),
+    }),
+  })
   const url = new URL(databaseUrl)
   url.password = ''
   return {

@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, SqliteDialect, sql } from 'kysely'
-import type { DialectCapabilities, StoreDialect } from '../dialect.js'
+import { Kysely, sql } from 'kysely'
+import { DEFAULT_STORE_TIMEOUTS, type DialectCapabilities, type StoreDialect } from '../dialect.js'
 import type { Database } from '../schema.js'
+import { HubSqliteDialect } from './sqlite-driver.js'
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = {
   name: 'sqlite',
@@ -13,6 +14,7 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = {
     'code' in error &&
     (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
   skipLocked: false,
+  rowLocks: false,
   dataModifyingCte: false,
   randomId: (prefix) => sql<string>`${prefix + '_'} || lower(hex(randomblob(12)))`,
   recordSet: (json, columns, alias) =>
@@ -22,20 +24,24 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = {
 }
 
 /** Opens (creating when needed) the embedded database file `hub.db` in `dataDir`, or `:memory:`. */
-export function openSqlite(dataDir: string | ':memory:'): StoreDialect {
+export function openSqlite(
+  dataDir: string | ':memory:',
+  busyTimeoutMs: number = DEFAULT_STORE_TIMEOUTS.busyMs,
+): StoreDialect {
   let file = ':memory:'
   if (dataDir !== ':memory:') {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     file = path.join(dataDir, 'hub.db')
   }
   const database = new SqliteDatabase(file)
-  // WAL lets readers (and a second process such as `svc-hub admin`) run beside the writer;
-  // the busy timeout makes a writer wait for the other process instead of failing at once.
+  // WAL lets readers (and other processes: `svc-hub admin`, a worker, a second hub) run beside
+  // the writer; the busy timeout makes a writer wait for another process's write instead of
+  // failing at once (transactions begin IMMEDIATE for the same reason: sqlite-driver.ts).
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
-  database.pragma('busy_timeout = 5000')
+  database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   database.pragma('synchronous = NORMAL')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+  const db = new Kysely<Database>({ dialect: new HubSqliteDialect({ database }) })
   return {
     db,
     capabilities: SQLITE_CAPABILITIES,
