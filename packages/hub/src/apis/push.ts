@@ -96,7 +96,7 @@ async function pushInTurn(request: PushRequest): Promise<PushResult> {
         throw new ApiError(
           'unavailable',
           `Other pushes to ${api.owner_handle}/${api.slug} kept landing first; push again.`,
-        )
+        ).retryAfter(1)
       }
     }
   }

@@ -15,6 +15,12 @@ export class ApiError extends HTTPException {
   ) {
     super(ERROR_CODES[code], { message })
   }
+
+  /** Says when a retry can work: sent as `Retry-After`, in seconds. */
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = seconds
+    return this
+  }
 }
 
 /** The body of every non-2xx response. */

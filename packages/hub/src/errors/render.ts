@@ -54,7 +54,7 @@ function sentence(message: string, code: ErrorCode): string {
 
 /** 503 `unavailable` for a request the store could not serve: a retry later can work. */
 export function unavailable(outage: { retryAfterSeconds: number }): ApiError {
-  const error = new ApiError('unavailable', 'The database does not answer; try again shortly.')
-  error.retryAfterSeconds = outage.retryAfterSeconds
-  return error
+  return new ApiError('unavailable', 'The database does not answer; try again shortly.').retryAfter(
+    outage.retryAfterSeconds,
+  )
 }

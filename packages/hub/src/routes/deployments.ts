@@ -248,7 +248,10 @@ deployments.openapi(
     if (!sandbox.ok) throw new ApiError('sandbox_unavailable', sandboxRefusal(sandbox.reason))
     const queue = runQueue(store, config.runs, log)
     if (!queue.hasRoom) {
-      throw new ApiError('unavailable', 'The hub is busy with other runs; try again in a minute.')
+      throw new ApiError(
+        'unavailable',
+        'The hub is busy with other runs; try again in a minute.',
+      ).retryAfter(60)
     }
     const revision = await store.apis.latestRevision(api.id)
     const run = await store.deployments.createRun({
