@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
@@ -9,12 +9,16 @@ import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
 import { RateLimits } from './ratelimit/index.js'
 import { openStore, storeOptions } from './store/index.js'
+import { ConnectionDrain } from './http/connection-drain.js'
 import { lingerOnClose } from './http/lingering-close.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
 import { startRuns } from './runs/queue.js'
 import { configuredDispatcher, outboundClient } from './worker.js'
 
-/** How long in-flight requests get to finish on SIGTERM before connections are cut. */
+/**
+ * How long connections get on SIGTERM (their requests in flight, and those that arrive on them:
+ * http/connection-drain.ts) before they are cut.
+ */
 const SHUTDOWN_GRACE_MS = 10_000
 
 export type RunningHub = {
@@ -50,15 +54,7 @@ export async function startHub(
     hostname: config.host,
   }) as Server
   lingerOnClose(server)
-  // Responses not yet started when shutdown begins say `Connection: close`, so a keep-alive
-  // client cannot hold the process open until its idle timeout once its request is answered.
-  const unanswered = new Set<ServerResponse>()
-  let stopping: Promise<void> | undefined
-  server.prependListener('request', (_request, response: ServerResponse) => {
-    if (stopping) response.shouldKeepAlive = false
-    unanswered.add(response)
-    response.once('close', () => unanswered.delete(response))
-  })
+  const connections = new ConnectionDrain(server)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve)
@@ -101,14 +97,11 @@ export async function startHub(
   const url = `http://${host}:${address.port}`
   log.info({ url, publicUrl, runs: runs.status }, 'listening')
 
+  let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down: finishing in-flight requests')
-      for (const response of unanswered) {
-        if (!response.headersSent) response.shouldKeepAlive = false
-      }
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
+      const closed = connections.close()
       const timer = setTimeout(() => {
         log.warn('in-flight requests did not finish in time; closing their connections')
         server.closeAllConnections()

@@ -110,6 +110,29 @@ for (const kind of await storeKinds()) {
       await healthy()
     })
 
+    it('a JSON body over the limit is refused before the client has sent it, and the connection ends', async () => {
+      await expectStoreUnchanged(hub, async () => {
+        for (const declareLength of [true, false]) {
+          const answer = await streamBody(`${hub.url}/v1/apis`, {
+            headers: { authorization: `Bearer ${targets.pat}`, 'content-type': 'application/json' },
+            head: Buffer.from('{"description":"'),
+            size: 64 * MiB,
+            declareLength,
+          })
+          expect({ declareLength, status: answer.status }).toEqual({ declareLength, status: 422 })
+          expect(JSON.parse(answer.body)).toMatchObject({
+            code: 'payload_too_large',
+            details: { limit: 1024 * 1024 },
+          })
+          expect(answer.headers.connection).toBe('close')
+          // Answered long before the end, and before 16 MiB (what the hub once read and dropped
+          // first): past the limit it reads no more. The rest of the margin is socket buffers.
+          expect(answer.bytesSent).toBeLessThan(12 * MiB)
+        }
+      })
+      await healthy()
+    })
+
     it('bodies of callers who may not send them are refused unread: 3 × 30 MiB at once add < 50 MB', async () => {
       const stranger = new WebSession(hub.url)
       await stranger.signUp('stranger')

@@ -1,3 +1,4 @@
+import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { seedPeople, type People } from './support/fixtures.js'
@@ -26,6 +27,30 @@ function expectLimitHeaders(reply: Reply, limit: number) {
   expect(got.remaining).toBeLessThan(limit)
   expect(got.reset).toBeGreaterThanOrEqual(1)
   expect(got.reset).toBeLessThanOrEqual(60)
+}
+
+/** GET `path` with `token` (if any) over a connection from the local address `from`. */
+function fromAddress(
+  hub: HubProcess,
+  path: string,
+  token: string | undefined,
+  from = '127.0.0.1',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${hub.url}${path}`, {
+      localAddress: from,
+      agent: false,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    })
+    request.on('error', reject)
+    request.on('response', (response) => {
+      let text = ''
+      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text }),
+      )
+    })
+  })
 }
 
 for (const kind of await storeKinds()) {
@@ -368,6 +393,42 @@ for (const kind of await storeKinds()) {
         })
         expect(badQuery.status).toBe(422)
       })
+    })
+  })
+
+  describe(`failed credentials (${kind})`, () => {
+    let hub: HubProcess
+    beforeAll(async () => {
+      hub = await startHub(kind)
+    })
+    afterAll(() => hub?.dispose())
+
+    it('61 bad tokens in a minute from one address: the 61st is 429, and so is a good token from there; another address is not held back', async () => {
+      const unknown = `svc_pat_${'A'.repeat(43)}`
+      const user = (token: string, from = '127.0.0.1') => fromAddress(hub, '/v1/user', token, from)
+      await expectStoreUnchanged(hub, async () => {
+        for (let i = 1; i <= 60; i++) {
+          const token = i % 3 === 0 ? 'not-a-token' : unknown
+          const reply = await user(token)
+          expect({ i, status: reply.status }).toEqual({ i, status: 401 })
+        }
+        for (const token of [unknown, hub.adminPat]) {
+          const refused = await user(token)
+          expect(refused.status).toBe(429)
+          const retryAfter = Number(refused.headers['retry-after'])
+          expect(retryAfter).toBeGreaterThanOrEqual(1)
+          expect(retryAfter).toBeLessThanOrEqual(60)
+          expect(JSON.parse(refused.text)).toMatchObject({
+            code: 'rate_limited',
+            details: { limit: 60, windowSeconds: 60, retryAfter, budget: 'failed_credentials' },
+          })
+        }
+      })
+      // The budget is the address's: a request without a credential is counted on its route,
+      // and a client at another address is not held back.
+      expect((await fromAddress(hub, '/v1/apis', undefined)).status).toBe(200)
+      expect((await user(hub.adminPat, '127.0.0.2')).status).toBe(200)
+      expect((await call(`${hub.url}/healthz`)).status).toBe(200)
     })
   })
 }

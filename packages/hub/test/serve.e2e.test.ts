@@ -507,6 +507,39 @@ for (const kind of await storeKinds()) {
       }
     })
 
+    it('keep-alive clients sending through SIGTERM get complete answers, or a refused connection before a request is written; exit 0', async () => {
+      const hub = await startHub(kind)
+      const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS })
+      try {
+        // What a clean close means for an HTTP/1.1 client: every request written is answered in
+        // full (the last on each connection with `Connection: close`); after that, a new
+        // connection is refused, before anything was written. Never a reset or a connection
+        // closed on a request already sent (`ECONNRESET`, `socket hang up`).
+        const outcomes: string[] = []
+        let answered = 0
+        let stopping = false
+        const client = async () => {
+          for (;;) {
+            const outcome = await get(agent, `${hub.url}/healthz`)
+            if (outcome !== 'ok' || stopping) outcomes.push(outcome)
+            if (outcome !== 'ok') return
+            answered++
+          }
+        }
+        const clients = Array.from({ length: CLIENTS }, client)
+        await until('requests flowing', () => (answered > 200 ? true : undefined))
+        stopping = true
+        const exited = hub.stop()
+        await Promise.all(clients)
+        expect(await exited).toBe(0)
+        expect(new Set(outcomes)).toEqual(new Set(['ok', 'ECONNREFUSED']))
+        expect(outcomes.filter((o) => o === 'ECONNREFUSED')).toHaveLength(CLIENTS)
+      } finally {
+        agent.destroy()
+        await hub.dispose()
+      }
+    })
+
     describe('invalid configuration', () => {
       let dataDir: string
       let schema: string
@@ -590,4 +623,26 @@ async function schemaExists(schema: string): Promise<boolean> {
   } finally {
     await client.end()
   }
+}
+
+/** Connections of the keep-alive test: each sends its next request as soon as it is answered. */
+const CLIENTS = 16
+
+/**
+ * GET `url` on `agent`: `ok` for a complete 200, else what went wrong (`ECONNREFUSED`, a status,
+ * `ECONNRESET`, `socket hang up` …).
+ */
+function get(agent: http.Agent, url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (body += chunk))
+      response.on('end', () =>
+        resolve(response.statusCode === 200 && body !== '' ? 'ok' : `${response.statusCode}`),
+      )
+      response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+    })
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+  })
 }

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { whileStoreAnswers } from '../http/store-unavailable.js'
+import { spendingCredentialAttempt } from '../ratelimit/failed-credentials.js'
 import type { ApiKeyRow } from '../store/schema.js'
 import type { Repos } from '../store/store.js'
 import { API_KEY_PREFIX, hashSecret, isWellFormed } from './secrets.js'
@@ -57,7 +58,9 @@ export const apiKeyFromQuery = createMiddleware<HubEnv>(async function apiKeyFro
       throw invalidRequest([{ path: 'query.apiKey', message: 'give one API key, once' }])
     }
     const { store } = c.get('hub')
-    const key = await whileStoreAnswers(store, () => resolveApiKey(store, given[0]!))
+    const key = await spendingCredentialAttempt(c, () =>
+      whileStoreAnswers(store, () => resolveApiKey(store, given[0]!)),
+    )
     c.set('keyCaller', { keyId: key.id, orgId: key.org_id, orgHandle: key.org_handle })
   }
   await next()

@@ -66,37 +66,3 @@ export function discardRest(source: Readable, declaredBytes = NaN): Promise<bool
     source.resume()
   })
 }
-
-/**
- * Reads a whole body of at most `maxBytes`; answers undefined when it is larger (the rest is
- * then read and dropped up to a bound, as `discardRest` says, and `closeConnection` tells
- * whether the connection must end).
- */
-export function readBounded(
-  source: Readable,
-  maxBytes: number,
-): Promise<{ body: Buffer } | { body: undefined; closeConnection: boolean }> {
-  return new Promise((resolve, reject) => {
-    const onError = (cause: unknown) => {
-      const error = bodyFailure(cause)
-      error.closeConnection = true
-      reject(error)
-    }
-    const chunks: Buffer[] = []
-    let size = 0
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size <= maxBytes) return void chunks.push(chunk)
-      source.off('data', onData)
-      source.off('end', onEnd)
-      source.off('error', onError)
-      void discardRest(source).then((ended) =>
-        resolve({ body: undefined, closeConnection: !ended }),
-      )
-    }
-    const onEnd = () => resolve({ body: Buffer.concat(chunks, size) })
-    source.on('data', onData)
-    source.once('end', onEnd)
-    source.once('error', onError)
-  })
-}

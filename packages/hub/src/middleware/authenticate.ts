@@ -5,6 +5,7 @@ import type { Scope } from '../auth/scopes.js'
 import { API_KEY_PREFIX, hashSecret, isWellFormed, PAT_PREFIX } from '../auth/secrets.js'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
+import { spendingCredentialAttempt } from '../ratelimit/failed-credentials.js'
 
 type Reason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
 type Message = Reason | 'not-a-pat' | 'missing-pat-or-key'
@@ -36,7 +37,8 @@ export function unauthorized(reason: Reason, message: Message = reason): ApiErro
 /**
  * Resolves the Bearer PAT into `caller`, or on the `KEY_PATHS` an organisation API key into
  * `keyCaller`. A request without credentials passes through (routes that need one ask with
- * `requireCaller`); a credential that is present but bad is refused here.
+ * `requireCaller`, and the limiter counts it against its address); a credential that is present
+ * but bad is refused here, and spends one of its address's failed-credential attempts.
  */
 export const authenticate = createMiddleware<HubEnv>(async function authenticate(c, next) {
   const header = c.req.header('authorization')
@@ -49,12 +51,14 @@ export const authenticate = createMiddleware<HubEnv>(async function authenticate
   } else if (header !== undefined) {
     const { store } = c.get('hub')
     const credential = bearer(header)
-    if (credential.startsWith(API_KEY_PREFIX) && KEY_PATHS.test(c.req.path)) {
-      const key = await resolveApiKey(store, credential)
-      c.set('keyCaller', { keyId: key.id, orgId: key.org_id, orgHandle: key.org_handle })
-    } else {
-      c.set('caller', await resolve(store, credential))
-    }
+    await spendingCredentialAttempt(c, async () => {
+      if (credential.startsWith(API_KEY_PREFIX) && KEY_PATHS.test(c.req.path)) {
+        const key = await resolveApiKey(store, credential)
+        c.set('keyCaller', { keyId: key.id, orgId: key.org_id, orgHandle: key.org_handle })
+      } else {
+        c.set('caller', await resolve(store, credential))
+      }
+    })
   }
   await next()
 })

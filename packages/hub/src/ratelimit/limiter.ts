@@ -58,6 +58,11 @@ export class Limiter {
     }
   }
 
+  /** Gives back one request of `key` counted against `limit` in its current window. */
+  async refund(key: string, limit: Limit): Promise<void> {
+    await this.#counter(limit).reward(key, 1)
+  }
+
   #counter(limit: Limit): RateLimiterAbstract {
     const id = `${limit.max}:${limit.windowSeconds}`
     let counter = this.#counters.get(id)

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { HubConfig } from '../config.js'
 import type { Store } from '../store/store.js'
-import { Limiter, type Verdict } from './limiter.js'
+import { Limiter, type Limit, type Verdict } from './limiter.js'
 import { OverrideCache } from './overrides.js'
 import { connectRedis } from './redis.js'
 import type { RateLimitSettings } from './settings.js'
@@ -89,6 +89,16 @@ export class RateLimits {
     return this.#limiter.consume(`${caller} ${routeKey(limit)}`, limit)
   }
 
+  /** Counts one credential the client `address` presents (failed-credentials.ts). */
+  consumeCredentialAttempt(address: string, limit: Limit): Promise<Verdict> {
+    return this.#limiter.consume(credentialKey(address), limit)
+  }
+
+  /** Gives back the attempt of a credential that was accepted. */
+  refundCredentialAttempt(address: string, limit: Limit): Promise<void> {
+    return this.#limiter.refund(credentialKey(address), limit)
+  }
+
   /** Call after changing overrides in this process: they apply from the next request. */
   overridesChanged(): void {
     this.#overrides.invalidate()
@@ -97,4 +107,9 @@ export class RateLimits {
   async close(): Promise<void> {
     this.#redis?.disconnect()
   }
+}
+
+/** A key no route's count has: those end in `METHOD /path`. */
+function credentialKey(address: string): string {
+  return `ip:${address} credentials`
 }

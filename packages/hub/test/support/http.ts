@@ -58,7 +58,7 @@ function blobPart(content: string | Uint8Array): string | Buffer {
 /**
  * Sends `head`, then `size` bytes of filler, then `tail`, chunk by chunk (with its length declared,
  * or chunked), and stops writing as soon as the answer arrives: how a client streams a body too
- * large to hold. Answers the status, the body and how much of the filler was sent.
+ * large to hold. Answers the status, the headers, the body and how much of the filler was sent.
  */
 export function streamBody(
   url: string,
@@ -69,7 +69,7 @@ export function streamBody(
     readonly head?: Buffer
     readonly tail?: Buffer
   },
-): Promise<{ status: number; body: string; bytesSent: number }> {
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; bytesSent: number }> {
   const { headers, size, declareLength, head = Buffer.alloc(0), tail = Buffer.alloc(0) } = options
   const chunk = Buffer.alloc(256 * 1024, 'a')
   return new Promise((resolve, reject) => {
@@ -88,7 +88,7 @@ export function streamBody(
       response.on('data', (c: Buffer) => (body += c.toString('utf8')))
       response.on('end', () => {
         request.destroy()
-        resolve({ status: response.statusCode ?? 0, body, bytesSent })
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, bytesSent })
       })
     })
     request.on('error', (error) => {
