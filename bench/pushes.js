@@ -62,7 +62,7 @@ await runMain(async () => {
 
   for (const kind of stores) {
     progress(`${STORES[kind]}: starting a hub`)
-    const hub = await startHub(kind, { tmpPrefix: 'svc-bench-pushes-', logLevel: 'warn' })
+    const hub = await startHub(kind, { tmpPrefix: 'svc-bench-pushes-', logLevel: 'info' })
     const push = (body) =>
       call(hub.url, '/v1/apis/admin/github/revisions', {
         token: hub.adminPat,
