@@ -76,12 +76,13 @@ export function notFoundPage(c: WebContext): Response | Promise<Response> {
 /**
  * Answers a failed /v1 call: 404 and 403 as the not-found page (a page never tells that something
  * exists that the viewer cannot see), 401 as a redirect to sign in, 429 with when to try again,
- * anything else as its message.
+ * 503 (the database away, the hub busy) as a passing state, anything else as its message.
  */
 export function apiErrorPage(c: WebContext, error: { status: number; error: ApiErrorBody }) {
   if (error.status === 401) return signInRedirect(c)
   if (error.status === 404 || error.status === 403) return notFoundPage(c)
   if (error.status === 429) return errorPage(c, 429, 'Too many requests', error.error.message)
+  if (error.status === 503) return errorPage(c, 503, 'Try again shortly', error.error.message)
   return errorPage(
     c,
     error.status as ContentfulStatusCode,
