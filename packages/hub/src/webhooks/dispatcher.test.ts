@@ -14,7 +14,7 @@ import type { DeliveryRow, WebhookRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { Dispatcher } from './dispatcher.js'
 import { enqueueTestEvent } from './outbox.js'
-import { RETRY_WINDOW_MS } from './schedule.js'
+import { MAX_ATTEMPTS_PER_WINDOW, RETRY_WINDOW_MS } from './schedule.js'
 
 /**
  * The dispatcher over a real store and real loopback receivers, with a clock the test moves:
@@ -336,6 +336,29 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     expect(Date.parse(row.completed_at!) - first).toBe(RETRY_WINDOW_MS)
     expect(log.at(-1)).toMatchObject({ outcome: 'failed', next_attempt_at: null })
     expect(log.slice(0, -1).every((a) => a.outcome === 'retry')).toBe(true)
+  })
+
+  it('a receiver answering 503 `Retry-After: 0` forever: a simulated day of attempts stays under the cap', async () => {
+    const target = await receiver(() => ({ status: 503, headers: { 'retry-after': '0' } }))
+    const run = dispatcher({ allow: [target.origin] })
+    const id = await testEvent(await webhook(`${target.origin}/hook`))
+    const first = now
+    await run.runDue()
+    let row = await delivery(id)
+    // Past the cap the loop stops, so a missing cap fails here instead of running for a day.
+    while (row.state === 'pending' && target.received.length <= MAX_ATTEMPTS_PER_WINDOW) {
+      row = await nextAttempt(run, id)
+    }
+    expect(row.state).toBe('failed')
+    expect(Date.parse(row.completed_at!) - first).toBe(RETRY_WINDOW_MS)
+    const log = await attempts(id)
+    expect(log.length).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_WINDOW)
+    expect(target.received).toHaveLength(log.length)
+    // `Retry-After: 0` asks for nothing sooner than the schedule: the same spacing as without it.
+    const offsets = log.map((a) => (Date.parse(a.started_at) - first) / 1000)
+    expect(offsets).toEqual([
+      0, 5, 35, 155, 755, 2555, 6155, 13_355, 27_755, 56_555, 85_355, 86_400,
+    ])
   })
 
   it('a receiver that never answers: each attempt ends at 10 s, and the row fails after 24 h', async () => {
