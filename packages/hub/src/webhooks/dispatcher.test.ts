@@ -337,6 +337,11 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     await run.runDue()
     expect(await delivery(id)).toMatchObject({ state: 'failed' })
     expect((await attempts(id))[0]!.error).toMatch(/^too_many_redirects: /)
+    expect(JSON.parse((await attempts(id))[0]!.redirects)).toEqual([
+      `${hops.origin}/hop/1`,
+      `${hops.origin}/hop/2`,
+      `${hops.origin}/hop/3`,
+    ])
     expect(hops.received).toHaveLength(4)
   })
 
@@ -359,6 +364,24 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     await run.runDue()
     expect(await delivery(id)).toMatchObject({ state: 'failed' })
     expect((await attempts(id))[0]!.error).toMatch(/^private_address: /)
+    expect(JSON.parse((await attempts(id))[0]!.redirects)).toEqual([])
+    expect(forbidden.connections()).toBe(0)
+  })
+
+  it('a refusal after a hop records the hop it followed', async () => {
+    const forbidden = await receiver()
+    const target = await receiver((request) =>
+      request.path === '/hook'
+        ? { status: 308, headers: { location: '/moved' } }
+        : { status: 307, headers: { location: `${forbidden.origin}/steal` } },
+    )
+    const run = dispatcher({ allow: [target.origin] })
+    const id = await testEvent(await webhook(`${target.origin}/hook`))
+    await run.runDue()
+    const [attempt] = await attempts(id)
+    expect(attempt).toMatchObject({ outcome: 'failed', status: null })
+    expect(attempt!.error).toMatch(/^private_address: /)
+    expect(JSON.parse(attempt!.redirects)).toEqual([`${target.origin}/moved`])
     expect(forbidden.connections()).toBe(0)
   })
 
