@@ -1,5 +1,7 @@
 import { SIGNATURE_HEADER, verifyWebhook, WebhookVerificationError } from '@svc/webhooks'
+import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { Store } from '../src/store/store.js'
 import { storeKinds } from './support/databases.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { call } from './support/http.js'
@@ -100,6 +102,27 @@ describe.each(await storeKinds())('webhook delivery over real processes (%s)', (
   }
 
   const eventId = (request: Received) => (JSON.parse(request.body) as { id: string }).id
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  /**
+   * From now on the store refuses every attempt row, so no outcome can be written, while claims
+   * and lease renewals still work: the window in which a dispatcher that claims ahead of its
+   * outcomes piles up answered deliveries that a kill then sends again.
+   */
+  async function refuseOutcomes(store: Store): Promise<() => Promise<void>> {
+    const db = store.kysely
+    if (kind === 'sqlite') {
+      await sql`create trigger refuse_outcomes before insert on webhook_attempts
+        begin select raise(abort, 'outcomes refused by the test'); end`.execute(db)
+      return async () => void (await sql`drop trigger refuse_outcomes`.execute(db))
+    }
+    await sql`create function refuse_outcomes() returns trigger language plpgsql as
+      $$ begin raise exception 'outcomes refused by the test'; end $$`.execute(db)
+    await sql`create trigger refuse_outcomes before insert on webhook_attempts
+      for each row execute function refuse_outcomes()`.execute(db)
+    return async () =>
+      void (await sql`drop trigger refuse_outcomes on webhook_attempts`.execute(db))
+  }
 
   it('a receiver answering 500 and then 200 gets the event once it recovers, same id, attempts logged', async () => {
     const target = await receiver((_, index) =>
@@ -241,6 +264,76 @@ describe.each(await storeKinds())('webhook delivery over real processes (%s)', (
       verifyWebhook(request.body, request.headers[SIGNATURE_HEADER], hooks[index]!.secret)
     }
   }, 120_000)
+
+  it('kill -9 of a worker mid-drain (default 15 s lease): every delivery is done within 20 s, duplicates at most its concurrency', async () => {
+    const concurrency = 16
+    const total = 100 * 6
+    // The first `gated` requests are answered at once, the rest once the gate opens.
+    const gated = 150
+    let openGate!: () => void
+    const gate = new Promise<void>((resolve) => (openGate = resolve))
+    const target = await receiver(async (_, index) => {
+      if (index >= gated) await gate
+      return { status: 204 }
+    })
+    const running = await hub([target], {}, { args: ['--no-dispatcher'] })
+    const apiUrl = await api(running)
+    for (let i = 0; i < 100; i++) await webhook(running, apiUrl, `${target.origin}/w/${i}`)
+    const env = { SVC_HUB_WEBHOOK_CONCURRENCY: String(concurrency) }
+    const [victim, survivor] = await Promise.all([
+      running.startWorker(env),
+      running.startWorker(env),
+    ])
+    cleanups.push(() => Promise.all([victim.kill(), survivor.stop()]))
+    const store = await running.openStore()
+    cleanups.push(() => store.close())
+    for (let n = 1; n <= 6; n++) await push(running, 'petstore', n)
+
+    // Mid-drain: both workers hold attempts at the gate, and what was answered before is written.
+    await target.waitFor(gated)
+    const attemptRows = async () => {
+      const row = await store.kysely
+        .selectFrom('webhook_attempts')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirstOrThrow()
+      return Number(row.n)
+    }
+    while ((await attemptRows()) < gated) await sleep(20)
+    const allowOutcomes = await refuseOutcomes(store)
+    openGate()
+    // A worker that writes its outcomes before claiming more stops at the attempts it holds.
+    for (let seen = -1; target.received.length !== seen && target.received.length < total;) {
+      seen = target.received.length
+      await sleep(1000)
+    }
+    await victim.kill()
+    const killedAt = Date.now()
+    await allowOutcomes()
+
+    // Delivered: every delivery succeeded in the store, the dead worker's too (once its leases
+    // ended, the survivor took them).
+    let counts = await store.deliveries.countByState()
+    while (counts.succeeded < total) {
+      if (Date.now() - killedAt > 20_000) {
+        throw new Error(`20 s after the kill: ${JSON.stringify(counts)} of ${total} deliveries`)
+      }
+      await sleep(100)
+      counts = await store.deliveries.countByState()
+    }
+    const deliveredAfterMs = Date.now() - killedAt
+    expect(counts).toEqual({ pending: 0, succeeded: total, failed: 0 })
+    const key = (r: Received) => `${eventId(r)} ${r.path}`
+    expect(new Set(target.received.map(key)).size).toBe(total)
+    // The outcomes the dead worker never wrote are not in the log; every other attempt is, once.
+    expect(await attemptRows()).toBe(total)
+    const duplicates = target.received.length - total
+    console.info(
+      `[${kind}] kill -9 mid-drain: all ${total} deliveries done ${deliveredAfterMs} ms after the kill; ${duplicates} sent twice (worker concurrency ${concurrency})`,
+    )
+    // Only what the dead worker had answered and not yet written is sent again: at most the
+    // attempts it held, because it claims no more while an answered outcome waits.
+    expect(duplicates).toBeLessThanOrEqual(concurrency)
+  }, 90_000)
 
   it('two workers on one store with 5,000 deliveries: none lost, none attempted twice at once', async () => {
     const inFlight = new Map<string, number>()
