@@ -118,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     documentBytes: integer(env, 'SVC_HUB_MAX_DOCUMENT_BYTES', 32 * MiB),
     allowPrivateNetworks: allowList(env.SVC_HUB_ALLOW_PRIVATE_NETWORKS),
     webhooks: {
-      leaseMs: atLeast(env, 'SVC_HUB_WEBHOOK_LEASE_SECONDS', 60, MIN_LEASE_SECONDS) * 1000,
+      leaseMs: atLeast(env, 'SVC_HUB_WEBHOOK_LEASE_SECONDS', 15, MIN_LEASE_SECONDS) * 1000,
       concurrency: atLeast(env, 'SVC_HUB_WEBHOOK_CONCURRENCY', 128, 1),
     },
     redisUrl: redisUrl(env.REDIS_URL),
@@ -160,8 +160,11 @@ function rateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
   return settings
 }
 
-/** A lease must outlast one attempt (10 s) and the write of its outcome. */
-const MIN_LEASE_SECONDS = 15
+/**
+ * Leases are renewed every third of their length while held (`webhooks/leases.ts`), so a lease
+ * need not outlast an attempt; a shorter one than this would not survive a stalled renewal.
+ */
+const MIN_LEASE_SECONDS = 5
 
 function atLeast(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const value = integer(env, name, fallback)

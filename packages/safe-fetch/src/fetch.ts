@@ -2,6 +2,7 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import { EMPTY_ALLOW_LIST } from './allow-list.js'
 import { Deadline } from './deadline.js'
+import { afterRedirects } from './errors.js'
 import { inspectUrl, resolveDestination, type GuardOptions } from './guard.js'
 import { NO_REDIRECTS, redirectHop, type RedirectPolicy } from './redirect.js'
 import { send, type Agents, type Hop } from './request.js'
@@ -68,7 +69,9 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
       headers: request.headers ?? {},
       body: request.body,
     }
+    // The redirect locations sent to: a hop refused before it was sent is not one of them.
     const redirects: string[] = []
+    let following: string | undefined
     const deadline = new Deadline(request.timeoutMs ?? DEFAULT_TIMEOUT_MS, request.signal)
     try {
       for (;;) {
@@ -77,6 +80,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
           resolveDestination(checked, { allow, resolve }),
           href,
         )
+        if (following !== undefined) redirects.push(following)
         const message = await send(destination, hop, agents, deadline)
         const answer = { status: message.statusCode ?? 0, location: message.headers.location }
         let next
@@ -89,13 +93,13 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
         if (!next) return new SafeResponseImpl(message, href, redirects, deadline)
         // Before the next hop, so a same-origin hop can take the freed socket.
         await discardBody(message)
-        redirects.push(next.url.href)
+        following = next.url.href
         checked = inspectUrl(next.url, allow)
         hop = next.hop
       }
     } catch (error) {
       deadline.end()
-      throw error
+      throw afterRedirects(error, redirects)
     }
   }
 

@@ -69,6 +69,12 @@ describe('redirects', () => {
     expect(error).toBeInstanceOf(OutboundRefused)
     expect((error as OutboundRefused).code).toBe('too_many_redirects')
     expect((error as OutboundRefused).url).toBe(server.url('/chain/4'))
+    // The hops it did follow, as a response would have listed them.
+    expect((error as OutboundRefused).redirects).toEqual([
+      server.url('/chain/1'),
+      server.url('/chain/2'),
+      server.url('/chain/3'),
+    ])
     expect(server.requests.slice(before).map((r) => r.url)).toEqual([
       '/chain/0',
       '/chain/1',
@@ -137,6 +143,18 @@ describe('redirects', () => {
     expect(error).toBeInstanceOf(OutboundRefused)
     expect((error as OutboundRefused).code).toBe('private_address')
     expect((error as OutboundRefused).url).toBe(other.url('/'))
+    // Refused before it was followed: not a hop.
+    expect((error as OutboundRefused).redirects).toEqual([])
+    expect(other.connections).toBe(0)
+  })
+
+  it('a refusal after a hop carries the hops followed before it', async () => {
+    const second = to(307, other.url('/'))
+    const error = await client()(server.url(to(307, second)), WEBHOOK).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(OutboundRefused)
+    expect((error as OutboundRefused).code).toBe('private_address')
+    expect((error as OutboundRefused).redirects).toEqual([server.url(second)])
+    expect((error as OutboundRefused).stack).toContain('inspectUrl')
     expect(other.connections).toBe(0)
   })
 

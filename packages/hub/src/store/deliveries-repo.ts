@@ -27,6 +27,9 @@ export type ClaimedDelivery = Pick<
   readonly body: string
 }
 
+/** A claimed row whose lease is to be extended, with the token its claim stamped on it. */
+export type HeldDelivery = { readonly id: string; readonly claimToken: string }
+
 /** The row's state after its claim ends, and the attempt made, if one was. */
 export type Completion = {
   readonly id: string
@@ -76,6 +79,11 @@ const ATTEMPT_COLUMNS: readonly RecordColumn[] = [
   ['error', 'text'],
   ['response_excerpt', 'text'],
   ['next_attempt_at', 'text'],
+]
+
+const HELD_COLUMNS: readonly RecordColumn[] = [
+  ['delivery_id', 'text'],
+  ['claim_token', 'text'],
 ]
 
 const CLAIMED_COLUMNS = [
@@ -148,6 +156,25 @@ export class DeliveriesRepo {
       })
     }
     return claimed.map((row) => ({ ...row, claim_token: claimToken }))
+  }
+
+  /**
+   * Extends the leases of `held` rows to `leaseUntil`, in one statement, each row only while it
+   * still carries its claim token (a row completed or taken by another worker meanwhile is left
+   * alone). Answers how many were extended.
+   */
+  async renew(held: readonly HeldDelivery[], leaseUntil: string): Promise<number> {
+    if (held.length === 0) return 0
+    const values = JSON.stringify(
+      held.map((h) => ({ delivery_id: h.id, claim_token: h.claimToken })),
+    )
+    const result = await sql`
+      update webhook_deliveries as d set next_attempt_at = ${leaseUntil}
+      from ${this.capabilities.recordSet(values, HELD_COLUMNS, 'v')}
+      where d.id = v.delivery_id and d.claim_token = v.claim_token and d.state = 'pending'`.execute(
+      this.db,
+    )
+    return Number(result.numAffectedRows ?? 0)
   }
 
   /**

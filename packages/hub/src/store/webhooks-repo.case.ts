@@ -191,6 +191,43 @@ export function runWebhooksRepoTests(current: () => Store): void {
       expect(again[0]!.claim_token).not.toBe(claimed[0]!.claim_token)
     })
 
+    it('a renewal extends the leases of rows still held with their claim token, and no others', async () => {
+      const store = current()
+      const { api, hooks } = await seed(store, 2)
+      await store.webhooks.enqueue(
+        event(api.id),
+        hooks.map((h) => h.id),
+      )
+      const [first, second] = await store.deliveries.claim(10, T0, at(15))
+      // The second row's lease ran out and another worker took it: it is no longer ours.
+      const [taken] = await store.deliveries.claim(1, at(15), at(30))
+      expect(taken?.id).toBeDefined()
+      const mine = taken!.id === first!.id ? second! : first!
+      const lost = taken!.id === first!.id ? first! : second!
+      const held = [mine, lost].map((c) => ({ id: c.id, claimToken: c.claim_token }))
+      expect(await store.deliveries.renew(held, at(45))).toBe(1)
+      const rows = await store.kysely
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'next_attempt_at', 'claim_token'])
+        .execute()
+      const byId = new Map(rows.map((r) => [r.id, r]))
+      expect(byId.get(mine.id)).toMatchObject({
+        next_attempt_at: at(45),
+        claim_token: mine.claim_token,
+      })
+      expect(byId.get(lost.id)).toMatchObject({
+        next_attempt_at: at(30),
+        claim_token: taken!.claim_token,
+      })
+      // Held until the renewed lease ends (the other row's lease ended at 30 s), then due again.
+      const before = await store.deliveries.claim(10, at(44), at(60))
+      expect(before.map((c) => c.id)).toEqual([lost.id])
+      const after = await store.deliveries.claim(10, at(45), at(60))
+      expect(after.map((c) => c.id)).toEqual([mine.id])
+      // Nothing held: no statement, nothing renewed.
+      expect(await store.deliveries.renew([], at(90))).toBe(0)
+    })
+
     it('a completion only lands with the current claim token', async () => {
       const store = current()
       const { api, hooks } = await seed(store, 1)

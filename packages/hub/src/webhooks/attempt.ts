@@ -63,7 +63,8 @@ export async function attemptDelivery(
         status: null,
         error: `${error.code}: ${error.message}`,
         excerpt: null,
-        redirects: [],
+        // The hops followed before the refusal or failure (a `too_many_redirects` has 3).
+        redirects: error.redirects,
         retryAfterMs: undefined,
       })
     }

@@ -10,11 +10,12 @@ import {
   type Received,
 } from '../../test/support/receiver.js'
 import type { ApiWithOwner } from '../store/apis-repo.js'
+import type { DeliveriesRepo } from '../store/deliveries-repo.js'
 import type { DeliveryRow, WebhookRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { Dispatcher } from './dispatcher.js'
 import { enqueueTestEvent } from './outbox.js'
-import { RETRY_WINDOW_MS } from './schedule.js'
+import { MAX_ATTEMPTS_PER_WINDOW, RETRY_WINDOW_MS } from './schedule.js'
 
 /**
  * The dispatcher over a real store and real loopback receivers, with a clock the test moves:
@@ -60,16 +61,59 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     return started
   }
 
-  function dispatcher(options: { allow: string[]; clock?: () => number }) {
+  function dispatcher(options: {
+    allow: string[]
+    clock?: () => number
+    leaseMs?: number
+    concurrency?: number
+    store?: Store
+    log?: pino.Logger
+  }) {
     fetch = createSafeFetch({ allow: parseAllowList(options.allow.join(',')) })
     return new Dispatcher({
-      store,
+      store: options.store ?? store,
       fetch,
-      log,
+      log: options.log ?? log,
       clock: options.clock ?? (() => now),
       random: () => 0.5,
-      leaseMs: 60_000,
+      leaseMs: options.leaseMs ?? 60_000,
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     })
+  }
+
+  type Queue = Pick<DeliveriesRepo, 'claim' | 'complete' | 'renew'>
+
+  /** The store, with some of its delivery queue's calls replaced (to fail them, or hold them). */
+  function storeWith(replace: (real: Queue) => Partial<Queue>): Store {
+    const real = store.deliveries
+    const queue: Queue = {
+      claim: (...args) => real.claim(...args),
+      complete: (...args) => real.complete(...args),
+      renew: (...args) => real.renew(...args),
+      ...replace(real),
+    }
+    return new Proxy(store, {
+      get: (target, key) => (key === 'deliveries' ? queue : Reflect.get(target, key)),
+    })
+  }
+
+  /** A logger whose lines the test reads. */
+  function recordingLog() {
+    const lines: { level: number; msg: string }[] = []
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    )
+    return { logger, lines, at: (level: number) => lines.filter((l) => l.level === level) }
+  }
+
+  /** Waits on real I/O (the database) under fake timers, which setImmediate escapes. */
+  async function until(check: () => Promise<boolean>, what: string) {
+    for (let tries = 0; tries < 2000; tries++) {
+      if (await check()) return
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    throw new Error(`never: ${what}`)
   }
 
   async function webhook(url: string, active = true): Promise<WebhookRow> {
@@ -293,6 +337,11 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     await run.runDue()
     expect(await delivery(id)).toMatchObject({ state: 'failed' })
     expect((await attempts(id))[0]!.error).toMatch(/^too_many_redirects: /)
+    expect(JSON.parse((await attempts(id))[0]!.redirects)).toEqual([
+      `${hops.origin}/hop/1`,
+      `${hops.origin}/hop/2`,
+      `${hops.origin}/hop/3`,
+    ])
     expect(hops.received).toHaveLength(4)
   })
 
@@ -315,6 +364,24 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     await run.runDue()
     expect(await delivery(id)).toMatchObject({ state: 'failed' })
     expect((await attempts(id))[0]!.error).toMatch(/^private_address: /)
+    expect(JSON.parse((await attempts(id))[0]!.redirects)).toEqual([])
+    expect(forbidden.connections()).toBe(0)
+  })
+
+  it('a refusal after a hop records the hop it followed', async () => {
+    const forbidden = await receiver()
+    const target = await receiver((request) =>
+      request.path === '/hook'
+        ? { status: 308, headers: { location: '/moved' } }
+        : { status: 307, headers: { location: `${forbidden.origin}/steal` } },
+    )
+    const run = dispatcher({ allow: [target.origin] })
+    const id = await testEvent(await webhook(`${target.origin}/hook`))
+    await run.runDue()
+    const [attempt] = await attempts(id)
+    expect(attempt).toMatchObject({ outcome: 'failed', status: null })
+    expect(attempt!.error).toMatch(/^private_address: /)
+    expect(JSON.parse(attempt!.redirects)).toEqual([`${target.origin}/moved`])
     expect(forbidden.connections()).toBe(0)
   })
 
@@ -336,6 +403,29 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     expect(Date.parse(row.completed_at!) - first).toBe(RETRY_WINDOW_MS)
     expect(log.at(-1)).toMatchObject({ outcome: 'failed', next_attempt_at: null })
     expect(log.slice(0, -1).every((a) => a.outcome === 'retry')).toBe(true)
+  })
+
+  it('a receiver answering 503 `Retry-After: 0` forever: a simulated day of attempts stays under the cap', async () => {
+    const target = await receiver(() => ({ status: 503, headers: { 'retry-after': '0' } }))
+    const run = dispatcher({ allow: [target.origin] })
+    const id = await testEvent(await webhook(`${target.origin}/hook`))
+    const first = now
+    await run.runDue()
+    let row = await delivery(id)
+    // Past the cap the loop stops, so a missing cap fails here instead of running for a day.
+    while (row.state === 'pending' && target.received.length <= MAX_ATTEMPTS_PER_WINDOW) {
+      row = await nextAttempt(run, id)
+    }
+    expect(row.state).toBe('failed')
+    expect(Date.parse(row.completed_at!) - first).toBe(RETRY_WINDOW_MS)
+    const log = await attempts(id)
+    expect(log.length).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_WINDOW)
+    expect(target.received).toHaveLength(log.length)
+    // `Retry-After: 0` asks for nothing sooner than the schedule: the same spacing as without it.
+    const offsets = log.map((a) => (Date.parse(a.started_at) - first) / 1000)
+    expect(offsets).toEqual([
+      0, 5, 35, 155, 755, 2555, 6155, 13_355, 27_755, 56_555, 85_355, 86_400,
+    ])
   })
 
   it('a receiver that never answers: each attempt ends at 10 s, and the row fails after 24 h', async () => {
@@ -365,6 +455,134 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     // The last attempt starts at the window's end and times out 10 s later.
     expect(Date.parse(log.at(-1)!.started_at) - first).toBe(RETRY_WINDOW_MS)
     expect(Date.parse(row.completed_at!) - first).toBe(RETRY_WINDOW_MS + 10_000)
+  })
+
+  it('keeps the lease of a row while its attempt runs: past the lease, no other worker takes it', async () => {
+    const target = await receiver(() => 'hang')
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now })
+    const leaseMs = 6_000
+    const run = dispatcher({ allow: [target.origin], clock: () => Date.now(), leaseMs })
+    const id = await testEvent(await webhook(`${target.origin}/hook`))
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const running = run.runDue()
+    await target.waitForRequest(1)
+    // Four renewals, a third of the lease apart: 8 s into a 6 s lease.
+    for (let renewal = 1; renewal <= 4; renewal++) {
+      await vi.advanceTimersByTimeAsync(leaseMs / 3)
+      const leasedUntil = iso(Date.now() + leaseMs)
+      await until(
+        async () => (await delivery(id)).next_attempt_at === leasedUntil,
+        `renewal ${renewal} written`,
+      )
+    }
+    expect(await store.deliveries.claim(10, iso(Date.now()), iso(Date.now() + leaseMs))).toEqual([])
+    // The attempt times out at 10 s, and its outcome lands: the row was never lost.
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(await running).toBe(1)
+    expect(await delivery(id)).toMatchObject({ state: 'pending', attempt_count: 1 })
+    expect((await attempts(id))[0]!.error).toMatch(/^timeout: /)
+    expect(target.received).toHaveLength(1)
+  })
+
+  it('writes the outcomes of answered attempts before it claims more', async () => {
+    now = Date.now()
+    const target = await receiver()
+    const hook = await webhook(`${target.origin}/hook`)
+    for (let i = 0; i < 12; i++) await testEvent(hook)
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let claims = 0
+    const held = storeWith((real) => ({
+      claim: (...args) => {
+        claims++
+        return real.claim(...args)
+      },
+      // The database takes its time over the first outcomes.
+      complete: async (completions) => {
+        await released
+        return real.complete(completions)
+      },
+    }))
+    const run = dispatcher({ allow: [target.origin], clock: Date.now, store: held, concurrency: 4 })
+    run.start()
+    try {
+      await target.waitFor(4)
+      // Without the wait for outcomes, the slots these four freed are claimed again at once.
+      for (let turn = 0; turn < 20 && claims < 2; turn++) {
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      expect(claims).toBe(1)
+      expect(target.received).toHaveLength(4)
+      release()
+      await target.waitFor(12)
+    } finally {
+      release()
+      await run.stop()
+    }
+    expect((await store.deliveries.countByState()).succeeded).toBe(12)
+    expect(target.received).toHaveLength(12)
+  })
+
+  it('backs off while the store fails, logs the outage once, and resumes on its own', async () => {
+    now = Date.now()
+    const target = await receiver()
+    const hook = await webhook(`${target.origin}/hook`)
+    let failing = 0
+    const down = new Error('connect ECONNREFUSED 127.0.0.1:5432')
+    const flaky = storeWith((real) => ({
+      claim: (...args) => (failing-- > 0 ? Promise.reject(down) : real.claim(...args)),
+    }))
+    const { logger, at } = recordingLog()
+    const run = dispatcher({ allow: [target.origin], clock: Date.now, store: flaky, log: logger })
+    failing = 3
+    run.start()
+    try {
+      await testEvent(hook)
+      run.wake()
+      await target.waitFor(1)
+    } finally {
+      await run.stop()
+    }
+    expect(failing).toBeLessThan(0)
+    expect(at(40).map((l) => l.msg)).toEqual([
+      'webhook dispatcher: the store fails; backing off until it answers',
+    ])
+    expect(at(30).filter((l) => l.msg.includes('answers again'))).toHaveLength(1)
+    expect(at(50)).toEqual([])
+    expect((await store.deliveries.countByState()).succeeded).toBe(1)
+  })
+
+  it('an outcome write that fails is retried while its lease holds: one request, one attempt', async () => {
+    const target = await receiver()
+    const hook = await webhook(`${target.origin}/hook`)
+    const id = await testEvent(hook)
+    let failing = 2
+    const flaky = storeWith((real) => ({
+      complete: (completions) =>
+        failing-- > 0
+          ? Promise.reject(new Error('Connection terminated'))
+          : real.complete(completions),
+    }))
+    const { logger, at } = recordingLog()
+    const run = dispatcher({ allow: [target.origin], store: flaky, log: logger })
+    expect(await run.runDue()).toBe(1)
+    expect(await delivery(id)).toMatchObject({ state: 'succeeded', attempt_count: 1 })
+    expect(await attempts(id)).toHaveLength(1)
+    expect(target.received).toHaveLength(1)
+    expect(at(40)).toHaveLength(1)
+  })
+
+  it('a store that fails everything ends nothing: stop() still settles', async () => {
+    now = Date.now()
+    const down = () => Promise.reject(new Error('the database is gone'))
+    const gone = storeWith(() => ({ claim: down, complete: down, renew: down }))
+    const { logger, at } = recordingLog()
+    const run = dispatcher({ allow: [], clock: Date.now, store: gone, log: logger })
+    run.start()
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    await run.stop()
+    expect(at(40)).toHaveLength(1)
+    expect(at(50)).toEqual([])
   })
 
   it('a retry after a secret rotation verifies with the new secret only', async () => {

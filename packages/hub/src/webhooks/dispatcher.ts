@@ -3,10 +3,18 @@ import type { Logger } from 'pino'
 import type { ClaimedDelivery, Completion } from '../store/deliveries-repo.js'
 import type { Store } from '../store/store.js'
 import { attemptDelivery, type AttemptReport } from './attempt.js'
-import { ATTEMPT_TIMEOUT_MS, nextAttemptAt } from './schedule.js'
+import { Leases } from './leases.js'
+import { nextAttemptAt } from './schedule.js'
+import { backoffMs, StoreOutage } from './store-outage.js'
+import { StoreWrites } from './store-writes.js'
 
-/** A lease must outlast an attempt (10 s) and the write of its outcome by a clear margin. */
-const MIN_LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000
+/**
+ * Leases are renewed every third of their length while held, so even a short one survives a
+ * slow renewal; below this, a stall of the process or the database could lose it.
+ */
+export const MIN_LEASE_MS = 5_000
+/** The lease when none is configured: a dead worker's rows are due again this soon. */
+export const DEFAULT_LEASE_MS = 15_000
 
 export type DispatcherOptions = {
   readonly store: Store
@@ -17,7 +25,10 @@ export type DispatcherOptions = {
   readonly random?: () => number
   /** Attempts in flight at once. */
   readonly concurrency?: number
-  /** How long a claim holds a row: after it, another worker may take the row again. */
+  /**
+   * How long a claim holds a row unless renewed (every third of it, while the row is held):
+   * after it, another worker may take the row again.
+   */
   readonly leaseMs?: number
   /** How often an idle dispatcher looks for due rows it was not told about. */
   readonly pollMs?: number
@@ -38,14 +49,16 @@ const CLAIM_BATCH = 100
 /** An outcome waiting to be written, and the attempt waiting on it. */
 type Pending = {
   readonly completion: Completion
-  readonly claimedAt: number
   readonly done: () => void
 }
 
 /**
  * Claims due deliveries, attempts them, and writes their outcomes, until stopped. Outcomes are
- * written in batches (one statement per batch), and a claimed row counts against
- * `concurrency` until its outcome is written, so no row outlives its lease unwritten.
+ * written in batches (one statement per batch), and the outcomes of answered attempts are
+ * written before the next claim, so a worker killed at any moment leaves few answered rows to be
+ * sent again. The leases of held rows are renewed while their attempts run and their outcomes
+ * wait. A store that fails is waited out: claims back off (250 ms doubling to 5 s), outcomes
+ * are retried while their leases hold, and the dispatcher resumes on its own.
  */
 export class Dispatcher implements DeliveryNotifier {
   readonly #store: Store
@@ -72,6 +85,11 @@ export class Dispatcher implements DeliveryNotifier {
   #woken = false
   #buffer: Pending[] = []
   #flushing: Promise<void> | undefined
+  /** Settle when the outcome of each answered attempt is written (or given up). */
+  readonly #unwritten = new Set<Promise<void>>()
+  readonly #writes = new StoreWrites()
+  readonly #outage: StoreOutage
+  readonly #leases: Leases
 
   constructor(options: DispatcherOptions) {
     this.#store = options.store
@@ -80,18 +98,32 @@ export class Dispatcher implements DeliveryNotifier {
     this.#clock = options.clock ?? Date.now
     this.#random = options.random ?? Math.random
     this.#concurrency = options.concurrency ?? 128
-    this.#leaseMs = options.leaseMs ?? 60_000
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
     this.#pollMs = options.pollMs ?? 250
     this.#metrics = options.metrics
     this.#refill = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(this.#concurrency / 4)))
     if (this.#leaseMs < MIN_LEASE_MS) {
       throw new RangeError(`the lease must be at least ${MIN_LEASE_MS} ms, got ${this.#leaseMs}`)
     }
+    this.#outage = new StoreOutage(this.#log, this.#clock)
+    this.#leases = new Leases({
+      store: this.#store,
+      log: this.#log,
+      clock: this.#clock,
+      leaseMs: this.#leaseMs,
+      outage: this.#outage,
+      writes: this.#writes,
+    })
   }
 
   start(): void {
     this.#stopping = false
-    this.#running ??= this.#loop().finally(() => (this.#running = undefined))
+    this.#running ??= this.#loop()
+      .catch((error: unknown) => {
+        // Not a store error (those are waited out): a bug. Logged, never an unhandled rejection.
+        this.#log.error({ err: error }, 'webhook dispatcher: stopped on an unexpected error')
+      })
+      .finally(() => (this.#running = undefined))
   }
 
   /** New rows are due: look now instead of at the next poll. */
@@ -129,44 +161,63 @@ export class Dispatcher implements DeliveryNotifier {
 
   async #loop(): Promise<void> {
     while (!this.#stopping) {
-      const free = this.#concurrency - this.#held
-      let claimed: ClaimedDelivery[] = []
       if (this.#mayClaim()) {
         this.#woken = false
+        // What was answered is written before more is claimed: a kill -9 then sends again only
+        // the few attempts answered since.
+        await this.#outcomesWritten()
+        if (this.#stopping) break
+        const limit = Math.min(this.#concurrency - this.#held, CLAIM_BATCH)
+        let claimed: ClaimedDelivery[]
         try {
-          claimed = await this.#claim(Math.min(free, CLAIM_BATCH))
+          claimed = await this.#claim(limit)
+          this.#outage.ended()
         } catch (error) {
-          this.#log.error({ err: error }, 'webhook dispatcher: claiming deliveries failed')
+          this.#outage.failed(error, 'claiming deliveries')
+          await this.#pause(this.#outage.backoffMs(), { wakeable: false })
+          continue
         }
         for (const delivery of claimed) void this.#deliver(delivery)
         // A full batch: more may be due right now.
-        if (claimed.length > 0 && claimed.length === Math.min(free, CLAIM_BATCH)) continue
+        if (claimed.length > 0 && claimed.length === limit) continue
       }
       if (this.#woken && this.#mayClaim()) continue
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#pollMs)
-        this.#signal = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-      this.#signal = undefined
+      await this.#pause(this.#pollMs, { wakeable: true })
     }
     while (this.#held > 0 || this.#flushing) {
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
   }
 
+  /** Waits `ms`, or less when stopped (or, if `wakeable`, woken or a slot frees up). */
+  async #pause(ms: number, { wakeable }: { wakeable: boolean }): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      this.#signal = () => {
+        if (!wakeable && !this.#stopping) return
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    this.#signal = undefined
+  }
+
+  /** Settles once the outcomes of the attempts answered so far are written (or given up). */
+  async #outcomesWritten(): Promise<void> {
+    if (this.#unwritten.size > 0) await Promise.all([...this.#unwritten])
+  }
+
   async #claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.#clock()
-    const claimed = await this.#store.deliveries.claim(limit, iso(now), iso(now + this.#leaseMs))
+    const until = now + this.#leaseMs
+    const claimed = await this.#store.deliveries.claim(limit, iso(now), iso(until))
     this.#held += claimed.length
+    this.#leases.hold(claimed, until)
     return claimed
   }
 
   /** Attempts one claimed delivery and waits until its outcome is written. */
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
-    const claimedAt = this.#clock()
     let holding = true
     const release = () => {
       if (!holding) return
@@ -188,18 +239,22 @@ export class Dispatcher implements DeliveryNotifier {
         this.#metrics?.attempted(report.outcome, report.durationMs)
         completion = this.#completion(delivery, report)
       }
-      // The request is over: its slot may serve another while the outcome waits for its batch
-      // (the row stays leased until then).
-      release()
-      await new Promise<void>((done) => {
-        this.#buffer.push({ completion, claimedAt, done })
+      const written = new Promise<void>((done) => {
+        this.#buffer.push({ completion, done })
         this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined))
       })
+      this.#unwritten.add(written)
+      // The request is over: its slot may serve another while the outcome waits for its batch
+      // (the row stays leased until then, and the next claim waits for the batch).
+      release()
+      await written
+      this.#unwritten.delete(written)
     } catch (error) {
       // The row stays claimed; when its lease ends, a worker tries it again.
       this.#log.error({ err: error, delivery: delivery.id }, 'webhook dispatcher: attempt failed')
     } finally {
       release()
+      this.#leases.release(delivery.id)
     }
   }
 
@@ -217,11 +272,12 @@ export class Dispatcher implements DeliveryNotifier {
     // One turn of the event loop gathers the outcomes that finished together into one write.
     await new Promise((resolve) => setImmediate(resolve))
     while (this.#buffer.length > 0) {
-      const batch = this.#buffer
+      let batch = this.#buffer
       this.#buffer = []
-      for (let failures = 0; ; failures++) {
+      for (let failures = 1; batch.length > 0; failures++) {
         try {
-          const written = await this.#store.deliveries.complete(batch.map((b) => b.completion))
+          const completions = batch.map((b) => b.completion)
+          const written = await this.#writes.run(() => this.#store.deliveries.complete(completions))
           if (written.size < batch.length) {
             const lost = batch
               .filter((b) => !written.has(b.completion.id))
@@ -233,19 +289,33 @@ export class Dispatcher implements DeliveryNotifier {
           }
           break
         } catch (error) {
-          this.#log.error({ err: error }, 'webhook dispatcher: writing outcomes failed; retrying')
-          await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** failures, 5000)))
-          if (this.#leaseExpired(batch)) break
+          this.#outage.failed(error, 'writing outcomes')
+          await new Promise((resolve) => setTimeout(resolve, backoffMs(failures)))
+          batch = this.#withLease(batch)
         }
       }
       for (const { done } of batch) done()
     }
   }
 
-  /** Past its lease a row may be another worker's: stop trying to write an outcome for it. */
-  #leaseExpired(batch: readonly Pending[]): boolean {
-    const oldest = Math.min(...batch.map((b) => b.claimedAt))
-    return this.#clock() - oldest > this.#leaseMs - ATTEMPT_TIMEOUT_MS
+  /**
+   * The outcomes in `batch` whose rows are still leased; the others are given up (logged and
+   * settled): past its lease a row may be another worker's, which attempts it again.
+   */
+  #withLease(batch: readonly Pending[]): Pending[] {
+    const kept: Pending[] = []
+    const lost: Pending[] = []
+    for (const pending of batch) {
+      ;(this.#leases.expired(pending.completion.id) ? lost : kept).push(pending)
+    }
+    if (lost.length > 0) {
+      this.#log.warn(
+        { deliveries: lost.map((p) => p.completion.id) },
+        'webhook dispatcher: leases ended before the outcomes could be written; the deliveries will be attempted again',
+      )
+      for (const { done } of lost) done()
+    }
+    return kept
   }
 
   #completion(delivery: ClaimedDelivery, report: AttemptReport): Completion {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   backoffMs,
   judgeStatus,
+  MAX_ATTEMPTS_PER_WINDOW,
   nextAttemptAt,
   parseRetryAfter,
   RETRY_WINDOW_MS,
@@ -60,13 +61,51 @@ describe('nextAttemptAt', () => {
     ).toBeUndefined()
   })
 
-  it('honours Retry-After over the schedule, up to the window end, and at least 1 s', () => {
-    const at = (retryAfterMs: number) =>
-      nextAttemptAt({ now: start, windowStart: start, retry: 1, retryAfterMs }) ?? 0
-    expect(at(120_000) - start).toBe(120_000)
-    expect(at(2_000) - start).toBe(2_000)
-    expect(at(0) - start).toBe(1_000)
-    expect(at(48 * HOUR) - start).toBe(RETRY_WINDOW_MS)
+  it('takes Retry-After as the earliest time, never sooner than the schedule, up to the window end', () => {
+    const at = (retry: number, retryAfterMs: number) =>
+      (nextAttemptAt({ now: start, windowStart: start, retry, retryAfterMs, random: () => 0.5 }) ??
+        0) - start
+    expect(at(1, 120_000)).toBe(120_000)
+    expect(at(1, 2_000)).toBe(5_000)
+    expect(at(1, 0)).toBe(5_000)
+    expect(at(4, 1_000)).toBe(600_000)
+    expect(at(1, 48 * HOUR)).toBe(RETRY_WINDOW_MS)
+  })
+
+  it('makes the attempt that reaches the cap at the window end, and none after it', () => {
+    const last = MAX_ATTEMPTS_PER_WINDOW - 1
+    expect(
+      nextAttemptAt({ now: start + 60_000, windowStart: start, retry: last - 1 }),
+    ).toBeLessThan(start + RETRY_WINDOW_MS)
+    expect(nextAttemptAt({ now: start + 60_000, windowStart: start, retry: last })).toBe(
+      start + RETRY_WINDOW_MS,
+    )
+    expect(
+      nextAttemptAt({ now: start + 60_000, windowStart: start, retry: MAX_ATTEMPTS_PER_WINDOW }),
+    ).toBeUndefined()
+  })
+
+  it('keeps a whole window of retryable answers under the cap, whatever Retry-After says', () => {
+    for (const retryAfterMs of [undefined, 0, 1000, 60_000, 5 * HOUR]) {
+      for (const random of [() => 0, () => 0.5, () => 0.999_999]) {
+        let now = start
+        let attempts = 1
+        for (;;) {
+          const next = nextAttemptAt({
+            now,
+            windowStart: start,
+            retry: attempts,
+            retryAfterMs,
+            random,
+          })
+          if (next === undefined) break
+          now = next
+          attempts++
+        }
+        expect(attempts).toBeLessThanOrEqual(12)
+        expect(now).toBe(start + RETRY_WINDOW_MS)
+      }
+    }
   })
 })
 

@@ -4,6 +4,12 @@ export const ATTEMPT_TIMEOUT_MS = 10_000
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000
 /** 307 and 308 are followed at most this many times per attempt (SPEC §8). */
 export const MAX_REDIRECTS = 3
+/**
+ * Attempts in one retry window, the first and the last included. The schedule alone makes at
+ * most 12 (and `Retry-After` only spaces them further); the cap holds whatever a receiver
+ * answers, so a day of failures costs a bounded number of attempt rows.
+ */
+export const MAX_ATTEMPTS_PER_WINDOW = 15
 
 /**
  * Waits before the 1st, 2nd … retry (ARCHITECTURE "Delivery queue"); the last one repeats
@@ -11,7 +17,6 @@ export const MAX_REDIRECTS = 3
  */
 const BACKOFF_SECONDS = [5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800] as const
 const JITTER = 0.2
-const MIN_RETRY_AFTER_MS = 1000
 
 /** How an answer is taken (SPEC §3 and §7.2); 307/308 reach here only when not followed. */
 export function judgeStatus(status: number): 'succeeded' | 'retry' | 'failed' {
@@ -28,24 +33,24 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
 
 /**
  * When to try again after a retryable failure at `now`, or undefined when the window that
- * opened at `windowStart` has closed (the delivery has failed). `Retry-After` wins over the
- * schedule; neither goes past the window's end, where one last attempt is made.
+ * opened at `windowStart` has closed (the delivery has failed). `Retry-After` can only push the
+ * schedule later, never sooner: a receiver answering `Retry-After: 0` every time still gets
+ * attempts further and further apart. Nothing goes past the window's end, where one last
+ * attempt is made, and the attempt that would reach {@link MAX_ATTEMPTS_PER_WINDOW} is that
+ * last one.
  */
 export function nextAttemptAt(input: {
   readonly now: number
   readonly windowStart: number
-  /** 1 after the first failed attempt of the window. */
+  /** Attempts made in the window so far: 1 after its first failed attempt. */
   readonly retry: number
   readonly retryAfterMs?: number | undefined
   readonly random?: () => number
 }): number | undefined {
   const end = input.windowStart + RETRY_WINDOW_MS
-  if (input.now >= end) return undefined
-  // A `Retry-After: 0` answered on every attempt must not turn into a busy loop.
-  const wait =
-    input.retryAfterMs === undefined
-      ? backoffMs(input.retry, input.random)
-      : Math.max(input.retryAfterMs, MIN_RETRY_AFTER_MS)
+  if (input.now >= end || input.retry >= MAX_ATTEMPTS_PER_WINDOW) return undefined
+  if (input.retry === MAX_ATTEMPTS_PER_WINDOW - 1) return end
+  const wait = Math.max(backoffMs(input.retry, input.random), input.retryAfterMs ?? 0)
   return Math.min(input.now + wait, end)
 }
 
