@@ -26,6 +26,8 @@ export type HubConfig = {
   readonly storeTimeouts: StoreTimeouts
   /** How long `/readyz` waits for the store's answer before it says 503. */
   readonly readyTimeoutMs: number
+  /** How long `serve` and `worker` keep trying to reach the database when they start. */
+  readonly storeStartWaitMs: number
   /** `{base_url}`: the origin the hub puts into the URLs it returns. */
   readonly publicUrl: string
   /** True when SVC_HUB_PUBLIC_URL is unset: the hub then uses the port it really listens on. */
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       busyMs: integer(env, 'SVC_HUB_SQLITE_BUSY_TIMEOUT_MS', D.busyMs),
     },
     readyTimeoutMs: atLeast(env, 'SVC_HUB_READY_TIMEOUT_MS', 2_000, 100),
+    storeStartWaitMs: integer(env, 'SVC_HUB_DB_START_WAIT_SECONDS', 60) * 1000,
     publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
     publicUrlIsDefault: !env.SVC_HUB_PUBLIC_URL,
     logLevel: env.SVC_HUB_LOG_LEVEL || 'info',

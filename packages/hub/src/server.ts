@@ -8,7 +8,7 @@ import { createApp } from './app.js'
 import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
 import { RateLimits } from './ratelimit/index.js'
-import { openStore, storeOptions } from './store/index.js'
+import { openStore, startWait, storeOptions } from './store/index.js'
 import { ConnectionDrain } from './http/connection-drain.js'
 import { lingerOnClose } from './http/lingering-close.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
@@ -41,7 +41,7 @@ export async function startHub(
   announce: (pat: string, publicUrl: string) => void,
   options: { readonly dispatcher: boolean } = { dispatcher: true },
 ): Promise<RunningHub> {
-  const store = await openStore(storeOptions(config))
+  const store = await openStore(storeOptions(config), startWait(config, log))
   log.info({ store: store.describe }, 'store ready')
   const rateLimits = await RateLimits.start(config, store, log)
 

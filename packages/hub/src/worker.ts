@@ -1,7 +1,7 @@
 import { createSafeFetch, type SafeFetchClient } from '@svc/safe-fetch'
 import type { Logger } from 'pino'
 import type { HubConfig } from './config.js'
-import { openStore, storeOptions } from './store/index.js'
+import { openStore, startWait, storeOptions } from './store/index.js'
 import type { Store } from './store/store.js'
 import { Dispatcher, type DispatcherMetrics } from './webhooks/dispatcher.js'
 
@@ -39,7 +39,7 @@ export function configuredDispatcher(
  * hubs serving with their own dispatcher) can share one PostgreSQL database.
  */
 export async function startWorker(config: HubConfig, log: Logger): Promise<RunningWorker> {
-  const store = await openStore(storeOptions(config))
+  const store = await openStore(storeOptions(config), startWait(config, log))
   const outbound = outboundClient(config)
   const dispatcher = configuredDispatcher(config, store, outbound, log)
   dispatcher.start()

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { postgresUrl, storeKinds } from './support/databases.js'
-import { startHub, type HubProcess } from './support/hub-process.js'
+import { HUB_BIN, runNode, startHub, type HubProcess } from './support/hub-process.js'
 import { call } from './support/http.js'
 import { eventually } from './support/poll.js'
 import { startReceiver } from './support/receiver.js'
@@ -35,18 +35,57 @@ describe.skipIf(!(await storeKinds()).includes('postgres'))('PostgreSQL outages'
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  async function proxiedHub(env: NodeJS.ProcessEnv = {}): Promise<[HubProcess, TcpProxy]> {
+  async function proxiedHub(
+    env: NodeJS.ProcessEnv = {},
+    before: (proxy: TcpProxy) => void = () => {},
+  ): Promise<[HubProcess, TcpProxy]> {
     const direct = new URL(postgresUrl())
     const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) })
     cleanups.push(() => proxy.close())
     const proxied = new URL(direct)
     proxied.host = proxy.host
+    before(proxy)
     const hub = await startHub('postgres', {
       env: { SVC_HUB_RATE_LIMITS: 'off', ...TIMEOUTS, ...env, DATABASE_URL: proxied.href },
     })
     cleanups.push(() => hub.dispose())
     return [hub, proxy]
   }
+
+  it('a hub started before its database waits for it, then serves', async () => {
+    let healed = 0
+    const [hub] = await proxiedHub({}, (proxy) => {
+      proxy.cut()
+      setTimeout(() => {
+        healed = Date.now()
+        proxy.heal()
+      }, 3_000)
+    })
+    expect(healed).toBeGreaterThan(0)
+    expect(hub.stdout()).toContain('"msg":"waiting for the database"')
+    expect((await fetch(`${hub.url}/readyz`)).status).toBe(200)
+  })
+
+  it('a hub told not to wait (SVC_HUB_DB_START_WAIT_SECONDS=0) stops at once with the reason', async () => {
+    const direct = new URL(postgresUrl())
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) })
+    cleanups.push(() => proxy.close())
+    proxy.cut()
+    const proxied = new URL(direct)
+    proxied.host = proxy.host
+    const run = await runNode([HUB_BIN, 'serve'], {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: proxied.href,
+      SVC_HUB_DB_START_WAIT_SECONDS: '0',
+    })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(
+      /^error: cannot open the store \(postgres 127\.0\.0\.1:\d+\/\w+\): /m,
+    )
+    expect(run.stdout).not.toContain('waiting for the database')
+  })
 
   /** Polls `/readyz` until `stop()`, recording each answer and how long it took. */
   function watchReadiness(hub: HubProcess, stop: () => boolean) {
