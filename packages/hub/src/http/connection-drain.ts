@@ -2,8 +2,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Server as NetServer, type Socket } from 'node:net'
 
 /** Once shutdown begins, how long a connection may sit idle before the hub closes it. */
-const IDLE_GRACE_MS = 1_000
-const SWEEP_MS = 100
+const IDLE_GRACE_MS = 250
+const SWEEP_MS = 50
 
 /**
  * Closes a server's keep-alive connections at shutdown without racing their clients.
