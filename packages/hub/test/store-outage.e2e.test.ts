@@ -56,10 +56,13 @@ describe.skipIf(!(await storeKinds()).includes('postgres'))('PostgreSQL outages'
     let healed = 0
     const [hub] = await proxiedHub({}, (proxy) => {
       proxy.cut()
-      setTimeout(() => {
+      // Healed once the hub has been refused twice: it tried, waited, and tried again.
+      const check = setInterval(() => {
+        if (proxy.refused() < 2) return
+        clearInterval(check)
         healed = Date.now()
         proxy.heal()
-      }, 3_000)
+      }, 50)
     })
     expect(healed).toBeGreaterThan(0)
     expect(hub.stdout()).toContain('"msg":"waiting for the database"')

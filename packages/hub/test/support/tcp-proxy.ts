@@ -10,6 +10,8 @@ export type TcpProxy = {
   readonly host: string
   cut(): void
   partition(): void
+  /** Connections refused so far while cut. */
+  refused(): number
   /** Ends a cut or a partition: what was held back flows on, new connections go through. */
   heal(): void
   close(): Promise<void>
@@ -17,10 +19,12 @@ export type TcpProxy = {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: 'open' | 'cut' | 'partition' = 'open'
+  let refused = 0
   const pairs = new Set<readonly [net.Socket, net.Socket]>()
 
   const server = net.createServer((client) => {
     if (mode === 'cut') {
+      refused++
       client.resetAndDestroy()
       return
     }
@@ -52,6 +56,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   return {
     host: `127.0.0.1:${port}`,
+    refused: () => refused,
     cut() {
       mode = 'cut'
       for (const [client, upstream] of pairs) {
