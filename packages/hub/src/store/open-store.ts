@@ -5,7 +5,6 @@ import { openSqlite } from './sqlite/sqlite-dialect.js'
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './dialect.js'
 import { postgresOutage } from './postgres/guarded-pool.js'
 import { Store } from './store.js'
-import { storeUnavailable } from './unavailable.js'
 
 export type StoreOptions = (
   | { readonly kind: 'sqlite'; readonly dataDir: string | ':memory:' }
@@ -66,10 +65,13 @@ export async function openStore(
   }
 }
 
-/** The outage of the database that `error` is, or was caused by. */
+/**
+ * The outage of the database that `error` is, or was caused by: a StoreUnavailable from either
+ * dialect, or a raw pg error from making the schema (postgresOutage passes the first through).
+ */
 function outageIn(error: unknown): Error | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    const outage = storeUnavailable(e) ?? postgresOutage(e)
+    const outage = postgresOutage(e)
     if (outage) return outage
   }
   return undefined
