@@ -48,12 +48,10 @@ describe.each(await storeKinds())('refetch of an API source (%s)', (kind) => {
     seen.set(request.path, n + 1)
     return served.get(request.path)?.(n) ?? { status: 404, body: 'no such document' }
   }
-  const serve = (path: string, body: string, contentType?: string) =>
-    served.set(path, () => ({
-      status: 200,
-      headers: contentType ? { 'content-type': contentType } : ({} as Record<string, string>),
-      body,
-    }))
+  const serve = (path: string, body: string, contentType?: string) => {
+    const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {}
+    served.set(path, () => ({ status: 200, headers, body }))
+  }
   const requestsAt = (path: string) => source.received.filter((r) => r.path === path)
 
   const v1 = (path: string) => `${hub.url}/v1${path}`

@@ -327,7 +327,7 @@ for (const kind of await storeKinds()) {
           headers: { 'content-type': YAML },
           body: stream,
           duplex: 'half',
-        } as RequestInit)
+        })
         expect(reply.status).toBe(422)
         expect(reply.body).toMatchObject({ code: 'payload_too_large', details: { limit: LIMIT } })
       })

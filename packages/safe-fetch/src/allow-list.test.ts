@@ -4,7 +4,7 @@ import {
   AllowListError,
   checkUrl,
   createSafeFetch,
-  OutboundRefused,
+  type OutboundRefused,
   parseAllowList,
   type AllowList,
 } from './index.js'

@@ -242,7 +242,7 @@ describe('request bodies', () => {
       headers: { 'content-type': 'application/json' },
       body: new Blob([big]).stream(),
       duplex: 'half',
-    } as RequestInit)
+    })
     for (const { status, body } of [declared, chunked]) {
       expect(status).toBe(413)
       expect(body).toEqual({ error: 'invalid_request', message: 'The request body is too large.' })

@@ -77,7 +77,7 @@ async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Prom
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     total += buffer.length
     if (total > maxBytes) throw tooLarge(total, maxBytes, true)
     chunks.push(buffer)

@@ -16,7 +16,7 @@ export async function convertSwagger(
       warnOnly: true,
       resolve: false,
     })
-    return result.openapi as Record<string, unknown>
+    return result.openapi
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new DocumentError(

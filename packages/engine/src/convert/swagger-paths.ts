@@ -18,8 +18,9 @@ export function swaggerPath(path: readonly string[]): readonly string[] {
         return ['responses', third, ...responseTail(tail)]
       case 'securitySchemes':
         return ['securityDefinitions', third, ...tail]
+      default:
+        return []
     }
-    return []
   }
   if (first === 'paths' && second !== undefined && third !== undefined) {
     if (fourth === 'responses' && rest[0] !== undefined)

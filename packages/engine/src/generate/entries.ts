@@ -54,7 +54,6 @@ export type GeneratorEntry<K extends EntryKind = EntryKind, E = unknown> = {
  * Any generator, whatever its enrichment type: the runner passes each its own validated payload,
  * which a list of generators cannot express in one type parameter.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyGeneratorEntry = { [K in EntryKind]: GeneratorEntry<K, any> }[EntryKind]
 
 type EntryInput<K extends EntryKind, E> = Omit<GeneratorEntry<K, E>, 'kind'>

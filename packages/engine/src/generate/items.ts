@@ -14,7 +14,7 @@ export type Item<K extends EntryKind = EntryKind> = {
 
 /** The items of one kind in a model, in document order. */
 export function itemsOf<K extends EntryKind>(model: ApiModel, kind: K): readonly Item<K>[] {
-  return itemLists[kind](model) as readonly Item<K>[]
+  return itemLists[kind](model)
 }
 
 const itemLists: { [K in EntryKind]: (model: ApiModel) => readonly Item<K>[] } = {

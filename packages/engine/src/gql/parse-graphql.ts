@@ -111,7 +111,7 @@ export function parseGraphql(text: string) {
     info: Object.freeze({ title: '', version: '' }),
     operations: Object.freeze(kept),
     fieldArguments: Object.freeze(Object.fromEntries(fieldArguments)),
-    webhooks: Object.freeze([]) as readonly [],
+    webhooks: Object.freeze<[]>([]),
     components: Object.freeze({
       schemas: Object.freeze(Object.fromEntries(schemas)),
       parameters: {},

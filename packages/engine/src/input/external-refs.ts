@@ -247,7 +247,7 @@ export function bundleExternalRefs(
           : { ...(replaced as object), ...Object.fromEntries(siblings) }
       continue
     }
-    push(record as Record<string, unknown> | unknown[], at, inSchema)
+    push(record, at, inSchema)
   }
   return { document, origins, failures }
 }

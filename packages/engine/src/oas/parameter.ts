@@ -1,11 +1,5 @@
 import { OAS_ISSUES } from '../issues/index.js'
-import type {
-  ComponentRef,
-  Header,
-  MediaType,
-  Parameter,
-  ParameterLocation,
-} from '../model/operation.js'
+import type { ComponentRef, Header, Parameter, ParameterLocation } from '../model/operation.js'
 import { setOwn } from '../model/own.js'
 import type { Schema } from '../model/schema.js'
 import { parseMaybeRef } from './component-ref.js'
@@ -101,7 +95,7 @@ function parseParameterFields(
     const [entry] = Object.entries(parseContent(ctx, raw.content))
     if (entry) {
       fields.mediaType = entry[0]
-      fields.schema = (entry[1] as MediaType).schema
+      fields.schema = entry[1].schema
     }
   }
   if (typeof raw.style === 'string') fields.style = raw.style

@@ -149,7 +149,7 @@ const BUCKETS: Record<Exclude<ComponentBucket, 'schemas'>, BucketParser> = {
 
 function parseComponents(ctx: OasContext): ComponentOutcomes {
   const outcomes: Record<ComponentBucket, Map<string, Outcome<unknown>>> = {
-    schemas: ctx.schemaOutcomes as Map<string, Outcome<unknown>>,
+    schemas: ctx.schemaOutcomes,
     parameters: new Map(),
     responses: new Map(),
     requestBodies: new Map(),

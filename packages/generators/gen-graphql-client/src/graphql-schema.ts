@@ -207,6 +207,12 @@ class SdlPrinter {
       case 'boolean':
         named = 'Boolean'
         break
+      case 'object':
+      case 'union':
+      case 'unknown':
+      case 'void':
+        // No GraphQL type name of their own.
+        break
     }
     return named === undefined || schema.nullable ? named : `${named}!`
   }

@@ -100,5 +100,12 @@ function* refsOf(schema: Schema): Generator<string> {
     case 'union':
       for (const member of schema.members) yield* refsOf(member)
       return
+    case 'string':
+    case 'integer':
+    case 'number':
+    case 'boolean':
+    case 'unknown':
+    case 'void':
+      return
   }
 }

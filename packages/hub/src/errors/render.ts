@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { HubEnv } from '../http/env.js'
 import { storeUnavailable } from '../store/unavailable.js'
 import { ApiError, type ApiErrorBody } from './api-error.js'
@@ -27,7 +26,7 @@ export function errorResponse(c: Context<HubEnv>, error: ApiError): Response {
   if (error.closeConnection) c.header('Connection', 'close')
   if (error.retryAfterSeconds !== undefined)
     c.header('Retry-After', String(error.retryAfterSeconds))
-  return c.json(body, error.status as ContentfulStatusCode)
+  return c.json(body, error.status)
 }
 
 /** The app's one error handler: every failure leaves as the ApiError envelope. */

@@ -49,7 +49,7 @@ const post = (body: ReadableStream<Uint8Array> | Uint8Array, user?: string) =>
     body,
     headers: user ? { 'x-user': user } : {},
     duplex: 'half',
-  } as RequestInit)
+  })
 
 describe('capAnonymousBody', () => {
   it('lets a request without a credential send a body up to the anonymous limit', async () => {

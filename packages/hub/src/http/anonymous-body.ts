@@ -22,7 +22,7 @@ export const capAnonymousBody = createMiddleware<HubEnv>(async function capAnony
       },
     }),
   )
-  c.req.raw = new Request(c.req.raw, { body: capped, duplex: 'half' } as RequestInit)
+  c.req.raw = new Request(c.req.raw, { body: capped, duplex: 'half' })
   await next()
 })
 

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream'
-import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { ApiError } from '../errors/index.js'
 
 /**
@@ -18,7 +17,7 @@ const DISCARD_MS = 2_000
  * error would end the process, so one listener is always there; readers add their own.
  */
 export function nodeStream(body: ReadableStream<Uint8Array>): Readable {
-  const stream = Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+  const stream = Readable.fromWeb(body)
   stream.on('error', ignore)
   return stream
 }

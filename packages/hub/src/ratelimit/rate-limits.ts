@@ -48,7 +48,7 @@ export class RateLimits {
   /** The hub's rate limits as `config` says: counting in Redis when `REDIS_URL` is set. */
   static async start(config: HubConfig, store: Store, log: Logger): Promise<RateLimits> {
     const counting = config.rateLimits.enabled && config.redisUrl
-    const redis = counting ? await connectRedis(config.redisUrl!, log) : undefined
+    const redis = counting ? await connectRedis(config.redisUrl, log) : undefined
     return new RateLimits(config.rateLimits, store, log, redis)
   }
 

@@ -1,6 +1,6 @@
-import { Kysely, PostgresDialect, sql } from 'kysely'
-import pg from 'pg'
+import { StoreConfigError } from './config-error.js'
 import { openPostgres } from './postgres/postgres-dialect.js'
+import { createSchema } from './postgres/postgres-schema.js'
 import { openSqlite } from './sqlite/sqlite-dialect.js'
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './dialect.js'
 import { postgresOutage } from './postgres/guarded-pool.js'
@@ -11,9 +11,7 @@ export type StoreOptions = (
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string }
 ) & { readonly timeouts?: StoreTimeouts }
 
-export class StoreConfigError extends Error {
-  override readonly name = 'StoreConfigError'
-}
+export { StoreConfigError }
 
 /** Which store the environment asks for: PostgreSQL when `DATABASE_URL` is set, else SQLite. */
 export function storeOptions(config: {
@@ -101,27 +99,6 @@ async function openOnce(options: StoreOptions): Promise<Store> {
     })
   }
   return store
-}
-
-async function createSchema(url: string, schema: string, connectMs: number): Promise<void> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new StoreConfigError(`database schema '${schema}' must match [a-z_][a-z0-9_]*`)
-  }
-  const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({
-      pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: connectMs }),
-    }),
-  })
-  try {
-    await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
-  } catch (error) {
-    // Hubs starting together race here, and `if not exists` does not spare the loser a
-    // unique violation: the schema being there is what counts.
-    const found = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(db)
-    if (found.rows.length === 0) throw error
-  } finally {
-    await db.destroy()
-  }
 }
 
 /** How `serve` and `worker` wait for their database at start: as configured, saying so in the log. */

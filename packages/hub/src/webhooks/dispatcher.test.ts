@@ -600,7 +600,7 @@ describe.each(await storeKinds())('webhook dispatcher on %s', (kind) => {
     await nextAttempt(run, id)
     const [before, after] = target.received
     const check = (request: Received, secret: string) =>
-      verifyWebhook(request.body, request.headers[SIGNATURE_HEADER] as string, secret, {
+      verifyWebhook(request.body, request.headers[SIGNATURE_HEADER], secret, {
         now: () => now,
       })
     expect(check(before!, hook.secret).id).toBe((await delivery(id)).event_id)

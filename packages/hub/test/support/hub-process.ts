@@ -150,8 +150,8 @@ function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
   })
   let stdout = ''
   let stderr = ''
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   let told = false
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code, signal) => {

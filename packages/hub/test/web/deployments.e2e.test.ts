@@ -4,7 +4,7 @@ import { call, manifest, publishForm } from '../support/http.js'
 import { eventually } from '../support/poll.js'
 import { ENV_BUNDLE } from '../support/stack-bundles.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
-import { signUpPeople, WebSession } from '../support/web-session.js'
+import { signUpPeople, type WebSession } from '../support/web-session.js'
 import { adminToken } from '../support/fixtures.js'
 
 /**

@@ -4,7 +4,7 @@ import { storeKinds } from '../support/databases.js'
 import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call, manifest, publishForm, type Reply } from '../support/http.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
-import { signUpPeople, WebSession } from '../support/web-session.js'
+import { signUpPeople, type WebSession } from '../support/web-session.js'
 import { adminToken } from '../support/fixtures.js'
 
 const BUNDLE = 'export default { name: "shop-stack" }\n'

@@ -41,10 +41,7 @@ export function toV3JsonRoute(app: OpenAPIHono, deps: ServerDeps): void {
       const converted = await toV3Json({ text }).catch((error: unknown) => {
         throw asSchemaError(error)
       })
-      return c.json(
-        { schema: converted.schema as Record<string, unknown>, ...(source ? { source } : {}) },
-        200,
-      )
+      return c.json({ schema: converted.schema, ...(source ? { source } : {}) }, 200)
     },
   )
 }

@@ -1,5 +1,4 @@
 import * as dgram from 'node:dgram'
-import type { AddressInfo } from 'node:net'
 
 /** One question the server was asked. */
 export type DnsQuery = { readonly name: string; readonly type: string }
@@ -34,7 +33,7 @@ export async function startDnsServer(
     socket.send(answer(message, question.end, addresses, known ? 0 : 3), peer.port, peer.address)
   })
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
-  const port = (socket.address() as AddressInfo).port
+  const port = socket.address().port
   return {
     port,
     address: `127.0.0.1:${port}`,

@@ -1,10 +1,11 @@
+import type { Writable } from 'node:stream'
 import { spinner } from '@clack/prompts'
 
 /** Progress of a long generate on a terminal's stderr; nothing at all anywhere else. */
 export function createProgress(stderr: NodeJS.WritableStream, enabled: boolean) {
   if (!enabled) return { update: () => {}, stop: () => {} }
   const spin = spinner({
-    output: stderr as NodeJS.WritableStream & import('node:stream').Writable,
+    output: stderr as NodeJS.WritableStream & Writable,
     withGuide: false,
   })
   let started = false

@@ -386,7 +386,7 @@ function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
       const level = levels[direction]
       if (level) rules[`${context}-${kind}`] = rule(level, section, `${what}: ${levels.when}`)
     }
-  return rules as Record<SchemaRuleId, RuleDefinition>
+  return rules
 }
 
 export const OAS_RULES: Readonly<Record<OasRuleId, RuleDefinition>> = {

@@ -11,7 +11,7 @@ import type {
 } from '../../model/index.js'
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import type { SchemaKind } from './rules.js'
-import { canonical, escapePointer, READ_ONLY, Scope, Shared, WRITE_ONLY } from './scope.js'
+import { canonical, escapePointer, READ_ONLY, type Scope, Shared, WRITE_ONLY } from './scope.js'
 
 /** The parse keeps inline schemas to this depth; the comparison follows them as far. */
 const MAX_DEPTH = MAX_SCHEMA_DEPTH
@@ -172,6 +172,12 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
       break
     case 'union':
       compareUnions(place, old as UnionSchema, next)
+      break
+    case 'boolean':
+    case 'ref':
+    case 'unknown':
+    case 'void':
+      // Nothing beyond the kind, the enum and nullability, compared above.
       break
   }
 }

@@ -26,7 +26,7 @@ export function annotate<S extends Schema>(ctx: OasContext, f: SchemaFields, nod
     const example = readExample(ctx, f, node as S)
     if (example !== undefined) node.example = example
   }
-  return Object.freeze(node) as S
+  return Object.freeze(node)
 }
 
 /**
@@ -80,7 +80,7 @@ export function overlay<S extends Schema>(node: S, annotations: Partial<Mutable<
     const value = annotations[key]
     if (value === undefined || node[key] === value) continue
     copy ??= { ...node }
-    copy[key] = value as Mutable<S>[typeof key]
+    copy[key] = value
   }
-  return copy ? (Object.freeze(copy) as S) : node
+  return copy ? Object.freeze(copy) : node
 }

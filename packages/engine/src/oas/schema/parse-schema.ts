@@ -18,7 +18,7 @@ import { AllOfCycleFailure, ParseFailure } from '../failures.js'
 import { annotate, overlay, wrapperAnnotations, type Mutable } from './annotations.js'
 import { inferType } from './infer-type.js'
 import { mergeSchemas } from './merge.js'
-import { readSchemaFields, SchemaFields } from './schema-fields.js'
+import { readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { mergeResolver, parseSchemaRef } from './schema-ref.js'
 import { readEnum, readNullable, readNumericFormat } from './values.js'
 
@@ -105,8 +105,7 @@ function parseTypeArray(ctx: OasContext, f: SchemaFields, types: unknown[], dept
   const rest = [...new Set(types.filter((type) => type !== 'null'))] as SchemaType[]
   const fields = f.without('type')
   fields.nullable = nullable
-  if (rest.length === 0)
-    return annotate(ctx, fields, { kind: 'unknown', nullable } as Mutable<UnknownSchema>)
+  if (rest.length === 0) return annotate(ctx, fields, { kind: 'unknown', nullable })
   if (rest.length === 1) return parseTyped(ctx, fields, rest[0]!, depth)
   const bare = bareOf(fields)
   const members = rest.map((type) => parseTyped(ctx, bare, type, depth))

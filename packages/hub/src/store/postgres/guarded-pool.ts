@@ -88,7 +88,7 @@ class GuardedClient implements PostgresPoolClient {
     parameters?: readonly unknown[],
   ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof sqlOrCursor !== 'string') {
-      return this.#client.query(sqlOrCursor as never) as unknown as PostgresCursor<R>
+      return this.#client.query(sqlOrCursor as never)
     }
     if (this.#broken) return Promise.reject(this.#broken)
     const running = this.#client.query(sqlOrCursor, parameters as unknown[])

@@ -2,9 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import type { WebEnv } from '../env.js'
 import { errorPage } from '../responses.js'
-
-/** The hidden field of every form (`<CsrfField />` in components.tsx). */
-export const CSRF_FIELD = '_csrf'
+import { CSRF_FIELD } from './csrf-field.js'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const FORM_TYPES = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i
