@@ -1,4 +1,5 @@
 import {
+  formatScopedName,
   readRootManifestText,
   reconcileComposition,
   type CompositionProblem,
@@ -36,7 +37,7 @@ function readAs(path: string, rule: VersionRule, version: string | undefined): R
   if (!reading.ok) throw new ProjectFileError(path, reading.problems.join('; '))
   return {
     ...reading.document,
-    name: reading.document.name as string,
+    name: formatScopedName(reading.manifest.name),
     version: version ?? reading.manifest.version!,
     imports: { ...reading.manifest.imports },
   }
