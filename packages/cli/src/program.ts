@@ -107,7 +107,7 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
   program
     .command('init')
     .description('Create a project under .svc/ of the app root: its deno.json and client.json.')
-    .argument('[project]', 'the project name: lowercase letters, digits and inner hyphens')
+    .argument('[project]', 'the project name: a slug (lowercase letters, digits, . _ -)')
     .option(
       '--name <@account/slug>',
       'the stack the project publishes to (default @local/<project>)',

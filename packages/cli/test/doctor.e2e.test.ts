@@ -118,7 +118,7 @@ describe('svc doctor', () => {
     const invalid = await doctor(root)
     expect(invalid.check('project-deno-json/demo')).toMatchObject({
       status: 'error',
-      message: expect.stringContaining('version must be a semver version'),
+      message: expect.stringContaining("its version 'one' is not a semver version such as 1.2.0"),
     })
     expect(invalid.check('project-core-pin/demo')?.status).toBe('skipped')
     // svc bundle refuses the same inconsistency.

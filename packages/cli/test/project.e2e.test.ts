@@ -44,6 +44,15 @@ describe('svc init', () => {
     expect(root.json('.svc/api/.settings/client.json').settings.basePath).toBe('src/api')
   })
 
+  it('takes a project name with dots and underscores: it is the default slug of its stack', async () => {
+    const root = createAppRoot()
+    expect((await root.svc(['init', 'billing.v2_api'])).code).toBe(0)
+    expect(root.json('.svc/billing.v2_api/deno.json').name).toBe('@local/billing.v2_api')
+    const named = await root.svc(['init', 'other', '--name', '@acme/billing.v2'])
+    expect(named.code).toBe(0)
+    expect(root.json('.svc/other/deno.json').name).toBe('@acme/billing.v2')
+  })
+
   it('refuses a missing, invalid or taken name with a recipe error, exit 2, changing nothing', async () => {
     const root = createAppRoot()
     const missing = await root.svc(['init'])
@@ -54,7 +63,7 @@ describe('svc init', () => {
       example: 'Example: svc init demo',
       discover: 'Discover: ls .svc (the projects that exist)',
     })
-    for (const bad of ['Demo', 'x-', 'a_b', '../up', 'x'.repeat(40)]) {
+    for (const bad of ['Demo', 'x-', '_ab', 'a.', '../up', 'x'.repeat(65)]) {
       const run = await root.svc(['init', bad])
       expect(run.code, bad).toBe(2)
       expect(recipeLines(run.stderr).error).toContain('is not a project name')

@@ -90,7 +90,14 @@ describe('svc publish: version and identity are settled before any network call'
     const args = ['publish', 'demo', '--token', t.people.alice, '--origin', counter.origin]
     const unnamed = await project(null)
     failed(await svc(unnamed, [...args, '--json']), 'identity', 'no stack name')
-    for (const name of ['demo', 'alice/demo', '@Alice/demo', '@alice']) {
+    for (const name of [
+      'demo',
+      'alice/demo',
+      '@Alice/demo',
+      '@alice',
+      '@alice/demo.',
+      '@al.ice/demo',
+    ]) {
       const root = await project(name)
       failed(await svc(root, [...args, '--json']), 'identity', `the name '${name}' is not scoped`)
     }
@@ -294,6 +301,22 @@ describe('svc publish: to the hub', () => {
     expect(run.code, run.stdout).toBe(0)
     expect(oneJson(run)).toMatchObject({ type: 'published', version: '3.0.0-rc.1' })
     expect((await t.get('/v1/stacks/alice/unversioned')).body.versions).toEqual(['3.0.0-rc.1'])
+  })
+
+  it('publishes to a slug with dots and underscores, which the hub accepts', async () => {
+    const root = await project('@alice/billing.v2_api', '1.0.0')
+    const run = await svc(root, [
+      'publish',
+      'demo',
+      '--json',
+      '--token',
+      t.people.alice,
+      '--origin',
+      t.url,
+    ])
+    expect(run.code, run.stdout).toBe(0)
+    expect(oneJson(run)).toMatchObject({ stack: { account: 'alice', slug: 'billing.v2_api' } })
+    expect((await t.get('/v1/stacks/alice/billing.v2_api')).body.versions).toEqual(['1.0.0'])
   })
 
   it('stage publish: the same version again is 409 version_exists', async () => {

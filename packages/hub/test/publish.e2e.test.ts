@@ -262,6 +262,15 @@ for (const kind of await storeKinds()) {
           { version: '3.0.0', bundle: BUNDLE, files: [manifest('tools')] },
         ],
         [
+          'invalid_manifest',
+          'a manifest version that is not semver',
+          {
+            version: '3.0.0',
+            bundle: BUNDLE,
+            files: [manifest('@alice/tools', {}, 'v3')],
+          },
+        ],
+        [
           'manifest_name_mismatch',
           'a name that is not the URL',
           { version: '3.0.0', bundle: BUNDLE, files: [manifest('@alice/other')] },
@@ -284,6 +293,15 @@ for (const kind of await storeKinds()) {
             version: '3.0.0',
             bundle: BUNDLE,
             files: tree('@alice/tools', { 'gen-mine': './gen-mine/mod.ts' }),
+          },
+        ],
+        [
+          'composition_inconsistent',
+          'a generator that is neither jsr: nor a ./ path',
+          {
+            version: '3.0.0',
+            bundle: BUNDLE,
+            files: tree('@alice/tools', { 'gen-zod': 'npm:gen-zod@1' }),
           },
         ],
         [

@@ -6,11 +6,8 @@ import { build, type Metafile, type Plugin } from 'esbuild'
 import semver from 'semver'
 import { CommandError } from '../errors.js'
 import type { ProjectPaths } from '../project/app-root.js'
-import {
-  findOfficial,
-  installedPackage,
-  parseJsrSpecifier,
-} from '../project/official-generators.js'
+import { parseJsrSpecifier } from '@svc/project-format'
+import { findOfficial, installedPackage } from '../project/official-generators.js'
 import { writeFileAtomic } from '../project/write-files.js'
 import {
   compositionOf,

@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { SLUG_PATTERN } from '@svc/project-format'
 
 /** The folder of an app root that holds its svc projects. */
 export const SVC_DIR = '.svc'
 
-/** A project name: a folder under `.svc/`, and the default slug of its stack. */
-export const PROJECT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/
+/** A project name: a folder under `.svc/`, and the default slug of its stack, so a slug. */
+export const PROJECT_NAME = SLUG_PATTERN
 
 /**
  * The app root of `cwd`: the nearest folder, `cwd` or above, that holds `.svc/`. Undefined when

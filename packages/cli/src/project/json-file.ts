@@ -14,11 +14,10 @@ export class ProjectFileError extends CommandError {
   }
 }
 
-/** Reads and validates a JSON file of the project; every problem names the file and the field. */
-export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.infer<S> {
-  let text: string
+/** The bytes of a file of the project, or a `ProjectFileError` saying why there are none. */
+export function readProjectFile(path: string): Buffer {
   try {
-    text = readFileSync(path, 'utf8')
+    return readFileSync(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new ProjectFileError(
@@ -26,6 +25,11 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.in
       code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`,
     )
   }
+}
+
+/** Reads and validates a JSON file of the project; every problem names the file and the field. */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.infer<S> {
+  const text = readProjectFile(path).toString('utf8')
   let value: unknown
   try {
     value = JSON.parse(text)

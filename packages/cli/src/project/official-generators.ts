@@ -38,12 +38,6 @@ export function findOfficial(name: string): OfficialGenerator | undefined {
   )
 }
 
-/** A `jsr:` specifier: `{ id: '@svc/gen-zod', range: '^0.1.0' }`; the range defaults to `*`. */
-export function parseJsrSpecifier(specifier: string): { id: string; range: string } | undefined {
-  const match = /^jsr:(@[^/@\s]+\/[^/@\s]+)(?:@(.+))?$/.exec(specifier)
-  return match ? { id: match[1]!, range: match[2] ?? '*' } : undefined
-}
-
 /** Where an installed package's entry, source and version are. */
 export type InstalledPackage = {
   /** The file esbuild bundles: the package's built `default` export. */

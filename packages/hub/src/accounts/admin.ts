@@ -2,7 +2,7 @@ import { hashSecret, newSecret, PAT_PREFIX, API_KEY_PREFIX } from '../auth/secre
 import { parseScopes, SCOPES, type Scope } from '../auth/scopes.js'
 import type { AccountRow, Role } from '../store/schema.js'
 import type { Repos, Store } from '../store/store.js'
-import { isHandle, RESERVED_HANDLES } from './handles.js'
+import { isHandle, RESERVED_HANDLES } from '@svc/project-format'
 
 /** An operator mistake (exit 1 with the message): a taken handle, an unknown user … */
 export class AdminError extends Error {

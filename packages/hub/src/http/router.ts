@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi'
 import { ERROR_CODES, invalidRequest, type ErrorCode } from '../errors/index.js'
-import { HANDLE_PATTERN, SLUG_PATTERN } from '../accounts/handles.js'
+import { HANDLE_PATTERN, HANDLE_RULE, SLUG_PATTERN, SLUG_RULE } from '@svc/project-format'
 import type { HubEnv } from './env.js'
 
 /** A route group: every request part it declares is validated, and a failure is 422 `invalid_request`. */
@@ -55,15 +55,14 @@ export function errorResponses(...statuses: (keyof typeof DESCRIPTIONS)[]) {
 export const AccountParam = z
   .string()
   .regex(HANDLE_PATTERN, {
-    error: 'must be a handle: 1 to 39 lowercase letters, digits or inner hyphens',
+    error: `must be a handle: ${HANDLE_RULE}`,
   })
   .openapi({ description: 'A user or organisation handle', example: 'acme' })
 
 export const SlugParam = z
   .string()
   .regex(SLUG_PATTERN, {
-    error:
-      'must be a slug: 1 to 64 lowercase letters, digits, dots, hyphens or underscores, starting and ending with a letter or digit',
+    error: `must be a slug: ${SLUG_RULE}`,
   })
   .openapi({ example: 'billing' })
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import semver from 'semver'
-import { parseScopedName } from '../accounts/handles.js'
+import { parseScopedName } from '@svc/project-format'
 import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'

@@ -1,4 +1,4 @@
-import { checkUploadPath } from '../uploads/safe-path.js'
+import { reconcileComposition, type CompositionProblem as FormatProblem } from '@svc/project-format'
 
 /** How a stack version gets each `gen-*` generator its root manifest imports. */
 export type GeneratorSource =
@@ -10,75 +10,47 @@ export type Composition = readonly GeneratorSource[]
 export type CompositionProblem = { readonly generator: string; readonly problem: string }
 
 /**
- * Reconciles the manifest's `gen-*` imports with the uploaded tree: an imported generator
- * (`jsr:` specifier) must not also have a `gen-*` folder; a cloned one (local path) must point at
- * an uploaded file; and every top-level `gen-*` folder must be named by exactly one import.
+ * The composition of an upload as the stack version records it, sorted by name, and every way
+ * the manifest's `gen-*` imports and the uploaded paths disagree, worded for the API.
  */
-export function reconcileComposition(
+export function composeUpload(
   imports: Readonly<Record<string, string>>,
-  paths: ReadonlySet<string>,
+  paths: Iterable<string>,
 ): { composition: Composition; problems: CompositionProblem[] } {
-  const folders = new Set<string>()
-  for (const path of paths) {
-    const top = path.split('/')[0]
-    if (top && path.includes('/') && top.startsWith('gen-')) folders.add(top)
+  const { generators, problems } = reconcileComposition(imports, paths)
+  const composition = generators
+    .map((g): GeneratorSource =>
+      g.kind === 'imported'
+        ? { name: g.name, kind: 'imported', specifier: g.specifier }
+        : { name: g.name, kind: 'cloned', path: g.path },
+    )
+    .sort((a, b) => a.name.localeCompare(b.name))
+  return {
+    composition,
+    problems: problems.map((p) => ({ generator: p.generator, problem: describe(p) })),
   }
-  const composition: GeneratorSource[] = []
-  const problems: CompositionProblem[] = []
-  const claimed = new Map<string, string>()
+}
 
-  for (const [key, value] of Object.entries(imports).sort(([a], [b]) => a.localeCompare(b))) {
-    if (!key.startsWith('gen-')) continue
-    const name = key.replace(/\/+$/, '')
-    if (composition.some((g) => g.name === name)) {
-      problems.push({ generator: name, problem: `'${name}' is imported more than once` })
-      continue
-    }
-    if (value.startsWith('jsr:') || value.startsWith('npm:') || /^https?:\/\//.test(value)) {
-      composition.push({ name, kind: 'imported', specifier: value })
-      if (folders.has(name)) {
-        problems.push({
-          generator: name,
-          problem: `'${name}' is imported (${value}) and also cloned in the folder '${name}/'`,
-        })
-        claimed.set(name, name)
-      }
-      continue
-    }
-    const checked = checkUploadPath(value)
-    if (!checked.ok) {
-      problems.push({ generator: name, problem: `'${name}' points at an unsafe path '${value}'` })
-      continue
-    }
-    const target = checked.path
-    const folder = target.split('/')[0] ?? target
-    composition.push({ name, kind: 'cloned', path: target })
-    const exists = value.endsWith('/')
-      ? [...paths].some((p) => p.startsWith(`${target}/`))
-      : paths.has(target)
-    if (!exists) {
-      problems.push({
-        generator: name,
-        problem: `'${name}' is cloned at '${value}', which is not in the upload`,
-      })
-    }
-    const other = claimed.get(folder)
-    if (other) {
-      problems.push({
-        generator: name,
-        problem: `'${name}' and '${other}' both use the folder '${folder}/'`,
-      })
-    }
-    claimed.set(folder, name)
+function describe(problem: FormatProblem): string {
+  const name = problem.generator
+  switch (problem.kind) {
+    case 'duplicate':
+      return `'${name}' is imported more than once`
+    case 'invalid-specifier':
+      if (problem.problem === 'unsafe path')
+        return `'${name}' points at an unsafe path '${problem.specifier}'`
+      if (problem.problem === 'not in a folder')
+        return `'${name}' is cloned at '${problem.specifier}', which is not inside a folder of the upload`
+      return `'${name}' is neither a jsr:@scope/name specifier nor a ./path in the upload: '${problem.specifier}'`
+    case 'invalid-range':
+      return `'${name}' is imported with an invalid version range '${problem.range}' (${problem.specifier})`
+    case 'imported-and-cloned':
+      return `'${name}' is imported (${problem.specifier}) and also cloned in the folder '${problem.folder}/'`
+    case 'missing-path':
+      return `'${name}' is cloned at '${problem.specifier}', which is not in the upload`
+    case 'shared-folder':
+      return `'${name}' and '${problem.other.name}' both use the folder '${problem.folder}/'`
+    case 'unclaimed-folder':
+      return `the folder '${problem.folder}/' is a generator that no import in the root manifest names`
   }
-
-  for (const folder of [...folders].sort()) {
-    if (!claimed.has(folder)) {
-      problems.push({
-        generator: folder,
-        problem: `the folder '${folder}/' is a generator that no import in the root manifest names`,
-      })
-    }
-  }
-  return { composition, problems }
 }

@@ -1,13 +1,13 @@
-import semver from 'semver'
+import { formatScopedName, isSemverVersion, ROOT_MANIFEST } from '@svc/project-format'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { now } from '../store/ids.js'
 import type { AccountRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
 import { storedFile, type Upload } from '../uploads/read-upload.js'
-import { reconcileComposition } from './composition.js'
+import { composeUpload } from './composition.js'
 import { stackVersionRecord, type StackVersionRecord } from './record.js'
-import { readRootManifest, ROOT_MANIFEST } from './root-manifest.js'
+import { readRootManifest } from './root-manifest.js'
 
 export type PublishRequest = {
   readonly store: Store
@@ -28,7 +28,7 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
   const { store, caller, account, slug, upload } = request
   const version = upload.fields.get('version')?.trim()
   if (!version) throw missingPart('version', 'the semver version to publish')
-  if (version.length > 256 || semver.valid(version) !== version) {
+  if (!isSemverVersion(version)) {
     throw new ApiError('invalid_version', `'${version}' is not a semver version such as 1.2.0.`, {
       version,
     })
@@ -38,14 +38,15 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
   if (bundle.data.byteLength === 0) throw new ApiError('empty_bundle', 'The bundle part is empty.')
 
   const manifest = readRootManifest(upload.files)
-  if (manifest.account !== account.handle || manifest.slug !== slug) {
+  if (manifest.name.account !== account.handle || manifest.name.slug !== slug) {
+    const [named, url] = [manifest.name, { account: account.handle, slug }].map(formatScopedName)
     throw new ApiError(
       'manifest_name_mismatch',
-      `The root manifest names @${manifest.account}/${manifest.slug}, but this request publishes @${account.handle}/${slug}.`,
-      { manifestName: `@${manifest.account}/${manifest.slug}`, url: `@${account.handle}/${slug}` },
+      `The root manifest names ${named}, but this request publishes ${url}.`,
+      { manifestName: named, url },
     )
   }
-  const { composition, problems } = reconcileComposition(
+  const { composition, problems } = composeUpload(
     manifest.imports,
     new Set(upload.files.map((f) => f.path)),
   )

@@ -11,7 +11,8 @@ import {
   readClientConfig,
   type ClientConfig,
 } from '../../project/client-config.js'
-import { installedPackage, parseJsrSpecifier } from '../../project/official-generators.js'
+import { parseJsrSpecifier } from '@svc/project-format'
+import { installedPackage } from '../../project/official-generators.js'
 import {
   compositionOf,
   ENGINE_IMPORT,

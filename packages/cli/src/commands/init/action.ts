@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
+import { SCOPED_NAME, SLUG_RULE } from '@svc/project-format'
 import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import type { Output } from '../../output.js'
 import { findAppRoot, PROJECT_NAME, projectPaths, SVC_DIR } from '../../project/app-root.js'
 import { basePathProblem, defaultBasePath, writeClientConfig } from '../../project/client-config.js'
 import { installedPackage } from '../../project/official-generators.js'
-import { ENGINE_IMPORT, SCOPED_NAME, writeRootManifest } from '../../project/root-manifest.js'
+import { ENGINE_IMPORT, writeRootManifest } from '../../project/root-manifest.js'
 import { writeFileAtomic } from '../../project/write-files.js'
 
 export type InitFlags = { json?: boolean; name?: string; basePath?: string }
@@ -34,7 +35,7 @@ export function initAction(
       problem:
         project === undefined
           ? 'svc init needs a project name.'
-          : `'${project}' is not a project name: lowercase letters, digits and inner hyphens, at most 39.`,
+          : `'${project}' is not a project name: ${SLUG_RULE}.`,
       discover: `ls ${SVC_DIR} (the projects that exist)`,
     })
   const appRoot = findAppRoot(cwd) ?? cwd

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
-import semver from 'semver'
+import { isSemverVersion, parseScopedName } from '@svc/project-format'
 import { buildBundle } from '../../bundle/build-bundle.js'
 import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
 import { hubRequest } from '../../hub/hub-client.js'
 import type { Output } from '../../output.js'
 import { openProject } from '../../project/open-project.js'
-import { SCOPED_NAME } from '../../project/root-manifest.js'
 import { collectSourceFiles } from '../../project/source-files.js'
 import { createHash } from 'node:crypto'
 
@@ -76,17 +75,18 @@ export async function publishAction(
         'version',
         `no version: give --version, or set "version" in ${relative(io.cwd, paths.rootManifest)}`,
       )
-    if (semver.valid(version) !== version)
+    if (!isSemverVersion(version))
       throw new StageFailure('version', `'${version}' is not a semver version such as 1.2.0`)
     const name = manifest.name
-    if (typeof name !== 'string' || !SCOPED_NAME.test(name))
+    const stack = typeof name === 'string' ? parseScopedName(name) : undefined
+    if (stack === undefined)
       throw new StageFailure(
         'identity',
         name === undefined
           ? `no stack name: set "name": "@account/slug" in ${relative(io.cwd, paths.rootManifest)}`
           : `the name '${String(name)}' is not scoped: it must be @account/slug`,
       )
-    const [account, slug] = name.slice(1).split('/') as [string, string]
+    const { account, slug } = stack
     let bundle: Buffer
     let files
     try {

@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { classifyGeneratorSpecifier } from '@svc/project-format'
 import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import type { Output } from '../../output.js'
 import { openProject } from '../../project/open-project.js'
@@ -44,8 +45,8 @@ export function removeAction(
   // A cloned import's folder is the first segment of its path (`./gen-zod/mod.ts` → gen-zod).
   const folders = new Map<string, string>()
   for (const key of keys) {
-    const specifier = manifest.imports[key]!
-    const folder = specifier.startsWith('./') ? specifier.slice(2).split('/')[0] : undefined
+    const source = classifyGeneratorSpecifier(manifest.imports[key]!)
+    const folder = source.kind === 'cloned' ? source.folder : undefined
     if (folder && existsSync(join(paths.dir, folder))) folders.set(key, folder)
   }
   const cloned = [...folders.keys()]

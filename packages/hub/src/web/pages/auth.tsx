@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { handleProblem } from '../../accounts/handles.js'
+import { handleProblem } from '@svc/project-format'
 import { clientAddress } from '../../ratelimit/identity.js'
 import { Field, Form, FormError } from '../components.js'
 import type { WebContext, WebEnv } from '../env.js'

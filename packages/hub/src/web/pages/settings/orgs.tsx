@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { AdminError, createOrg } from '../../../accounts/admin.js'
-import { handleProblem } from '../../../accounts/handles.js'
+import { handleProblem } from '@svc/project-format'
 import { Badge, Field, Form, PageHead } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'

@@ -1,8 +1,8 @@
-/** Users and organisations share this one namespace. */
+/** An account handle. Users and organisations share this one namespace. */
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/
 
-/** Slugs of stacks, APIs and projects. */
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/
+/** The handle rule in words, for messages. */
+export const HANDLE_RULE = '1 to 39 lowercase letters, digits or inner hyphens'
 
 /**
  * Handles that would hide a page of the web app (`/{handle}` is an account's page) or pass for
@@ -52,15 +52,4 @@ export function handleProblem(value: string): string | undefined {
   if (!isHandle(value)) return 'Use 1–39 lowercase letters, digits or inner hyphens.'
   if (RESERVED_HANDLES.has(value)) return `'${value}' is reserved by the hub.`
   return undefined
-}
-
-/** Splits `@account/slug` (the leading `@` optional when `scoped` is false). */
-export function parseScopedName(
-  value: string,
-  { scoped }: { scoped: boolean },
-): { account: string; slug: string } | undefined {
-  const match = (scoped ? /^@([^/]+)\/([^/]+)$/ : /^@?([^/]+)\/([^/]+)$/).exec(value)
-  if (!match?.[1] || !match[2]) return undefined
-  if (!HANDLE_PATTERN.test(match[1]) || !SLUG_PATTERN.test(match[2])) return undefined
-  return { account: match[1], slug: match[2] }
 }
