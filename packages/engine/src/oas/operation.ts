@@ -20,7 +20,7 @@ import {
   type Outcome,
   type RawObject,
 } from './context.js'
-import { parseRequestBody, parseResponse } from './media-type.js'
+import { parseRequestBody, parseResponse } from './bodies.js'
 import { parseParameter } from './parameter.js'
 import { parseServers } from './servers.js'
 
