@@ -10,6 +10,7 @@ import { recordMetrics } from './middleware/metrics.js'
 import { requestContext } from './middleware/request-context.js'
 import { rateLimit } from './ratelimit/index.js'
 import { apis } from './routes/apis.js'
+import { deliveries } from './routes/deliveries.js'
 import { health } from './routes/health.js'
 import { libraries } from './routes/libraries.js'
 import { projects } from './routes/projects.js'
@@ -46,6 +47,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/v1/apis', apis)
   app.route('/v1/apis', revisions)
   app.route('/v1/apis', webhooks)
+  app.route('/v1/apis', deliveries)
   app.route('/v1/orgs', orgRateLimits)
   app.route('/v1', rateLimitsEndpoint)
   app.route('/v1/libraries', libraries)

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import semver from 'semver'
-import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
+import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
@@ -15,6 +15,7 @@ import {
 } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { unfoldSettings } from '../projects/config-fold.js'
+import { projectFor } from '../projects/project-access.js'
 import { storedConfig } from '../projects/record.js'
 import {
   deploymentRecord,
@@ -25,6 +26,7 @@ import {
 } from '../runs/record.js'
 import { runQueue } from '../runs/queue.js'
 import { findSandbox, sandboxRefusal } from '../runs/sandbox-probe.js'
+import { latestOf } from '../stacks/latest-version.js'
 import type { DeploymentListing } from '../store/deployments-repo.js'
 import type { ProjectWithRefs } from '../store/projects-repo.js'
 
@@ -450,22 +452,6 @@ async function aliasRecord(c: Context<HubEnv>, project: ProjectWithRefs, publicU
   }
 }
 
-/**
- * The project in the URL once the caller may `access` it, as the other project routes decide:
- * 401 without a token, 403 without the scope or access to the account, then 404.
- */
-async function projectFor(c: Context<HubEnv>, access: Access): Promise<ProjectWithRefs> {
-  const caller = requireCaller(c)
-  const handle = c.req.param('account') ?? ''
-  const slug = c.req.param('slug') ?? ''
-  const { store } = c.get('hub')
-  const account = await accountOrThrow(store, handle)
-  await requireAccess(store, caller, account, access, 'projects')
-  const row = await store.projects.find(handle, slug)
-  if (!row) throw new ApiError('not_found', `There is no project ${handle}/${slug}.`)
-  return row
-}
-
 function notFound(project: ProjectWithRefs, what: string): ApiError {
   return new ApiError(
     'not_found',
@@ -475,10 +461,4 @@ function notFound(project: ProjectWithRefs, what: string): ApiError {
 
 function invalid(field: string, why: string): ApiError {
   return invalidRequest([{ path: `json.${field}`, message: why }])
-}
-
-/** As npm's `latest`: the highest release; a prerelease only while there is no release at all. */
-function latestOf(versions: readonly string[]): string | null {
-  const sorted = [...versions].sort(semver.rcompare)
-  return sorted.find((v) => semver.prerelease(v) === null) ?? sorted[0] ?? null
 }

@@ -1,15 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import type { Context } from 'hono'
 import semver from 'semver'
 import { parseScopedName } from '@svc/project-format'
-import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
+import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
-import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { foldSettings, unfoldSettings } from '../projects/config-fold.js'
+import { projectFor } from '../projects/project-access.js'
 import {
   ProjectConfigResponseSchema,
   projectConfigResponse,
@@ -428,27 +427,6 @@ function baseFilesAnswer(
     fileCount: files.length,
     totalBytes: files.reduce((sum, f) => sum + f.size, 0),
   }
-}
-
-/**
- * The project in the URL once the caller may `access` it: 401 without a token, 403 without a
- * scope or without access to the account (before existence is told), then 404.
- */
-async function projectFor(c: Context<HubEnv>, access: Access) {
-  const caller = requireCaller(c)
-  const handle = c.req.param('account') ?? ''
-  const slug = c.req.param('slug') ?? ''
-  const { store } = c.get('hub')
-  const account = await accountOrThrow(store, handle)
-  await requireAccess(store, caller, account, access, 'projects')
-  const row = await store.projects.find(handle, slug)
-  if (!row) {
-    throw new ApiError(
-      'not_found',
-      `There is no project ${handle}/${slug}; create it in the web app first.`,
-    )
-  }
-  return row
 }
 
 function invalid(field: string, why: string): ApiError {

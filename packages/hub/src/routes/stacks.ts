@@ -6,6 +6,7 @@ import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/curs
 import type { HubEnv } from '../http/env.js'
 import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
+import { latestOf } from '../stacks/latest-version.js'
 import { publishStackVersion } from '../stacks/publish.js'
 import {
   StackRefSchema,
@@ -323,12 +324,6 @@ stacks.get('/:account/:slug/versions/:version/files/:path{.+}', READ, async (c) 
 })
 
 type StackContext = Context<HubEnv>
-
-/** As npm's `latest`: the highest release; a prerelease only while there is no release at all. */
-function latestOf(versions: readonly string[]): string | null {
-  const sorted = [...versions].sort(semver.rcompare)
-  return sorted.find((v) => semver.prerelease(v) === null) ?? sorted[0] ?? null
-}
 
 async function readableStack(c: StackContext) {
   const caller = requireCaller(c)

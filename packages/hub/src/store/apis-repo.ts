@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely'
+import type { Expression, Kysely, SqlBool } from 'kysely'
 import { BlobsRepo } from './blobs-repo.js'
 import type { DialectCapabilities } from './dialect.js'
 import { newId, now } from './ids.js'
+import { pastKeyset } from './keyset.js'
+import { readableBy } from './readable-by.js'
 import type { ApiRow, Database, NewRevision, RevisionRow } from './schema.js'
 
 export type ApiWithOwner = ApiRow & { owner_handle: string }
@@ -67,26 +69,14 @@ export class ApisRepo {
       .selectAll('apis')
       .select('accounts.handle as owner_handle')
       .where((eb) => {
-        const visible = [eb('apis.visibility', '=', 'public')]
-        if (readerId) {
-          visible.push(eb('apis.account_id', '=', readerId))
-          visible.push(
-            eb(
-              'apis.account_id',
-              'in',
-              eb.selectFrom('memberships').select('org_id').where('user_id', '=', readerId),
-            ),
-          )
-        }
+        const visible: Expression<SqlBool>[] = [eb('apis.visibility', '=', 'public')]
+        if (readerId) visible.push(readableBy(eb.ref('apis.account_id'), readerId))
         return eb.or(visible)
       })
     if (ownerId) select = select.where('apis.account_id', '=', ownerId)
     if (after) {
       select = select.where((eb) =>
-        eb.or([
-          eb('apis.created_at', '>', after.createdAt),
-          eb.and([eb('apis.created_at', '=', after.createdAt), eb('apis.id', '>', after.id)]),
-        ]),
+        pastKeyset([eb.ref('apis.created_at'), eb.ref('apis.id')], [after.createdAt, after.id]),
       )
     }
     return select.orderBy('apis.created_at').orderBy('apis.id').limit(query.limit).execute()

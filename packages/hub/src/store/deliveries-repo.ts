@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type Kysely, type QueryCreator } from 'kysely'
 import type { DialectCapabilities, RecordColumn } from './dialect.js'
+import { pastKeyset } from './keyset.js'
 import type {
   AttemptRow,
   Database,
@@ -280,10 +281,7 @@ export class DeliveriesRepo {
     const { before } = page
     if (before) {
       select = select.where((eb) =>
-        eb.or([
-          eb('d.created_at', '<', before.createdAt),
-          eb.and([eb('d.created_at', '=', before.createdAt), eb('d.id', '<', before.id)]),
-        ]),
+        pastKeyset([eb.ref('d.created_at'), eb.ref('d.id')], [before.createdAt, before.id], '<'),
       )
     }
     return select

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely'
+import { pastKeyset } from './keyset.js'
+import { orgIdsOf } from './readable-by.js'
 import type { Database, LibraryRow } from './schema.js'
 
 /** Where a page of libraries starts: after this one, oldest first. */
@@ -29,20 +31,11 @@ export class LibrariesRepo {
     select =
       'orgId' in owners
         ? select.where('org_id', '=', owners.orgId)
-        : select.where((eb) =>
-            eb(
-              'org_id',
-              'in',
-              eb.selectFrom('memberships').select('org_id').where('user_id', '=', owners.memberId),
-            ),
-          )
+        : select.where('org_id', 'in', orgIdsOf(owners.memberId))
     const { after } = page
     if (after) {
       select = select.where((eb) =>
-        eb.or([
-          eb('created_at', '>', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-        ]),
+        pastKeyset([eb.ref('created_at'), eb.ref('id')], [after.createdAt, after.id]),
       )
     }
     return select.orderBy('created_at').orderBy('id').limit(page.limit).execute()

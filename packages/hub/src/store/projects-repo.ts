@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely'
 import { byCodeUnits, newId, now } from './ids.js'
+import { pastKeyset, type HandleSlugCursor } from './keyset.js'
+import { readableBy } from './readable-by.js'
 import type { Database, ProjectRow } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
 
@@ -42,27 +44,15 @@ export class ProjectsRepo {
   listReadable(query: {
     readerId: string
     accountId?: string | undefined
-    after?: { readonly account: string; readonly slug: string } | undefined
+    after?: HandleSlugCursor | undefined
     limit: number
   }): Promise<ProjectWithRefs[]> {
     const { readerId, accountId, after } = query
-    let select = this.#withRefs().where((eb) =>
-      eb.or([
-        eb('projects.account_id', '=', readerId),
-        eb(
-          'projects.account_id',
-          'in',
-          eb.selectFrom('memberships').select('org_id').where('user_id', '=', readerId),
-        ),
-      ]),
-    )
+    let select = this.#withRefs().where((eb) => readableBy(eb.ref('projects.account_id'), readerId))
     if (accountId) select = select.where('projects.account_id', '=', accountId)
     if (after) {
       select = select.where((eb) =>
-        eb.or([
-          eb('owner.handle', '>', after.account),
-          eb.and([eb('owner.handle', '=', after.account), eb('projects.slug', '>', after.slug)]),
-        ]),
+        pastKeyset([eb.ref('owner.handle'), eb.ref('projects.slug')], [after.account, after.slug]),
       )
     }
     return select.orderBy('owner.handle').orderBy('projects.slug').limit(query.limit).execute()

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely'
 import { byCodeUnits, newId, now } from './ids.js'
+import { pastKeyset, type HandleSlugCursor } from './keyset.js'
+import { readableBy } from './readable-by.js'
 import type { Database, NewStackVersion, StackRow, StackVersionRow } from './schema.js'
 
 export type StoredFile = { path: string; size: number; sha256: string }
@@ -43,7 +45,7 @@ export class StacksRepo {
   listReadable(query: {
     readerId: string
     accountId?: string | undefined
-    after?: { readonly account: string; readonly slug: string } | undefined
+    after?: HandleSlugCursor | undefined
     limit: number
   }): Promise<(StackWithAccount & { version_count: number; last_published_at: string | null })[]> {
     const { readerId, accountId, after } = query
@@ -64,23 +66,11 @@ export class StacksRepo {
           .whereRef('stack_versions.stack_id', '=', 'stacks.id')
           .as('last_published_at'),
       ])
-      .where((eb) =>
-        eb.or([
-          eb('stacks.account_id', '=', readerId),
-          eb(
-            'stacks.account_id',
-            'in',
-            eb.selectFrom('memberships').select('org_id').where('user_id', '=', readerId),
-          ),
-        ]),
-      )
+      .where((eb) => readableBy(eb.ref('stacks.account_id'), readerId))
     if (accountId) select = select.where('stacks.account_id', '=', accountId)
     if (after) {
       select = select.where((eb) =>
-        eb.or([
-          eb('accounts.handle', '>', after.account),
-          eb.and([eb('accounts.handle', '=', after.account), eb('stacks.slug', '>', after.slug)]),
-        ]),
+        pastKeyset([eb.ref('accounts.handle'), eb.ref('stacks.slug')], [after.account, after.slug]),
       )
     }
     return select

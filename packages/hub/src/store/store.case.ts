@@ -10,6 +10,7 @@ import { runWebhooksRepoTests } from './webhooks-repo.case.js'
 import { runLibrariesRepoTests } from './libraries-repo.case.js'
 import { runDeploymentsRepoTests } from './deployments-repo.case.js'
 import { runSessionsRepoTests } from './sessions-repo.case.js'
+import { runReadableListsTests } from './readable-lists.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
 import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
@@ -495,6 +496,10 @@ export function runStoreTests({ kind, newStore }: StoreCase): void {
       expect(await store.projects.baseFiles(project.id)).toEqual([])
       expect((await store.projects.baseFiles(other.id)).map((f) => f.path)).toEqual(['keep.ts'])
     })
+  })
+
+  describe('stack and project lists', () => {
+    runReadableListsTests(() => store)
   })
 
   describe('APIs and revisions', () => {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DialectCapabilities } from './dialect.js'
 import { newId } from './ids.js'
+import { pastKeyset } from './keyset.js'
 import type { Database, WebhookEventRow, WebhookRow } from './schema.js'
 
 export type NewWebhook = Pick<
@@ -94,10 +95,7 @@ export class WebhooksRepo {
     const { after } = page
     if (after) {
       select = select.where((eb) =>
-        eb.or([
-          eb('created_at', '>', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-        ]),
+        pastKeyset([eb.ref('created_at'), eb.ref('id')], [after.createdAt, after.id]),
       )
     }
     return select.orderBy('created_at').orderBy('id').limit(page.limit).execute()

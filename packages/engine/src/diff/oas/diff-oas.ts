@@ -2,15 +2,11 @@ import type { OasModel, Parameter, RequestBody, Response, Header } from '../../m
 import { ChangelogBuilder, type Changelog, type OasSection } from '../changelog.js'
 import type { RuleId } from '../rules.js'
 import { compareDocumentParts } from './components-diff.js'
-import {
-  compareHeader,
-  compareOperation,
-  compareParameter,
-  compareRequestBody,
-  compareResponse,
-  resolveComponent,
-  type Operation,
-} from './operation-diff.js'
+import { compareOperation, type Operation } from './operation-diff.js'
+import { compareParameter } from './parameter-diff.js'
+import { compareRequestBody } from './request-body-diff.js'
+import { resolveComponent } from './resolve-component.js'
+import { compareHeader, compareResponse } from './response-diff.js'
 import { SCHEMA_CONTEXTS, type SchemaContext } from './rules.js'
 import { Comparison } from './schema-diff.js'
 import {

@@ -117,3 +117,7 @@ export function canonical(value: unknown): string {
     .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
     .join(',')}}`
 }
+
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

@@ -1,0 +1,109 @@
+import type { Parameter } from '../../model/index.js'
+import type { Operation } from './operation-diff.js'
+import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
+import { compareSchemas, type Comparison } from './schema-diff.js'
+import { capitalise, escapePointer, type Scope } from './scope.js'
+
+/** Path parameters match by their place in the path, so renaming `{id}` to `{petId}` is no change. */
+function parameterKey(parameter: Parameter, operation: Operation): string {
+  if (parameter.in === 'path' && operation.kind === 'http') {
+    const names = [...operation.path.matchAll(/\{([^}]*)\}/g)].map((match) => match[1])
+    const index = names.indexOf(parameter.name)
+    if (index >= 0) return `path:#${index}`
+  }
+  return `${parameter.in}:${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`
+}
+
+function parameterLabel(parameter: Parameter): string {
+  return `${parameter.in} parameter \`${parameter.name}\``
+}
+
+export function compareParameters(
+  cmp: Comparison,
+  scope: Scope,
+  old: Operation,
+  next: Operation,
+  pointer: string,
+): void {
+  const before = new Map<string, { raw: Resolvable<Parameter>; value: Parameter }>()
+  for (const raw of old.parameters) {
+    const value = resolveComponent<Parameter>(cmp.old, 'parameters', raw)
+    if (value) before.set(parameterKey(value, old), { raw, value })
+  }
+  for (const raw of next.parameters) {
+    const value = resolveComponent<Parameter>(cmp.next, 'parameters', raw)
+    if (!value) continue
+    const key = parameterKey(value, next)
+    const place = `${pointer}/parameters/${value.in}/${escapePointer(value.name)}`
+    const match = before.get(key)
+    before.delete(key)
+    if (!match) {
+      scope.fixed(
+        value.required ? 'new-required-request-parameter' : 'new-optional-request-parameter',
+        place,
+        `The ${value.required ? 'required' : 'optional'} ${parameterLabel(value)} was added.`,
+      )
+      continue
+    }
+    if (isRef(match.raw) && isRef(raw)) {
+      const shared = cmp.shared('parameters', match.raw.refName, raw.refName, (component) =>
+        compareParameter(cmp, component, match.value, value, component.pointer),
+      )
+      scope.link(shared, 'request-parameter')
+    } else
+      compareParameter(
+        cmp,
+        scope.region(parameterLabel(value), 'request-parameter'),
+        match.value,
+        value,
+        place,
+      )
+  }
+  for (const { value } of before.values())
+    scope.fixed(
+      'request-parameter-removed',
+      `${pointer}/parameters/${value.in}/${escapePointer(value.name)}`,
+      `The ${parameterLabel(value)} was removed.`,
+    )
+}
+
+const DEFAULT_STYLES: Record<Parameter['in'], string> = {
+  query: 'form',
+  cookie: 'form',
+  path: 'simple',
+  header: 'simple',
+}
+
+function serialisation(parameter: Parameter): string {
+  const style = parameter.style ?? DEFAULT_STYLES[parameter.in]
+  return `style ${style}, explode ${parameter.explode ?? style === 'form'}`
+}
+
+export function compareParameter(
+  cmp: Comparison,
+  scope: Scope,
+  old: Parameter,
+  next: Parameter,
+  pointer: string,
+): void {
+  const label = capitalise(parameterLabel(next))
+  if (!old.required && next.required)
+    scope.fixed('request-parameter-became-required', pointer, `${label} became required.`)
+  if (old.required && !next.required)
+    scope.fixed('request-parameter-became-optional', pointer, `${label} became optional.`)
+  if (!old.deprecated && next.deprecated)
+    scope.fixed('request-parameter-deprecated', pointer, `${label} was deprecated.`)
+  if (old.mediaType !== next.mediaType)
+    scope.fixed(
+      'request-parameter-media-type-changed',
+      pointer,
+      `${label} changed its media type from \`${old.mediaType ?? 'none'}\` to \`${next.mediaType ?? 'none'}\`.`,
+    )
+  else if (next.mediaType === undefined && serialisation(old) !== serialisation(next))
+    scope.fixed(
+      'request-parameter-style-changed',
+      pointer,
+      `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
+    )
+  compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
+}

@@ -1,0 +1,77 @@
+import type { Schema } from '../../model/schema.js'
+import { describeValue, isObject, type OasContext } from '../context.js'
+import { AllOfCycleFailure, ParseFailure } from '../failures.js'
+import { annotate, overlay, wrapperAnnotations, type Mutable } from './annotations.js'
+import { mergeSchemas } from './merge.js'
+import { bareOf, nullableOf, parseFields, parseSchema } from './parse-schema.js'
+import { readSchemaFields, type SchemaFields } from './schema-fields.js'
+import { mergeResolver } from './schema-ref.js'
+import { readDiscriminator } from './type-builders.js'
+
+/**
+ * `allOf`: one structural member (a `$ref` with a description or `nullable`, say) stays that
+ * member with the wrapper's annotations, so a ref stays lazy; several are merged eagerly.
+ */
+export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Schema {
+  const list = f.allOf
+  if (!Array.isArray(list)) return ctx.fail(`"allOf" must be an array, got ${describeValue(list)}`)
+  const rest = f.without('allOf')
+  ctx.push('allOf')
+  const members: { index: number; schema: Schema }[] = []
+  list.forEach((value, index) => {
+    ctx.push(String(index))
+    if (isObject(value) && typeof value.$ref !== 'string') {
+      const fields = readSchemaFields(ctx, value)
+      // A member with annotations only (a description, say) constrains nothing.
+      if (
+        fields.constraints > 0 ||
+        fields.oneOf !== undefined ||
+        fields.anyOf !== undefined ||
+        fields.allOf !== undefined
+      ) {
+        members.push({ index, schema: parseFields(ctx, fields, depth + 1) })
+      } else {
+        rest.title ??= fields.title
+        rest.description ??= fields.description
+      }
+    } else {
+      members.push({ index, schema: parseSchema(ctx, value, depth + 1) })
+    }
+    ctx.pop()
+  })
+  ctx.pop()
+  const restIsStructural =
+    rest.constraints > 0 || rest.oneOf !== undefined || rest.anyOf !== undefined
+  if (members.length === 0) return parseFields(ctx, rest, depth)
+  const nullable = nullableOf(ctx, rest)
+  if (members.length === 1 && !restIsStructural) {
+    const only = members[0]!.schema
+    return overlay(only, wrapperAnnotations(rest, only, nullable))
+  }
+  const parsed = members.map((member) => member.schema)
+  if (restIsStructural) parsed.push(parseFields(ctx, bareOf(rest), depth))
+  const resolve = mergeResolver(ctx)
+  let merged = resolve(parsed[0]!)
+  for (let i = 1; i < parsed.length; i++) {
+    ctx.push('allOf')
+    ctx.push(String(members[i]?.index ?? list.length))
+    try {
+      merged = mergeSchemas(merged, parsed[i]!, resolve)
+    } catch (error) {
+      // A merge conflict knows what clashed but not where: it happened at this member.
+      if (error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at)
+        ctx.fail(error.message)
+      throw error
+    } finally {
+      ctx.pop()
+      ctx.pop()
+    }
+  }
+  const node = { ...merged } as Mutable<Schema>
+  if (nullable) node.nullable = true
+  if (rest.discriminator !== undefined && node.kind === 'object')
+    node.discriminator = readDiscriminator(ctx, rest.discriminator)
+  delete node.default
+  delete node.example
+  return annotate(ctx, rest, node)
+}

@@ -1,0 +1,28 @@
+import type { Context } from 'hono'
+import { accountOrThrow, requireAccess, type Access } from '../auth/access.js'
+import { ApiError } from '../errors/index.js'
+import type { HubEnv } from '../http/env.js'
+import { requireCaller } from '../middleware/authenticate.js'
+import type { ProjectWithRefs } from '../store/projects-repo.js'
+
+/**
+ * The project of the route's `{account}/{slug}` once the caller may `access` it: 401 without a
+ * token, 403 without the scope or without access to the account (before existence is told),
+ * then 404.
+ */
+export async function projectFor(c: Context<HubEnv>, access: Access): Promise<ProjectWithRefs> {
+  const caller = requireCaller(c)
+  const handle = c.req.param('account') ?? ''
+  const slug = c.req.param('slug') ?? ''
+  const { store } = c.get('hub')
+  const account = await accountOrThrow(store, handle)
+  await requireAccess(store, caller, account, access, 'projects')
+  const row = await store.projects.find(handle, slug)
+  if (!row) {
+    throw new ApiError(
+      'not_found',
+      `There is no project ${handle}/${slug}; create it in the web app first.`,
+    )
+  }
+  return row
+}
