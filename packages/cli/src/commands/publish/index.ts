@@ -1,25 +1,47 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import semver from 'semver'
 import { buildBundle } from '../../bundle/build-bundle.js'
-import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
+import type { CommandIO } from '../../command-io.js'
+import { atStage, StageFailure } from '../../errors.js'
+import { hubAdvice } from '../../hub/advice.js'
 import { resolveCredentials } from '../../hub/credentials.js'
 import { hubRequest } from '../../hub/hub-client.js'
-import type { Output } from '../../output.js'
+import { requireToken } from '../../hub/require-token.js'
 import { openProject } from '../../project/open-project.js'
 import { SCOPED_NAME } from '../../project/root-manifest.js'
 import { collectSourceFiles } from '../../project/source-files.js'
-import { createHash } from 'node:crypto'
 
-export type PublishFlags = {
-  token?: string
-  version?: string
-  origin?: string
-  json?: boolean
-  input?: boolean
+export type PublishOptions = {
+  readonly project?: string | undefined
+  readonly token?: string | undefined
+  /** The version; `version` of the root manifest by default. */
+  readonly version?: string | undefined
+  readonly origin?: string | undefined
 }
 
 export type PublishStage = 'version' | 'identity' | 'bundle' | 'publish'
+
+export type PublishResult =
+  | {
+      readonly type: 'published'
+      readonly projectName: string
+      readonly bundlePath: string
+      readonly bundleBytes: number
+      readonly bundleSha256: string
+      readonly stack: { readonly account: string; readonly slug: string }
+      readonly version: string
+      readonly versionUrl: string
+      readonly sourceFileCount: number
+      readonly sourceTotalBytes: number
+    }
+  | {
+      readonly type: 'failed'
+      readonly projectName: string
+      readonly reason: string
+      readonly stage: PublishStage
+    }
 
 const RECIPE = {
   usage:
@@ -38,39 +60,22 @@ type StackVersion = {
   sourceTotalBytes: number
 }
 
-class StageFailure extends Error {
-  constructor(
-    readonly stage: PublishStage,
-    reason: string,
-  ) {
-    super(reason)
-  }
-}
-
 /**
- * `svc publish <project>` (SPEC §4.9): resolves the version and the stack from the root
- * manifest before any network call, bundles `server.js`, and uploads it with the project's
- * source as one stack version. Exit 1 at the stage that failed, with its reason; exit 2 for a
- * missing project or token.
+ * `svc publish <project>`: resolves the version and the stack from the root manifest before any
+ * network call, bundles `server.js`, and uploads it with the project's source as one stack
+ * version. A stage that fails is a `failed` result naming it; a missing project or token is a
+ * recipe error.
  */
-export async function publishAction(
-  project: string | undefined,
-  flags: PublishFlags,
-  output: Output,
-  io: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<ExitCode> {
-  const paths = openProject(project, io.cwd, { ...RECIPE })
-  const credentials = resolveCredentials(flags, io.env)
-  if (credentials.token === undefined)
-    throw new RecipeError({
-      ...RECIPE,
-      problem: 'svc publish needs a token: --token, $SVC_HUB_TOKEN, or svc login.',
-      discover: 'svc login --help',
-    })
+export async function publish(options: PublishOptions, io: CommandIO): Promise<PublishResult> {
+  const paths = openProject(options.project, io.cwd, RECIPE)
+  const credentials = requireToken(resolveCredentials(options, io.env), {
+    command: 'publish',
+    ...RECIPE,
+  })
   try {
     const manifest = readManifest(paths.rootManifest)
     const version =
-      flags.version ?? (typeof manifest.version === 'string' ? manifest.version : undefined)
+      options.version ?? (typeof manifest.version === 'string' ? manifest.version : undefined)
     if (version === undefined)
       throw new StageFailure(
         'version',
@@ -87,34 +92,27 @@ export async function publishAction(
           : `the name '${String(name)}' is not scoped: it must be @account/slug`,
       )
     const [account, slug] = name.slice(1).split('/') as [string, string]
-    let bundle: Buffer
-    let files
-    try {
+    const { bundle, files } = await atStage('bundle', async () => {
       const built = await buildBundle(paths, 'server', version)
-      bundle = readFileSync(built.path)
-      files = collectSourceFiles(paths.dir)
-    } catch (error) {
-      throw new StageFailure('bundle', (error as Error).message)
-    }
+      return { bundle: readFileSync(built.path), files: collectSourceFiles(paths.dir) }
+    })
     const form = new FormData()
     form.set('version', version)
     form.set('bundle', new Blob([bundle]), 'server.js')
     for (const file of files)
       form.append('files', new Blob([readFileSync(file.absolute)]), file.path)
-    let record: StackVersion
-    try {
-      record = (
-        await hubRequest<StackVersion>(credentials.origin, credentials.token, {
-          method: 'POST',
-          path: `/v1/stacks/${account}/${slug}/versions`,
-          form,
-          timeoutMs: 300_000,
-        })
-      ).body
-    } catch (error) {
-      throw new StageFailure('publish', (error as Error).message)
-    }
-    const result = {
+    const record = await hubRequest<StackVersion>(credentials.origin, credentials.token, {
+      method: 'POST',
+      path: `/v1/stacks/${account}/${slug}/versions`,
+      form,
+      timeoutMs: 300_000,
+    }).then(
+      (answer) => answer.body,
+      (error: unknown) => {
+        throw new StageFailure('publish', hubAdvice('publish', error, credentials))
+      },
+    )
+    return {
       type: 'published',
       projectName: paths.name,
       bundlePath: paths.serverBundle,
@@ -126,30 +124,14 @@ export async function publishAction(
       sourceFileCount: record.sourceFileCount,
       sourceTotalBytes: record.sourceTotalBytes,
     }
-    if (flags.json) output.json(result)
-    else {
-      output.result(`Published ${paths.name} as ${account}/${slug}@${record.version}`)
-      output.result(`  bundle   ${relative(io.cwd, result.bundlePath)}`)
-      output.result(`  bytes    ${result.bundleBytes}`)
-      output.result(`  sha256   ${result.bundleSha256}`)
-      output.result(`  source   ${result.sourceFileCount} files, ${result.sourceTotalBytes} bytes`)
-      output.result(`  version  ${result.versionUrl}`)
-    }
-    return EXIT.ok
   } catch (error) {
     if (!(error instanceof StageFailure)) throw error
-    if (flags.json)
-      output.json({
-        type: 'failed',
-        projectName: paths.name,
-        reason: error.message,
-        stage: error.stage,
-      })
-    else
-      output.diagnostic(
-        `Publishing ${paths.name} failed at stage ${error.stage}:\n  ${error.message}`,
-      )
-    return EXIT.failure
+    return {
+      type: 'failed',
+      projectName: paths.name,
+      reason: error.message,
+      stage: error.stage as PublishStage,
+    }
   }
 }
 

@@ -1,24 +1,26 @@
 import { isCancel, password } from '@clack/prompts'
-import { CommandError, EXIT, RecipeError, type ExitCode } from '../../errors.js'
+import type { CommandIO } from '../../command-io.js'
+import { CommandError, RecipeError } from '../../errors.js'
+import { hubAdvice } from '../../hub/advice.js'
 import { DEFAULT_ORIGIN, parseOrigin } from '../../hub/credentials.js'
-import { HubError } from '../../hub/hub-client.js'
 import { writeLogin } from '../../hub/login-file.js'
 import { currentUser } from '../../hub/user.js'
-import { canPrompt } from '../../interactive.js'
-import type { Output } from '../../output.js'
+import { canPrompt, promptStreams } from '../../interactive.js'
 
-export type LoginFlags = {
-  origin?: string
-  token?: string
-  withToken?: boolean
-  json?: boolean
-  input?: boolean
+export type LoginOptions = {
+  readonly origin?: string | undefined
+  readonly token?: string | undefined
+  /** Read the token from standard input. */
+  readonly withToken?: boolean | undefined
+  readonly json?: boolean | undefined
+  readonly input?: boolean | undefined
 }
 
-export type LoginIO = {
-  readonly env: NodeJS.ProcessEnv
-  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean }
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean }
+export type LoginResult = {
+  readonly type: 'logged-in'
+  readonly origin: string
+  readonly user: string
+  readonly loginFile: string
 }
 
 const RECIPE = {
@@ -33,11 +35,7 @@ const RECIPE = {
  * in the login file (mode 0600). The token comes from `--token`, from standard input with
  * `--with-token`, or from a hidden prompt on a terminal; it is never stored when the hub refuses it.
  */
-export async function loginAction(
-  flags: LoginFlags,
-  output: Output,
-  io: LoginIO,
-): Promise<ExitCode> {
+export async function login(flags: LoginOptions, io: CommandIO): Promise<LoginResult> {
   if (flags.token !== undefined && flags.withToken)
     throw new RecipeError({
       ...RECIPE,
@@ -56,30 +54,20 @@ export async function loginAction(
   try {
     user = await currentUser(origin, token)
   } catch (error) {
-    if (error instanceof HubError && error.status === 401)
-      throw new CommandError(`the hub at ${origin} refused the token (401): nothing was stored`)
-    throw new CommandError(
-      `cannot check the token: ${(error as Error).message}; nothing was stored`,
-    )
+    throw new CommandError(hubAdvice('login', error, { origin }))
   }
-  const path = writeLogin({ host: origin, token }, io.env)
-  if (flags.json) output.json({ type: 'logged-in', origin, user: user.handle, loginFile: path })
-  else output.result(`Logged in to ${origin} as ${user.handle} (saved in ${path}).`)
-  return EXIT.ok
+  const loginFile = writeLogin({ host: origin, token }, io.env)
+  return { type: 'logged-in', origin, user: user.handle, loginFile }
 }
 
-async function ask(flags: LoginFlags, io: LoginIO): Promise<string> {
+async function ask(flags: LoginOptions, io: CommandIO): Promise<string> {
   if (!canPrompt(flags, io))
     throw new RecipeError({
       ...RECIPE,
       problem:
         'svc login needs a token: --token <pat>, or --with-token to read it from standard input.',
     })
-  const answer = await password({
-    message: 'Personal access token',
-    input: io.stdin as NodeJS.ReadStream,
-    output: io.stderr as NodeJS.WriteStream,
-  })
+  const answer = await password({ message: 'Personal access token', ...promptStreams(io) })
   if (isCancel(answer)) throw new CommandError('login cancelled: nothing was stored')
   return answer.trim()
 }

@@ -1,21 +1,32 @@
-import { EXIT, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import type { CommandIO } from '../../command-io.js'
 import { findAppRoot, listProjects } from '../../project/app-root.js'
 import { nodeCheck, projectChecks, worst, type Check } from './checks.js'
 
-export type DoctorFlags = { json?: boolean; project?: string }
+export type DoctorOptions = {
+  /** Check only this project. */
+  readonly project?: string | undefined
+  /** The version of svc that runs, for the report. */
+  readonly cliVersion: string
+}
+
+export type DoctorResult = {
+  readonly type: 'doctor'
+  readonly appRoot: string | null
+  readonly cliVersion: string
+  readonly nodeVersion: string
+  readonly projects: readonly string[]
+  readonly checks: readonly Check[]
+  readonly summary: ReturnType<typeof worst>
+}
 
 /**
  * `svc doctor`: checks the machine and every project of the app root (or one), each with an id,
  * a status and, when something is wrong, a hint that fixes it. Exit 1 iff a check is an error;
  * what it finds never makes it exit 2 (only an unknown option does).
  */
-export function doctorAction(
-  flags: DoctorFlags,
-  output: Output,
-  cwd: string,
-  cliVersion: string,
-): ExitCode {
+export async function doctor(options: DoctorOptions, io: CommandIO): Promise<DoctorResult> {
+  const { cwd } = io
+  const flags = options
   const appRoot = findAppRoot(cwd)
   const all = appRoot === undefined ? [] : listProjects(appRoot)
   const projects = flags.project === undefined ? all : all.filter((name) => name === flags.project)
@@ -41,28 +52,13 @@ export function doctorAction(
       message: `${appRoot} with ${all.length} project(s): ${all.join(', ') || 'none'}`,
     })
   for (const project of projects) checks.push(...projectChecks(appRoot!, project))
-  const summary = worst(checks)
-  if (flags.json)
-    output.json({
-      type: 'doctor',
-      appRoot: appRoot ?? null,
-      cliVersion,
-      nodeVersion: process.versions.node,
-      projects,
-      checks,
-      summary,
-    })
-  else {
-    const { color } = output
-    const paint = { ok: color.green, skipped: color.dim, warning: color.yellow, error: color.red }
-    const label = { ok: 'ok', skipped: 'skip', warning: 'warn', error: 'error' }
-    const width = Math.max(...checks.map((check) => check.id.length))
-    for (const check of checks) {
-      const status = paint[check.status](label[check.status].padEnd(5))
-      output.result(`${status} ${check.id.padEnd(width)}  ${check.message}`)
-      if (check.hint && check.status !== 'ok')
-        output.result(`      ${' '.repeat(width)}  ${color.dim(`→ ${check.hint}`)}`)
-    }
+  return {
+    type: 'doctor',
+    appRoot: appRoot ?? null,
+    cliVersion: options.cliVersion,
+    nodeVersion: process.versions.node,
+    projects,
+    checks,
+    summary: worst(checks),
   }
-  return checks.some((check) => check.status === 'error') ? EXIT.failure : EXIT.ok
 }

@@ -1,21 +1,37 @@
 import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
-import { CommandError, EXIT, RecipeError, type ExitCode } from '../../errors.js'
+import type { CommandIO } from '../../command-io.js'
+import { CommandError, RecipeError } from '../../errors.js'
+import { hubAdvice } from '../../hub/advice.js'
 import { resolveCredentials } from '../../hub/credentials.js'
-import { HubError, hubRequest } from '../../hub/hub-client.js'
-import { canPrompt } from '../../interactive.js'
-import type { Output } from '../../output.js'
+import { hubRequest } from '../../hub/hub-client.js'
+import { requireToken } from '../../hub/require-token.js'
+import { canPrompt, promptStreams } from '../../interactive.js'
 import { readClientConfig, writeClientConfig } from '../../project/client-config.js'
 import { openProject } from '../../project/open-project.js'
-import { formatDestination, parseDestination } from '../push/destination.js'
+import { formatDestination, parseDestination, type Destination } from '../push/destination.js'
 
-export type PullFlags = {
-  project?: string
-  origin?: string
-  token?: string
-  force?: boolean
-  json?: boolean
-  input?: boolean
+export type PullOptions = {
+  /** The local project under `.svc/`. */
+  readonly localProject?: string | undefined
+  /** The hub project `@account/slug`; `project` of client.json by default. */
+  readonly project?: string | undefined
+  readonly origin?: string | undefined
+  readonly token?: string | undefined
+  readonly force?: boolean | undefined
+  readonly json?: boolean | undefined
+  readonly input?: boolean | undefined
+}
+
+export type PullResult = {
+  readonly type: 'pulled' | 'aborted'
+  readonly projectName: string
+  readonly project: Destination
+  readonly origin: string
+  /** The settings that differed and were replaced (none when aborted). */
+  readonly changed: readonly string[]
+  /** The client.json written, or left unchanged when aborted. */
+  readonly clientConfig: string
 }
 
 const RECIPE = {
@@ -32,18 +48,8 @@ const PULLED = ['enrichments', 'include', 'skip'] as const
  * include and skip are replaced, every other key is kept. Local settings that differ are only
  * replaced with `--force` or a yes on a terminal.
  */
-export async function pullAction(
-  project: string | undefined,
-  flags: PullFlags,
-  output: Output,
-  io: {
-    cwd: string
-    env: NodeJS.ProcessEnv
-    stdin: NodeJS.ReadableStream & { isTTY?: boolean }
-    stderr: NodeJS.WritableStream & { isTTY?: boolean }
-  },
-): Promise<ExitCode> {
-  const paths = openProject(project, io.cwd, RECIPE)
+export async function pull(flags: PullOptions, io: CommandIO): Promise<PullResult> {
+  const paths = openProject(flags.localProject, io.cwd, RECIPE)
   const config = readClientConfig(paths.clientConfig)
   const named = flags.project ?? config.project
   if (named === undefined)
@@ -55,13 +61,11 @@ export async function pullAction(
   const destination = parseDestination(named)
   if (destination === undefined)
     throw new CommandError(`'${named}' is not a project: it must be @account/slug`)
-  const credentials = resolveCredentials(flags, io.env)
-  if (credentials.token === undefined)
-    throw new RecipeError({
-      ...RECIPE,
-      problem: 'svc pull needs a token: --token, $SVC_HUB_TOKEN, or svc login.',
-      discover: 'svc login --help',
-    })
+  const credentials = requireToken(resolveCredentials(flags, io.env), {
+    command: 'pull',
+    ...RECIPE,
+  })
+  const target = formatDestination(destination)
   const remote = await hubRequest<{ settings: Record<string, unknown> }>(
     credentials.origin,
     credentials.token,
@@ -70,38 +74,35 @@ export async function pullAction(
       path: `/v1/projects/${destination.account}/${destination.slug}/client-config`,
     },
   ).catch((error: unknown) => {
-    const name = formatDestination(destination)
-    throw new CommandError(
-      error instanceof HubError && error.status === 404
-        ? `the project ${name} does not exist on ${credentials.origin}`
-        : `cannot pull ${name}: ${(error as Error).message}`,
-    )
+    throw new CommandError(hubAdvice('pull', error, { ...credentials, target }))
   })
   const local = config.settings as Record<string, unknown>
   const incoming = remote.body.settings
   const changed = PULLED.filter(
     (key) => JSON.stringify(local[key] ?? null) !== JSON.stringify(incoming[key] ?? null),
   )
+  const pulled: PullResult = {
+    type: 'pulled',
+    projectName: paths.name,
+    project: destination,
+    origin: credentials.origin,
+    changed,
+    clientConfig: paths.clientConfig,
+  }
   const losesLocal = changed.some((key) => !isEmpty(local[key]))
   if (losesLocal && !flags.force) {
     const asked = canPrompt(flags, io)
       ? await confirm({
-          message: `Replace the local ${changed.join(', ')} of ${paths.name} with ${formatDestination(destination)}'s?`,
+          message: `Replace the local ${changed.join(', ')} of ${paths.name} with ${target}'s?`,
           initialValue: false,
-          input: io.stdin as NodeJS.ReadStream,
-          output: io.stderr as NodeJS.WriteStream,
+          ...promptStreams(io),
         })
       : undefined
     if (asked === undefined)
       throw new CommandError(
-        `the local ${changed.join(', ')} of ${paths.name} differ from ${formatDestination(destination)}'s; pass --force to replace them`,
+        `the local ${changed.join(', ')} of ${paths.name} differ from ${target}'s; pass --force to replace them`,
       )
-    if (isCancel(asked) || !asked) {
-      if (flags.json)
-        output.json({ type: 'aborted', projectName: paths.name, project: destination })
-      else output.result(`Pull aborted: ${relative(io.cwd, paths.clientConfig)} is unchanged.`)
-      return EXIT.ok
-    }
+    if (isCancel(asked) || !asked) return { ...pulled, type: 'aborted', changed: [] }
   }
   const settings: Record<string, unknown> = { ...local }
   for (const key of PULLED) {
@@ -114,21 +115,7 @@ export async function pullAction(
     ...(recorded ? { project: flags.project } : {}),
     settings,
   })
-  if (flags.json)
-    output.json({
-      type: 'pulled',
-      projectName: paths.name,
-      project: destination,
-      origin: credentials.origin,
-      changed,
-    })
-  else
-    output.result(
-      changed.length === 0
-        ? `${paths.name} already matches ${formatDestination(destination)}.`
-        : `Pulled ${formatDestination(destination)} into ${relative(io.cwd, paths.clientConfig)}: replaced ${changed.join(', ')}.`,
-    )
-  return EXIT.ok
+  return pulled
 }
 
 function isEmpty(value: unknown): boolean {

@@ -8,13 +8,29 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join, relative } from 'node:path'
-import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
 import { openProject } from '../../project/open-project.js'
 import { findOfficial, installedPackage } from '../../project/official-generators.js'
 import { readRootManifest, writeRootManifest } from '../../project/root-manifest.js'
 
-export type CloneFlags = { json?: boolean; generator?: string }
+export type CloneOptions = {
+  readonly project?: string | undefined
+  /** The official generator to clone, by any of its names. */
+  readonly generator?: string | undefined
+}
+
+export type CloneResult = {
+  readonly type: 'cloned'
+  readonly projectName: string
+  readonly generator: string
+  /** The generator's new folder, absolute. */
+  readonly path: string
+  /** Every file of that folder, relative to the project, sorted. */
+  readonly files: readonly string[]
+  /** The official package it was copied from. */
+  readonly from: string
+}
 
 const RECIPE = {
   usage: 'svc clone <project> -g <generator> [--json]',
@@ -26,23 +42,19 @@ const RECIPE = {
  * `gen-X/mod.ts` and its modules, and points the import at it instead of the `jsr:` specifier.
  * From then on the project owns that code: rename what it defines, change what it emits.
  */
-export function cloneAction(
-  project: string | undefined,
-  flags: CloneFlags,
-  output: Output,
-  cwd: string,
-): ExitCode {
-  const generator = flags.generator === undefined ? undefined : findOfficial(flags.generator)
+export async function clone(options: CloneOptions, io: CommandIO): Promise<CloneResult> {
+  const { cwd } = io
+  const generator = options.generator === undefined ? undefined : findOfficial(options.generator)
   if (generator === undefined)
     throw new RecipeError({
       ...RECIPE,
       problem:
-        flags.generator === undefined
+        options.generator === undefined
           ? 'svc clone needs the generator to clone (-g).'
-          : `'${flags.generator}' is not a generator svc ships.`,
+          : `'${options.generator}' is not a generator svc ships.`,
       discover: 'svc install --list',
     })
-  const paths = openProject(project, cwd, RECIPE)
+  const paths = openProject(options.project, cwd, RECIPE)
   const manifest = readRootManifest(paths.rootManifest)
   const folder = join(paths.dir, generator.key)
   const current = manifest.imports[generator.key]
@@ -80,21 +92,12 @@ export function cloneAction(
     .filter((entry) => entry.isFile())
     .map((entry) => relative(paths.dir, join(entry.parentPath, entry.name)))
     .sort()
-  if (flags.json)
-    output.json({
-      type: 'cloned',
-      projectName: paths.name,
-      generator: generator.key,
-      path: folder,
-      files,
-    })
-  else {
-    output.result(
-      `Cloned ${generator.id} into ${relative(cwd, folder) || folder} (${files.length} files).`,
-    )
-    output.result(
-      `Edit ${relative(cwd, join(folder, 'mod.ts'))}; svc generate ${paths.name} bundles it again.`,
-    )
+  return {
+    type: 'cloned',
+    projectName: paths.name,
+    generator: generator.key,
+    path: folder,
+    files,
+    from: generator.id,
   }
-  return EXIT.ok
 }

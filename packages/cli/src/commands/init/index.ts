@@ -1,14 +1,28 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
 import { findAppRoot, PROJECT_NAME, projectPaths, SVC_DIR } from '../../project/app-root.js'
 import { basePathProblem, defaultBasePath, writeClientConfig } from '../../project/client-config.js'
 import { installedPackage } from '../../project/official-generators.js'
 import { ENGINE_IMPORT, SCOPED_NAME, writeRootManifest } from '../../project/root-manifest.js'
 import { writeFileAtomic } from '../../project/write-files.js'
 
-export type InitFlags = { json?: boolean; name?: string; basePath?: string }
+export type InitOptions = {
+  readonly project?: string | undefined
+  /** The stack the project publishes to; `@local/<project>` by default. */
+  readonly name?: string | undefined
+  readonly basePath?: string | undefined
+}
+
+export type InitResult = {
+  readonly type: 'initialized'
+  readonly projectName: string
+  readonly name: string
+  /** The project's folder, absolute. */
+  readonly path: string
+  readonly basePath: string
+}
 
 const RECIPE = {
   usage: 'svc init <project> [--name @account/slug] [--base-path <dir>] [--json]',
@@ -22,12 +36,9 @@ const DERIVED = ['bundle.js', 'worker.ts', 'server.ts', 'server.js']
  * `svc init <project>`: a new project under `.svc/` of the app root (the nearest folder with
  * `.svc/`, or this one): its root manifest pinned to the shipped engine, and a `client.json`.
  */
-export function initAction(
-  project: string | undefined,
-  flags: InitFlags,
-  output: Output,
-  cwd: string,
-): ExitCode {
+export async function init(options: InitOptions, io: CommandIO): Promise<InitResult> {
+  const { project } = options
+  const { cwd } = io
   if (project === undefined || !PROJECT_NAME.test(project))
     throw new RecipeError({
       ...RECIPE,
@@ -45,14 +56,14 @@ export function initAction(
       problem: `The project '${project}' already exists at ${paths.dir}.`,
       discover: `ls ${join(relative(cwd, appRoot), SVC_DIR)}`,
     })
-  const name = flags.name ?? `@local/${project}`
+  const name = options.name ?? `@local/${project}`
   if (!SCOPED_NAME.test(name))
     throw new RecipeError({
       ...RECIPE,
       problem: `--name '${name}' is not a stack name: it must be scoped, @account/slug.`,
       discover: 'grep \'"name"\' .svc/*/deno.json (the stacks other projects publish to)',
     })
-  const basePath = flags.basePath ?? defaultBasePath(project)
+  const basePath = options.basePath ?? defaultBasePath(project)
   const problem = basePathProblem(resolve(appRoot, basePath), appRoot)
   if (problem !== undefined)
     throw new RecipeError({
@@ -70,12 +81,5 @@ export function initAction(
   })
   writeClientConfig(paths.clientConfig, { settings: { basePath, enrichments: {} } })
   writeFileAtomic(join(paths.dir, '.gitignore'), `${DERIVED.join('\n')}\n`)
-  const shown = relative(cwd, paths.dir) || '.'
-  if (flags.json)
-    output.json({ type: 'initialized', projectName: project, name, path: paths.dir, basePath })
-  else {
-    output.result(`Created ${shown} (${name}); generated files will go to ${basePath}.`)
-    output.result(`Next: svc install gen-typescript gen-zod --project ${project}`)
-  }
-  return EXIT.ok
+  return { type: 'initialized', projectName: project, name, path: paths.dir, basePath }
 }

@@ -1,12 +1,26 @@
 import { existsSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
 import { openProject } from '../../project/open-project.js'
 import { findOfficial } from '../../project/official-generators.js'
 import { readRootManifest, writeRootManifest } from '../../project/root-manifest.js'
 
-export type RemoveFlags = { json?: boolean; project?: string; force?: boolean }
+export type RemoveOptions = {
+  readonly generators: readonly string[]
+  readonly project?: string | undefined
+  /** Also delete a cloned generator's folder. */
+  readonly force?: boolean | undefined
+}
+
+export type RemoveResult = {
+  readonly type: 'removed'
+  readonly projectName: string
+  readonly removed: readonly string[]
+  readonly deletedFolders: readonly string[]
+  /** Generator key → the folder deleted with it, for a cloned one. */
+  readonly folderOf: ReadonlyMap<string, string>
+}
 
 const RECIPE = {
   usage: 'svc remove <generator…> [--project <project>] [--force] [--json]',
@@ -17,19 +31,16 @@ const RECIPE = {
  * `svc remove <gen…>`: takes generators out of a project's root manifest. A cloned one holds
  * the project's own code, so its folder is deleted only with `--force`.
  */
-export function removeAction(
-  names: readonly string[],
-  flags: RemoveFlags,
-  output: Output,
-  cwd: string,
-): ExitCode {
+export async function remove(options: RemoveOptions, io: CommandIO): Promise<RemoveResult> {
+  const names = options.generators
+  const { cwd } = io
   if (names.length === 0)
     throw new RecipeError({
       ...RECIPE,
       problem: 'svc remove needs at least one generator.',
       discover: 'cat .svc/<project>/deno.json (its gen-* imports)',
     })
-  const paths = openProject(flags.project, cwd, RECIPE, { defaultToOnly: true })
+  const paths = openProject(options.project, cwd, RECIPE, { defaultToOnly: true })
   const manifest = readRootManifest(paths.rootManifest)
   const keys = names.map((name) => {
     const key = findOfficial(name)?.key ?? name
@@ -49,7 +60,7 @@ export function removeAction(
     if (folder && existsSync(join(paths.dir, folder))) folders.set(key, folder)
   }
   const cloned = [...folders.keys()]
-  if (cloned.length > 0 && !flags.force)
+  if (cloned.length > 0 && !options.force)
     throw new RecipeError({
       ...RECIPE,
       problem: `${cloned.join(', ')} ${cloned.length === 1 ? 'is' : 'are'} cloned in ${paths.name}: removing deletes ${cloned.length === 1 ? 'its folder' : 'their folders'}, so it needs --force.`,
@@ -59,17 +70,11 @@ export function removeAction(
   writeRootManifest(paths.rootManifest, manifest)
   for (const folder of folders.values())
     rmSync(join(paths.dir, folder), { recursive: true, force: true })
-  if (flags.json)
-    output.json({
-      type: 'removed',
-      projectName: paths.name,
-      removed: keys,
-      deletedFolders: [...folders.values()],
-    })
-  else
-    for (const key of keys)
-      output.result(
-        `Removed ${key} from ${paths.name}${folders.has(key) ? ` and deleted ${folders.get(key)}/` : ''}`,
-      )
-  return EXIT.ok
+  return {
+    type: 'removed',
+    projectName: paths.name,
+    removed: keys,
+    deletedFolders: [...folders.values()],
+    folderOf: folders,
+  }
 }

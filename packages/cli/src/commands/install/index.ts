@@ -1,14 +1,32 @@
-import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
 import { openProject } from '../../project/open-project.js'
 import {
   findOfficial,
   jsrSpecifierOf,
   OFFICIAL_GENERATORS,
+  type OfficialGenerator,
 } from '../../project/official-generators.js'
 import { readRootManifest, writeRootManifest } from '../../project/root-manifest.js'
 
-export type InstallFlags = { json?: boolean; project?: string; list?: boolean }
+export type InstallOptions = {
+  readonly generators: readonly string[]
+  readonly project?: string | undefined
+  /** List the generators svc ships instead of installing. */
+  readonly list?: boolean | undefined
+}
+
+export type InstallResult =
+  | {
+      readonly type: 'installed'
+      readonly projectName: string
+      readonly added: readonly { readonly key: string; readonly specifier: string }[]
+      readonly unchanged: readonly string[]
+    }
+  | {
+      readonly type: 'generators'
+      readonly generators: readonly (OfficialGenerator & { readonly specifier: string })[]
+    }
 
 const RECIPE = {
   usage: 'svc install <generator…> [--project <project>] [--json]',
@@ -20,13 +38,9 @@ const RECIPE = {
  * specifiers. One already imported is left as it is; one cloned is refused, since a generator
  * is never both.
  */
-export function installAction(
-  names: readonly string[],
-  flags: InstallFlags,
-  output: Output,
-  cwd: string,
-): ExitCode {
-  if (flags.list) return list(flags, output)
+export async function install(options: InstallOptions, io: CommandIO): Promise<InstallResult> {
+  if (options.list) return list()
+  const names = options.generators
   if (names.length === 0)
     throw new RecipeError({
       ...RECIPE,
@@ -43,7 +57,7 @@ export function installAction(
       })
     return found
   })
-  const paths = openProject(flags.project, cwd, RECIPE, { defaultToOnly: true })
+  const paths = openProject(options.project, io.cwd, RECIPE, { defaultToOnly: true })
   const manifest = readRootManifest(paths.rootManifest)
   const added: { key: string; specifier: string }[] = []
   const unchanged: string[] = []
@@ -63,21 +77,13 @@ export function installAction(
     }
   }
   writeRootManifest(paths.rootManifest, manifest)
-  if (flags.json) output.json({ type: 'installed', projectName: paths.name, added, unchanged })
-  else {
-    for (const { key, specifier } of added)
-      output.result(`Installed ${key} (${specifier}) in ${paths.name}`)
-    for (const key of unchanged) output.result(`${key} is already installed in ${paths.name}`)
-  }
-  return EXIT.ok
+  return { type: 'installed', projectName: paths.name, added, unchanged }
 }
 
-function list(flags: InstallFlags, output: Output): ExitCode {
+function list(): InstallResult {
   const generators = OFFICIAL_GENERATORS.map((generator) => ({
     ...generator,
     specifier: jsrSpecifierOf(generator.id),
   }))
-  if (flags.json) output.json({ type: 'generators', generators })
-  else for (const g of generators) output.result(`${g.key.padEnd(20)} ${g.summary}`)
-  return EXIT.ok
+  return { type: 'generators', generators }
 }
