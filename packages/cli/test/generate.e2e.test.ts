@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   createAppRoot,
   GITHUB_GRAPHQL,
@@ -10,9 +9,7 @@ import {
   typecheckFolder,
   type AppRoot,
 } from './support/app-root.js'
-import { assertBuilt, parseJsonStdout, recipeLines, SVC_BIN } from './support/run-svc.js'
-
-beforeAll(() => assertBuilt())
+import { parseJsonStdout, recipeLines, runSvcOnTerminal } from './support/run-svc.js'
 
 const ANSI = /\u001b\[/
 
@@ -433,24 +430,18 @@ describe('svc generate: progress', () => {
   it('shows progress per generator on a terminal, and none under --json', async () => {
     const root = await project(['gen-typescript', 'gen-zod'])
     expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
-    // script(1) gives the command a pseudo-terminal of a known size; its output is the terminal's.
-    const run = spawnSync(
-      'script',
-      [
-        '-qfec',
-        `stty cols 120 rows 40; ${process.execPath} ${SVC_BIN} generate demo ${GITHUB_REST}`,
-        '/dev/null',
-      ],
-      { cwd: root.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-    )
-    expect(run.status).toBe(0)
+    const run = await runSvcOnTerminal(['generate', 'demo', GITHUB_REST], {
+      cwd: root.dir,
+      timeoutMs: 120_000,
+    })
+    expect(run.code, run.output).toBe(0)
     // The spinner draws every 80 ms or so: gen-zod, quick after gen-typescript, may not show.
-    const seen = [...run.stdout.matchAll(/@svc\/gen-typescript: (\d+)\/969/g)].map((m) =>
+    const seen = [...run.output.matchAll(/@svc\/gen-typescript: (\d+)\/969/g)].map((m) =>
       Number(m[1]),
     )
     expect(seen.length).toBeGreaterThan(0)
     expect(seen).toEqual([...seen].sort((a, b) => a - b))
-    expect(run.stdout).toMatch(/^Wrote 2 files/m)
+    expect(run.output).toMatch(/^Wrote 2 files/m)
     const json = await root.svc(['generate', 'demo', GITHUB_REST, '--json'])
     expect(json.stderr).not.toMatch(/\/969/)
   }, 180_000)

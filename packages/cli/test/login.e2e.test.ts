@@ -7,13 +7,12 @@ import {
   createHome,
   htmlErrorServer,
   oneJson,
-  runSvcInPty,
   silentServer,
   startTestHub,
   type Home,
   type TestHub,
 } from './support/hub.js'
-import { assertBuilt, recipeLines, runSvc, type RunOptions } from './support/run-svc.js'
+import { recipeLines, runSvc, runSvcOnTerminal, type RunOptions } from './support/run-svc.js'
 
 const DEFAULT_ORIGIN = 'http://localhost:8080'
 
@@ -26,7 +25,6 @@ const home = () => {
 }
 
 beforeAll(async () => {
-  assertBuilt()
   t = await startTestHub()
 })
 afterAll(async () => {
@@ -140,7 +138,7 @@ describe('svc login', () => {
 
   it('on a terminal without a token it asks for it, hidden, then stores it', async () => {
     const h = home()
-    const run = await runSvcInPty(['login', '--origin', t.url], {
+    const run = await runSvcOnTerminal(['login', '--origin', t.url], {
       cwd: h.dir,
       env: h.env,
       answer: { after: 'Personal access token', keys: `${t.people.walt}\r` },
