@@ -4,6 +4,7 @@ import semver from 'semver'
 import { buildBundle } from '../../bundle/build-bundle.js'
 import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
+import { StackVersionSchema } from '@svc/hub-api'
 import { hubRequest } from '../../hub/hub-client.js'
 import type { Output } from '../../output.js'
 import { openProject } from '../../project/open-project.js'
@@ -104,9 +105,10 @@ export async function publishAction(
     let record: StackVersion
     try {
       record = (
-        await hubRequest<StackVersion>(credentials.origin, credentials.token, {
+        await hubRequest(credentials.origin, credentials.token, {
           method: 'POST',
           path: `/v1/stacks/${account}/${slug}/versions`,
+          answer: StackVersionSchema,
           form,
           timeoutMs: 300_000,
         })

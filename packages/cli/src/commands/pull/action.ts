@@ -2,6 +2,7 @@ import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
 import { CommandError, EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
+import { UnfoldedClientConfigSchema } from '@svc/hub-api'
 import { HubError, hubRequest } from '../../hub/hub-client.js'
 import { canPrompt } from '../../interactive.js'
 import type { Output } from '../../output.js'
@@ -62,14 +63,11 @@ export async function pullAction(
       problem: 'svc pull needs a token: --token, $SVC_HUB_TOKEN, or svc login.',
       discover: 'svc login --help',
     })
-  const remote = await hubRequest<{ settings: Record<string, unknown> }>(
-    credentials.origin,
-    credentials.token,
-    {
-      method: 'GET',
-      path: `/v1/projects/${destination.account}/${destination.slug}/client-config`,
-    },
-  ).catch((error: unknown) => {
+  const remote = await hubRequest(credentials.origin, credentials.token, {
+    method: 'GET',
+    path: `/v1/projects/${destination.account}/${destination.slug}/client-config`,
+    answer: UnfoldedClientConfigSchema,
+  }).catch((error: unknown) => {
     const name = formatDestination(destination)
     throw new CommandError(
       error instanceof HubError && error.status === 404

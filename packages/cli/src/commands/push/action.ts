@@ -3,6 +3,8 @@ import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
 import { EXIT, RecipeError, type ExitCode } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
+import { BaseFilesSchema, ProjectConfigResponseSchema } from '@svc/hub-api'
+import type { z } from 'zod'
 import { HubError, hubRequest } from '../../hub/hub-client.js'
 import { canPrompt } from '../../interactive.js'
 import type { Output } from '../../output.js'
@@ -49,8 +51,6 @@ class StageFailure extends Error {
     super(reason)
   }
 }
-
-type ConfigAnswer = { enrichmentCount: number; updatedAt: string | null }
 
 /**
  * `svc push <project>` (SPEC §4.9): sends the project's `client.json` settings to a hub project
@@ -112,11 +112,13 @@ export async function pushAction(
     const request = <T>(
       method: 'GET' | 'PUT',
       path: string,
+      answer: z.ZodType<T>,
       body: { json?: unknown; form?: FormData },
     ) =>
-      hubRequest<T>(credentials.origin, credentials.token, {
+      hubRequest(credentials.origin, credentials.token, {
         method,
         path: `${base}${path}`,
+        answer,
         ...body,
       }).catch((error: unknown) => {
         throw new StageFailure('push', pushReason(error, destination!, credentials.origin))
@@ -124,7 +126,7 @@ export async function pushAction(
     let overwrote = false
     let enrichmentCount = 0
     if (!flags.baseFilesOnly) {
-      const existing = (await request<ConfigAnswer>('GET', '/config', {})).body
+      const existing = (await request('GET', '/config', ProjectConfigResponseSchema, {})).body
       overwrote = existing.updatedAt !== null
       if (overwrote && !flags.force && canPrompt(flags, io)) {
         const answer = await confirm({
@@ -143,7 +145,7 @@ export async function pushAction(
           return EXIT.ok
         }
       }
-      const written = await request<ConfigAnswer>('PUT', '/client-config', {
+      const written = await request('PUT', '/client-config', ProjectConfigResponseSchema, {
         json: {
           ...(config.source === undefined ? {} : { source: config.source }),
           settings: config.settings,
@@ -157,7 +159,7 @@ export async function pushAction(
       const form = new FormData()
       for (const file of files)
         form.append('files', new Blob([readFileSync(file.absolute)]), file.path)
-      await request('PUT', '/preview/base-files', { form })
+      await request('PUT', '/preview/base-files', BaseFilesSchema, { form })
       baseFilesPushed = files.length
     }
     const recorded = flags.project !== undefined && flags.project !== config.project
