@@ -12,6 +12,7 @@
 export * from './apis.js'
 export * from './deployments.js'
 export * from './projects.js'
+export * from './rate-limits.js'
 export * from './revisions.js'
 export * from './stacks.js'
 export * from './user.js'
