@@ -1,4 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  DeliveryListSchema,
+  DeliverySchema,
+  RecoverResultSchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+} from '@svc/hub-api'
 import type { Context } from 'hono'
 import { writableApi } from '../apis/api-access.js'
 import { newSecret, WEBHOOK_SECRET_PREFIX } from '../auth/secrets.js'
@@ -18,13 +26,7 @@ import { needs, requireCaller } from '../middleware/authenticate.js'
 import { now } from '../store/ids.js'
 import { outboundUrl } from '../outbound/guard.js'
 import { enqueueTestEvent } from '../webhooks/outbox.js'
-import {
-  DeliverySchema,
-  deliveryRecord,
-  WebhookSchema,
-  WebhookWithSecretSchema,
-  webhookRecord,
-} from '../webhooks/record.js'
+import { deliveryRecord, webhookRecord } from '../webhooks/record.js'
 
 const ApiParams = z.object({ owner: AccountParam, slug: SlugParam })
 const WebhookParams = ApiParams.extend({
@@ -61,22 +63,6 @@ const UpdateWebhookSchema = z
     active: z.boolean().optional(),
   })
   .openapi('UpdateWebhook')
-
-const WebhookListSchema = z
-  .object({ webhooks: z.array(WebhookSchema), nextCursor: z.string().nullable() })
-  .openapi('WebhookList')
-
-const DeliveryListSchema = z
-  .object({ deliveries: z.array(DeliverySchema), nextCursor: z.string().nullable() })
-  .openapi('WebhookDeliveryList')
-
-const RecoverResultSchema = z
-  .object({
-    recovered: z.int().openapi({ description: 'Failed deliveries queued again' }),
-    since: z.iso.datetime(),
-    until: z.iso.datetime(),
-  })
-  .openapi('WebhookRecovery')
 
 const CursorShape = z.tuple([z.iso.datetime(), z.string()])
 

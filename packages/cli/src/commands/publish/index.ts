@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
+import { StackVersionSchema } from '@svc/hub-api'
 import semver from 'semver'
 import { buildBundle } from '../../bundle/build-bundle.js'
 import type { CommandIO } from '../../command-io.js'
@@ -49,17 +50,6 @@ const RECIPE = {
   example: 'svc publish demo --version 1.0.0',
 }
 
-/** What the hub answers a publish with (docs/api/stacks.md). */
-type StackVersion = {
-  stack: { account: string; slug: string }
-  version: string
-  versionUrl: string
-  bundleBytes: number
-  bundleSha256: string
-  sourceFileCount: number
-  sourceTotalBytes: number
-}
-
 /**
  * `svc publish <project>`: resolves the version and the stack from the root manifest before any
  * network call, bundles `server.js`, and uploads it with the project's source as one stack
@@ -101,9 +91,10 @@ export async function publish(options: PublishOptions, io: CommandIO): Promise<P
     form.set('bundle', new Blob([bundle]), 'server.js')
     for (const file of files)
       form.append('files', new Blob([readFileSync(file.absolute)]), file.path)
-    const record = await hubRequest<StackVersion>(credentials.origin, credentials.token, {
+    const record = await hubRequest(credentials.origin, credentials.token, {
       method: 'POST',
       path: `/v1/stacks/${account}/${slug}/versions`,
+      answer: StackVersionSchema,
       form,
       timeoutMs: 300_000,
     }).then(

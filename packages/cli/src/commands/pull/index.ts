@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
+import { UnfoldedClientConfigSchema } from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError, RecipeError } from '../../errors.js'
 import { hubAdvice } from '../../hub/advice.js'
@@ -66,14 +67,11 @@ export async function pull(flags: PullOptions, io: CommandIO): Promise<PullResul
     ...RECIPE,
   })
   const target = formatDestination(destination)
-  const remote = await hubRequest<{ settings: Record<string, unknown> }>(
-    credentials.origin,
-    credentials.token,
-    {
-      method: 'GET',
-      path: `/v1/projects/${destination.account}/${destination.slug}/client-config`,
-    },
-  ).catch((error: unknown) => {
+  const remote = await hubRequest(credentials.origin, credentials.token, {
+    method: 'GET',
+    path: `/v1/projects/${destination.account}/${destination.slug}/client-config`,
+    answer: UnfoldedClientConfigSchema,
+  }).catch((error: unknown) => {
     throw new CommandError(hubAdvice('pull', error, { ...credentials, target }))
   })
   const local = config.settings as Record<string, unknown>

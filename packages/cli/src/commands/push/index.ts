@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
+import { BaseFilesSchema, ProjectConfigResponseSchema } from '@svc/hub-api'
+import type { z } from 'zod'
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError, StageFailure } from '../../errors.js'
 import { hubAdvice } from '../../hub/advice.js'
@@ -63,8 +65,6 @@ const RECIPE = {
   example: 'svc push demo --project @acme/billing',
 }
 
-type ConfigAnswer = { enrichmentCount: number; updatedAt: string | null }
-
 /**
  * `svc push <project>`: sends the project's `client.json` settings to a hub project that exists
  * (created in the web app), after `GET …/config` as the overwrite pre-check, and with
@@ -103,11 +103,13 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
     const request = <T>(
       method: 'GET' | 'PUT',
       path: string,
+      answer: z.ZodType<T>,
       body: { json?: unknown; form?: FormData },
     ) =>
-      hubRequest<T>(credentials.origin, credentials.token, {
+      hubRequest(credentials.origin, credentials.token, {
         method,
         path: `/v1/projects/${destination.account}/${destination.slug}${path}`,
+        answer,
         ...body,
       }).catch((error: unknown) => {
         throw new StageFailure('push', hubAdvice('push', error, { ...credentials, target }))
@@ -115,7 +117,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
     let overwrote = false
     let enrichmentCount = 0
     if (!options.baseFilesOnly) {
-      const existing = (await request<ConfigAnswer>('GET', '/config', {})).body
+      const existing = (await request('GET', '/config', ProjectConfigResponseSchema, {})).body
       overwrote = existing.updatedAt !== null
       if (overwrote && !options.force && canPrompt(options, io)) {
         const answer = await confirm({
@@ -126,7 +128,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
         if (isCancel(answer) || !answer)
           return { type: 'aborted', projectName: paths.name, project: destination }
       }
-      const written = await request<ConfigAnswer>('PUT', '/client-config', {
+      const written = await request('PUT', '/client-config', ProjectConfigResponseSchema, {
         json: {
           ...(config.source === undefined ? {} : { source: config.source }),
           settings: config.settings,
@@ -141,7 +143,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       const form = new FormData()
       for (const file of files)
         form.append('files', new Blob([readFileSync(file.absolute)]), file.path)
-      await request('PUT', '/preview/base-files', { form })
+      await request('PUT', '/preview/base-files', BaseFilesSchema, { form })
       baseFilesPushed = files.length
     }
     const recorded = options.project !== undefined && options.project !== config.project

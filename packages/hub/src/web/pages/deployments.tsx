@@ -1,4 +1,16 @@
+import {
+  AliasSchema,
+  DeploymentListSchema,
+  DeploymentSchema,
+  ProjectDetailSchema,
+  RunListSchema,
+  RunSchema,
+  StackVersionListSchema,
+  type ProjectListItem,
+  type Run,
+} from '@svc/hub-api'
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import {
   ActionButton,
@@ -14,39 +26,9 @@ import {
 import type { WebContext, WebEnv } from '../env.js'
 import { formText, type FormBody } from '../forms.js'
 import { page, redirectWith } from '../responses.js'
-import { ProjectHead, projectCrumbs, projectHref, type ProjectItem } from './projects.js'
+import { ProjectHead, projectCrumbs, projectHref } from './projects.js'
 import { privateErrorPage } from './stacks.js'
 import { viewerCanWrite } from '../viewer-accounts.js'
-
-/** `Deployment` of the /v1 API. */
-type Deployment = {
-  id: string
-  stackVersion: string
-  versionUrl: string
-  production: boolean
-  createdBy: string
-  createdAt: string
-}
-
-type RunArtifact = { path: string; size: number; sha256: string; url: string }
-
-/** `Run` of the /v1 API. */
-type Run = {
-  id: string
-  deployment: string
-  stackVersion: string
-  revision: { id: string; url: string } | null
-  status: 'running' | 'succeeded' | 'failed'
-  error: string | null
-  createdBy: string
-  startedAt: string
-  finishedAt: string | null
-  durationMs: number | null
-  url: string
-  manifest?: Record<string, unknown> | null
-  log?: string | null
-  artifacts?: RunArtifact[]
-}
 
 type Issue = { level?: string; message?: string; location?: string; line?: number }
 type Warning = { level?: string; message?: string; path?: string[]; suggestion?: string }
@@ -84,7 +66,7 @@ function StatusBadge({ status }: { status: Run['status'] }) {
 async function readProject(c: WebContext) {
   const { account, slug } = c.req.param() as { account: string; slug: string }
   const v1 = `/projects/${seg(account)}/${seg(slug)}`
-  const answer = await c.get('api').get<ProjectItem>(v1)
+  const answer = await c.get('api').get(ProjectDetailSchema, v1)
   return { answer, v1 }
 }
 
@@ -99,7 +81,7 @@ type DeployForm = { stackVersion?: string; error?: string }
 
 async function deploymentsPage(
   c: WebContext,
-  project: ProjectItem,
+  project: ProjectListItem,
   v1: string,
   form: DeployForm = {},
   status: ContentfulStatusCode = 200,
@@ -108,8 +90,9 @@ async function deploymentsPage(
   const base = projectHref(account, slug)
   const api = c.get('api')
   const [list, versions, canWrite] = await Promise.all([
-    api.get<{ deployments: Deployment[] }>(`${v1}/deployments`),
-    api.get<{ versions: { version: string }[] }>(
+    api.get(DeploymentListSchema, `${v1}/deployments`),
+    api.get(
+      StackVersionListSchema,
       `/stacks/${seg(project.stack.account)}/${seg(project.stack.slug)}/versions`,
     ),
     viewerCanWrite(c, account),
@@ -225,7 +208,7 @@ deploymentPages.post('/:account/projects/:slug/deployments', async (c) => {
   const stackVersion = formText(form, 'stackVersion').trim() || 'latest'
   const deployed = await c
     .get('api')
-    .send<Deployment>('POST', `${v1}/deployments`, { json: { stackVersion } })
+    .send(DeploymentSchema, 'POST', `${v1}/deployments`, { json: { stackVersion } })
   const { account, slug } = answer.data.project
   if (deployed.ok) {
     return redirectWith(c, `${projectHref(account, slug)}/deployments`, {
@@ -247,11 +230,9 @@ deploymentPages.post('/:account/projects/:slug/deployments/:id/promote', async (
   const { answer, v1 } = await readProject(c)
   if (!answer.ok) return privateErrorPage(c, answer)
   const id = c.req.param('id')
-  const set = await c
-    .get('api')
-    .send<{ deployment: Deployment }>('PUT', `${v1}/aliases/production`, {
-      json: { deployment: id },
-    })
+  const set = await c.get('api').send(AliasSchema, 'PUT', `${v1}/aliases/production`, {
+    json: { deployment: id },
+  })
   const { account, slug } = answer.data.project
   if (set.ok) {
     return redirectWith(c, `${projectHref(account, slug)}/deployments`, {
@@ -277,7 +258,7 @@ deploymentPages.get('/:account/projects/:slug/runs', async (c) => {
 
 async function runsPage(
   c: WebContext,
-  project: ProjectItem,
+  project: ProjectListItem,
   v1: string,
   error?: string,
   status: ContentfulStatusCode = 200,
@@ -285,8 +266,8 @@ async function runsPage(
   const { account, slug } = project.project
   const base = projectHref(account, slug)
   const [list, production, canWrite] = await Promise.all([
-    c.get('api').get<{ runs: Run[] }>(`${v1}/runs`),
-    c.get('api').get<{ deployment: Deployment }>(`${v1}/aliases/production`),
+    c.get('api').get(RunListSchema, `${v1}/runs`),
+    c.get('api').get(AliasSchema, `${v1}/aliases/production`),
     viewerCanWrite(c, account),
   ])
   if (!list.ok) return privateErrorPage(c, list)
@@ -373,7 +354,7 @@ deploymentPages.post('/:account/projects/:slug/runs', async (c) => {
   const deployment = formText(form, 'deployment').trim()
   const run = await c
     .get('api')
-    .send<Run>('POST', `${v1}/runs`, { json: deployment ? { deployment } : {} })
+    .send(RunSchema, 'POST', `${v1}/runs`, { json: deployment ? { deployment } : {} })
   const { account, slug } = answer.data.project
   if (run.ok) {
     return redirectWith(c, runHref(account, slug, run.data.id), {
@@ -391,7 +372,7 @@ deploymentPages.get('/:account/projects/:slug/runs/:id', async (c) => {
   const project = answer.data
   const { account, slug } = project.project
   const id = c.req.param('id')
-  const read = await c.get('api').get<Run>(`${v1}/runs/${seg(id)}`)
+  const read = await c.get('api').get(RunSchema, `${v1}/runs/${seg(id)}`)
   if (!read.ok) return privateErrorPage(c, read)
   const run = read.data
   const base = projectHref(account, slug)
@@ -566,7 +547,7 @@ deploymentPages.get('/:account/projects/:slug/runs/:id/artifacts/:path{.+}', asy
   const id = c.req.param('id')
   const path = c.req.param('path')
   const encoded = path.split('/').map(seg).join('/')
-  const file = await c.get('api').get<string>(`${v1}/runs/${seg(id)}/artifacts/${encoded}`)
+  const file = await c.get('api').get(z.string(), `${v1}/runs/${seg(id)}/artifacts/${encoded}`)
   if (!file.ok) return privateErrorPage(c, file)
   const run = runHref(account, slug, id)
   return page(

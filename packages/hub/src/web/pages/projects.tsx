@@ -1,3 +1,16 @@
+import {
+  ApiListSchema,
+  BaseFilesSchema,
+  ProjectConfigResponseSchema,
+  ProjectDetailSchema,
+  ProjectListSchema,
+  ProjectSchema,
+  StackListSchema,
+  UnfoldedClientConfigSchema,
+  UserSchema,
+  type ProjectDetail,
+  type ProjectListItem,
+} from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { Child } from 'hono/jsx'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
@@ -15,43 +28,9 @@ import {
 import type { WebContext, WebEnv } from '../env.js'
 import { formText, type FormBody } from '../forms.js'
 import { apiErrorPage, page, redirectWith, signInRedirect } from '../responses.js'
-import { privateErrorPage, stackHref, versionHref, type StackSummary } from './stacks.js'
-import { viewerCanWrite, writableAccounts, type ViewerAccounts } from '../viewer-accounts.js'
+import { privateErrorPage, stackHref, versionHref } from './stacks.js'
+import { viewerCanWrite, writableAccounts } from '../viewer-accounts.js'
 
-type Ref = { account: string; slug: string }
-
-/** `GET /v1/projects` items. */
-export type ProjectItem = {
-  id: string
-  project: Ref
-  stack: Ref
-  stackVersion: string
-  api: { owner: string; slug: string }
-  url: string
-  createdAt: string
-  configUpdatedAt: string | null
-}
-
-/** `GET /v1/projects/{account}/{slug}`. */
-type ProjectDetail = ProjectItem & {
-  settingCount: number
-  enrichmentCount: number
-  baseFileCount: number
-  baseFilesBytes: number
-}
-
-type EnrichmentRow = {
-  generator: string
-  subject: string[]
-  variant: string | null
-  value: unknown
-}
-type FlatConfig = {
-  config: { settings: Record<string, unknown>; enrichments: EnrichmentRow[] }
-  enrichmentCount: number
-  updatedAt: string | null
-}
-type StoredFile = { path: string; size: number; sha256: string }
 const seg = encodeURIComponent
 
 function plural(n: number, word: string): string {
@@ -98,7 +77,7 @@ export function projectCrumbs(account: string, slug: string, here?: string) {
 }
 
 /** A table of projects (the projects page and the account page). */
-export function ProjectTable({ projects }: { projects: readonly ProjectItem[] }) {
+export function ProjectTable({ projects }: { projects: readonly ProjectListItem[] }) {
   return (
     <table>
       <thead>
@@ -139,7 +118,7 @@ export function ProjectTable({ projects }: { projects: readonly ProjectItem[] })
   )
 }
 
-function StackPin({ project }: { project: ProjectItem }) {
+function StackPin({ project }: { project: ProjectListItem }) {
   const { stack, stackVersion } = project
   return (
     <>
@@ -163,9 +142,7 @@ projectPages.get('/projects', async (c) => {
   if (!c.get('viewer')) return signInRedirect(c)
   const cursor = c.req.query('cursor')
   const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) })
-  const answer = await c
-    .get('api')
-    .get<{ projects: ProjectItem[]; nextCursor: string | null }>(`/projects?${query}`)
+  const answer = await c.get('api').get(ProjectListSchema, `/projects?${query}`)
   if (!answer.ok) return apiErrorPage(c, answer)
   const { projects, nextCursor } = answer.data
   return page(
@@ -222,7 +199,7 @@ projectPages.post('/projects/new', async (c) => {
     stackVersion: formText(form, 'stackVersion').trim() || 'latest',
     api: formText(form, 'api').trim(),
   }
-  const answer = await c.get('api').send<ProjectItem>('POST', '/projects', { json: values })
+  const answer = await c.get('api').send(ProjectSchema, 'POST', '/projects', { json: values })
   if (answer.ok) {
     const { account, slug } = answer.data.project
     return redirectWith(c, projectHref(account, slug), {
@@ -257,9 +234,9 @@ async function newProjectPage(
 ) {
   const api = c.get('api')
   const [me, stacks, apis] = await Promise.all([
-    api.get<ViewerAccounts>('/user'),
-    api.get<{ stacks: StackSummary[] }>('/stacks?limit=100'),
-    api.get<{ apis: { owner: string; slug: string; name: string }[] }>('/apis?limit=100'),
+    api.get(UserSchema, '/user'),
+    api.get(StackListSchema, '/stacks?limit=100'),
+    api.get(ApiListSchema, '/apis?limit=100'),
   ])
   if (!me.ok) return apiErrorPage(c, me)
   // Where the viewer may create: its own account and the organisations it can write to.
@@ -376,11 +353,11 @@ function ListField(props: {
 
 async function readProject(c: WebContext) {
   const { account, slug } = c.req.param() as { account: string; slug: string }
-  return c.get('api').get<ProjectDetail>(`/projects/${seg(account)}/${seg(slug)}`)
+  return c.get('api').get(ProjectDetailSchema, `/projects/${seg(account)}/${seg(slug)}`)
 }
 
 /** The head of every project page: the name, what it binds, the tabs. */
-export function ProjectHead(props: { project: ProjectItem; current: string; actions?: Child }) {
+export function ProjectHead(props: { project: ProjectListItem; current: string; actions?: Child }) {
   const { account, slug } = props.project.project
   return (
     <>
@@ -513,9 +490,14 @@ projectPages.post('/:account/projects/:slug/config', async (c) => {
   }
   const saved = await c
     .get('api')
-    .send<FlatConfig>('PUT', `/projects/${seg(account)}/${seg(slug)}/client-config`, {
-      json: { settings },
-    })
+    .send(
+      ProjectConfigResponseSchema,
+      'PUT',
+      `/projects/${seg(account)}/${seg(slug)}/client-config`,
+      {
+        json: { settings },
+      },
+    )
   if (saved.ok) {
     return redirectWith(c, `${projectHref(account, slug)}/config`, {
       kind: 'success',
@@ -541,8 +523,8 @@ async function configPage(
   const base = `/projects/${seg(account)}/${seg(slug)}`
   const api = c.get('api')
   const [flat, unfolded, canWrite] = await Promise.all([
-    api.get<FlatConfig>(`${base}/config`),
-    api.get<{ settings: Record<string, unknown> }>(`${base}/client-config`),
+    api.get(ProjectConfigResponseSchema, `${base}/config`),
+    api.get(UnfoldedClientConfigSchema, `${base}/client-config`),
     viewerCanWrite(c, account),
   ])
   if (!flat.ok) return privateErrorPage(c, flat)
@@ -652,11 +634,9 @@ projectPages.post('/:account/projects/:slug/base-files', async (c) => {
   for (const file of chosen) form.append('files', file, file.name)
   const saved = await c
     .get('api')
-    .send<{ fileCount: number; totalBytes: number }>(
-      'PUT',
-      `/projects/${seg(account)}/${seg(slug)}/preview/base-files`,
-      { form },
-    )
+    .send(BaseFilesSchema, 'PUT', `/projects/${seg(account)}/${seg(slug)}/preview/base-files`, {
+      form,
+    })
   if (saved.ok) {
     return redirectWith(c, `${projectHref(account, slug)}/base-files`, {
       kind: 'success',
@@ -675,11 +655,7 @@ async function baseFilesPage(
 ) {
   const { account, slug } = project.project
   const [list, canWrite] = await Promise.all([
-    c
-      .get('api')
-      .get<{ files: StoredFile[]; fileCount: number; totalBytes: number }>(
-        `/projects/${seg(account)}/${seg(slug)}/preview/base-files`,
-      ),
+    c.get('api').get(BaseFilesSchema, `/projects/${seg(account)}/${seg(slug)}/preview/base-files`),
     viewerCanWrite(c, account),
   ])
   if (!list.ok) return privateErrorPage(c, list)

@@ -1,7 +1,18 @@
 import { Hono } from 'hono'
+import {
+  DeliveryListSchema,
+  DeliverySchema,
+  NoContentSchema,
+  RecoverResultSchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+  type Api,
+  type Delivery,
+  type Webhook,
+} from '@svc/hub-api'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
-import type { DeliveryRecord, WebhookRecord } from '../../../webhooks/record.js'
 import { ActionButton, Badge, Empty, Field, Form, FormError, Tabs, Time } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText, type FormBody } from '../../forms.js'
@@ -10,17 +21,12 @@ import {
   ApiHead,
   apiCrumbs,
   apiPath,
-  type ApiRecord,
   fieldErrors,
   loadApi,
   localPath,
   readFailure,
   v1Api,
 } from './shared.js'
-
-type WebhookList = { webhooks: WebhookRecord[]; nextCursor: string | null }
-type DeliveryList = { deliveries: DeliveryRecord[]; nextCursor: string | null }
-type WithSecret = WebhookRecord & { secret: string }
 
 const STATES = ['pending', 'succeeded', 'failed'] as const
 
@@ -31,13 +37,13 @@ const STATES = ['pending', 'succeeded', 'failed'] as const
 export const webhookPages = new Hono<WebEnv>()
 
 const enc = encodeURIComponent
-const hooksPath = (api: ApiRecord) => `${apiPath(api.owner, api.slug)}/webhooks`
-const hookPath = (api: ApiRecord, id: string) => `${hooksPath(api)}/${enc(id)}`
-const v1Hooks = (api: ApiRecord) => `${v1Api(api.owner, api.slug)}/webhooks`
-const v1Hook = (api: ApiRecord, id: string) => `${v1Hooks(api)}/${enc(id)}`
+const hooksPath = (api: Api) => `${apiPath(api.owner, api.slug)}/webhooks`
+const hookPath = (api: Api, id: string) => `${hooksPath(api)}/${enc(id)}`
+const v1Hooks = (api: Api) => `${v1Api(api.owner, api.slug)}/webhooks`
+const v1Hook = (api: Api, id: string) => `${v1Hooks(api)}/${enc(id)}`
 
 /** The readable API of the path, for a signed-in viewer; else the answer to give. */
-async function managedApi(c: WebContext): Promise<ApiRecord | Response> {
+async function managedApi(c: WebContext): Promise<Api | Response> {
   const loaded = await loadApi(c)
   if (!loaded.ok) return readFailure(c, loaded)
   if (!c.get('viewer')) return signInRedirect(c)
@@ -54,7 +60,7 @@ webhookPages.get('/:owner/apis/:slug/webhooks', async (c) => {
   if (api instanceof Response) return api
   const cursor = c.req.query('cursor')
   const query = new URLSearchParams({ limit: '50', ...(cursor ? { cursor } : {}) })
-  const answer = await c.get('api').get<WebhookList>(`${v1Hooks(api)}?${query}`)
+  const answer = await c.get('api').get(WebhookListSchema, `${v1Hooks(api)}?${query}`)
   if (!answer.ok) return readFailure(c, answer)
   const { webhooks, nextCursor } = answer.data
   return page(
@@ -132,7 +138,7 @@ webhookPages.get('/:owner/apis/:slug/webhooks/new', async (c) => {
   const api = await managedApi(c)
   if (api instanceof Response) return api
   // Whether the viewer may manage them is the /v1 routes' to say.
-  const allowed = await c.get('api').get<WebhookList>(`${v1Hooks(api)}?limit=1`)
+  const allowed = await c.get('api').get(WebhookListSchema, `${v1Hooks(api)}?limit=1`)
   if (!allowed.ok) return readFailure(c, allowed)
   return newHookPage(c, api, {})
 })
@@ -141,7 +147,7 @@ webhookPages.post('/:owner/apis/:slug/webhooks/new', async (c) => {
   const api = await managedApi(c)
   if (api instanceof Response) return api
   const values = hookValues(await c.req.parseBody())
-  const answer = await c.get('api').send<WithSecret>('POST', v1Hooks(api), {
+  const answer = await c.get('api').send(WebhookWithSecretSchema, 'POST', v1Hooks(api), {
     json: {
       url: values.url,
       active: values.active,
@@ -176,7 +182,7 @@ function refusal(error: ApiErrorBody): Pick<FormState, 'error' | 'errors'> {
   }
 }
 
-function newHookPage(c: WebContext, api: ApiRecord, state: FormState, status = 200) {
+function newHookPage(c: WebContext, api: Api, state: FormState, status = 200) {
   return page(
     c,
     {
@@ -264,7 +270,7 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id', async (c) => {
   const api = await managedApi(c)
   if (api instanceof Response) return api
   const values = hookValues(await c.req.parseBody())
-  const answer = await c.get('api').send<WebhookRecord>('PATCH', v1Hook(api, c.req.param('id')), {
+  const answer = await c.get('api').send(WebhookSchema, 'PATCH', v1Hook(api, c.req.param('id')), {
     json: { url: values.url, description: values.description || null, active: values.active },
   })
   if (!answer.ok) {
@@ -281,7 +287,7 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id/test', async (c) => {
   const api = await managedApi(c)
   if (api instanceof Response) return api
   const id = c.req.param('id')
-  const answer = await c.get('api').send<DeliveryRecord>('POST', `${v1Hook(api, id)}/test`)
+  const answer = await c.get('api').send(DeliverySchema, 'POST', `${v1Hook(api, id)}/test`)
   if (!answer.ok) {
     if (hidden(answer.status)) return apiErrorPage(c, answer)
     return hookPage(c, api, { error: answer.error.message }, answer.status)
@@ -296,7 +302,9 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id/rotate', async (c) => {
   const api = await managedApi(c)
   if (api instanceof Response) return api
   const id = c.req.param('id')
-  const answer = await c.get('api').send<WithSecret>('POST', `${v1Hook(api, id)}/rotate-secret`)
+  const answer = await c
+    .get('api')
+    .send(WebhookWithSecretSchema, 'POST', `${v1Hook(api, id)}/rotate-secret`)
   if (!answer.ok) {
     if (hidden(answer.status)) return apiErrorPage(c, answer)
     return hookPage(c, api, { error: answer.error.message }, answer.status)
@@ -319,7 +327,7 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id/deliveries/:deliveryId/retry'
   const deliveryId = c.req.param('deliveryId')
   const answer = await c
     .get('api')
-    .send<DeliveryRecord>('POST', `${v1Hook(api, id)}/deliveries/${enc(deliveryId)}/retry`)
+    .send(DeliverySchema, 'POST', `${v1Hook(api, id)}/deliveries/${enc(deliveryId)}/retry`)
   if (!answer.ok) {
     if (hidden(answer.status)) return apiErrorPage(c, answer)
     return hookPage(c, api, { error: answer.error.message }, answer.status)
@@ -346,7 +354,8 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id/recover', async (c) => {
   }
   const answer = await c
     .get('api')
-    .send<{ recovered: number }>(
+    .send(
+      RecoverResultSchema,
       'POST',
       `${v1Hook(api, id)}/recover?${new URLSearchParams({ since: instant })}`,
     )
@@ -386,7 +395,7 @@ export function utcInstant(value: string): string | undefined {
 webhookPages.get('/:owner/apis/:slug/webhooks/:id/delete', async (c) => {
   const api = await managedApi(c)
   if (api instanceof Response) return api
-  const answer = await c.get('api').get<WebhookRecord>(v1Hook(api, c.req.param('id')))
+  const answer = await c.get('api').get(WebhookSchema, v1Hook(api, c.req.param('id')))
   if (!answer.ok) return readFailure(c, answer)
   return deletePage(c, api, answer.data)
 })
@@ -397,16 +406,16 @@ webhookPages.post('/:owner/apis/:slug/webhooks/:id/delete', async (c) => {
   const id = c.req.param('id')
   const confirmed = formText(await c.req.parseBody(), 'confirm') === 'yes'
   if (!confirmed) {
-    const answer = await c.get('api').get<WebhookRecord>(v1Hook(api, id))
+    const answer = await c.get('api').get(WebhookSchema, v1Hook(api, id))
     if (!answer.ok) return readFailure(c, answer)
     return deletePage(c, api, answer.data, 'Tick the box to confirm the deletion.')
   }
-  const answer = await c.get('api').send('DELETE', v1Hook(api, id))
+  const answer = await c.get('api').send(NoContentSchema, 'DELETE', v1Hook(api, id))
   if (!answer.ok) return apiErrorPage(c, answer)
   return redirectWith(c, hooksPath(api), { kind: 'success', message: 'Webhook deleted.' })
 })
 
-function deletePage(c: WebContext, api: ApiRecord, hook: WebhookRecord, error?: string) {
+function deletePage(c: WebContext, api: Api, hook: Webhook, error?: string) {
   return page(
     c,
     {
@@ -443,7 +452,7 @@ function deletePage(c: WebContext, api: ApiRecord, hook: WebhookRecord, error?: 
   )
 }
 
-async function hookPage(c: WebContext, api: ApiRecord, state: HookPageState, status = 200) {
+async function hookPage(c: WebContext, api: Api, state: HookPageState, status = 200) {
   const id = c.req.param('id') ?? ''
   const filter = STATES.find((s) => s === c.req.query('state'))
   const cursor = c.req.query('cursor')
@@ -453,8 +462,8 @@ async function hookPage(c: WebContext, api: ApiRecord, state: HookPageState, sta
     ...(cursor ? { cursor } : {}),
   })
   const [answer, log] = await Promise.all([
-    c.get('api').get<WebhookRecord>(v1Hook(api, id)),
-    c.get('api').get<DeliveryList>(`${v1Hook(api, id)}/deliveries?${query}`),
+    c.get('api').get(WebhookSchema, v1Hook(api, id)),
+    c.get('api').get(DeliveryListSchema, `${v1Hook(api, id)}/deliveries?${query}`),
   ])
   if (!answer.ok) return readFailure(c, answer)
   if (!log.ok) return readFailure(c, log)
@@ -598,9 +607,9 @@ function ActiveBadge({ active }: { active: boolean }) {
 
 function DeliveryCard(props: {
   c: WebContext
-  api: ApiRecord
+  api: Api
   hookId: string
-  delivery: DeliveryRecord
+  delivery: Delivery
   open: boolean
 }) {
   const { delivery } = props
