@@ -26,10 +26,10 @@ export type DoctorResult = {
  */
 export async function doctor(options: DoctorOptions, io: CommandIO): Promise<DoctorResult> {
   const { cwd } = io
-  const flags = options
+  const { project } = options
   const appRoot = findAppRoot(cwd)
   const all = appRoot === undefined ? [] : listProjects(appRoot)
-  const projects = flags.project === undefined ? all : all.filter((name) => name === flags.project)
+  const projects = project === undefined ? all : all.filter((name) => name === project)
   const checks: Check[] = [nodeCheck()]
   if (appRoot === undefined)
     checks.push({
@@ -38,11 +38,11 @@ export async function doctor(options: DoctorOptions, io: CommandIO): Promise<Doc
       message: `no .svc folder in ${cwd} or above it`,
       hint: 'svc init <project>',
     })
-  else if (flags.project !== undefined && projects.length === 0)
+  else if (project !== undefined && projects.length === 0)
     checks.push({
-      id: `project/${flags.project}`,
+      id: `project/${project}`,
       status: 'error',
-      message: `no project '${flags.project}' in ${appRoot}`,
+      message: `no project '${project}' in ${appRoot}`,
       hint: `projects: ${all.join(', ') || 'none'}`,
     })
   else

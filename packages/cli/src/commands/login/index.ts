@@ -35,20 +35,21 @@ const RECIPE = {
  * in the login file (mode 0600). The token comes from `--token`, from standard input with
  * `--with-token`, or from a hidden prompt on a terminal; it is never stored when the hub refuses it.
  */
-export async function login(flags: LoginOptions, io: CommandIO): Promise<LoginResult> {
-  if (flags.token !== undefined && flags.withToken)
+export async function login(options: LoginOptions, io: CommandIO): Promise<LoginResult> {
+  if (options.token !== undefined && options.withToken)
     throw new RecipeError({
       ...RECIPE,
       problem: 'Give the token with --token or --with-token, not both.',
     })
-  const originText = flags.origin ?? io.env.SVC_API_ORIGIN ?? DEFAULT_ORIGIN
+  const originText = options.origin ?? io.env.SVC_API_ORIGIN ?? DEFAULT_ORIGIN
   const origin = parseOrigin(originText)
   if (origin === undefined)
     throw new RecipeError({
       ...RECIPE,
       problem: `'${originText}' is not an http(s) origin such as https://hub.example.com.`,
     })
-  const token = flags.token ?? (flags.withToken ? await readAll(io.stdin) : await ask(flags, io))
+  const token =
+    options.token ?? (options.withToken ? await readAll(io.stdin) : await ask(options, io))
   if (token === '') throw new RecipeError({ ...RECIPE, problem: 'The token is empty.' })
   let user
   try {
@@ -60,8 +61,8 @@ export async function login(flags: LoginOptions, io: CommandIO): Promise<LoginRe
   return { type: 'logged-in', origin, user: user.handle, loginFile }
 }
 
-async function ask(flags: LoginOptions, io: CommandIO): Promise<string> {
-  if (!canPrompt(flags, io))
+async function ask(options: LoginOptions, io: CommandIO): Promise<string> {
+  if (!canPrompt(options, io))
     throw new RecipeError({
       ...RECIPE,
       problem:

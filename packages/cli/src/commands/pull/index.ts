@@ -49,10 +49,10 @@ const PULLED = ['enrichments', 'include', 'skip'] as const
  * include and skip are replaced, every other key is kept. Local settings that differ are only
  * replaced with `--force` or a yes on a terminal.
  */
-export async function pull(flags: PullOptions, io: CommandIO): Promise<PullResult> {
-  const paths = openProject(flags.localProject, io.cwd, RECIPE)
+export async function pull(options: PullOptions, io: CommandIO): Promise<PullResult> {
+  const paths = openProject(options.localProject, io.cwd, RECIPE)
   const config = readClientConfig(paths.clientConfig)
-  const named = flags.project ?? config.project
+  const named = options.project ?? config.project
   if (named === undefined)
     throw new RecipeError({
       ...RECIPE,
@@ -62,7 +62,7 @@ export async function pull(flags: PullOptions, io: CommandIO): Promise<PullResul
   const destination = parseDestination(named)
   if (destination === undefined)
     throw new CommandError(`'${named}' is not a project: it must be @account/slug`)
-  const credentials = requireToken(resolveCredentials(flags, io.env), {
+  const credentials = requireToken(resolveCredentials(options, io.env), {
     command: 'pull',
     ...RECIPE,
   })
@@ -88,8 +88,8 @@ export async function pull(flags: PullOptions, io: CommandIO): Promise<PullResul
     clientConfig: paths.clientConfig,
   }
   const losesLocal = changed.some((key) => !isEmpty(local[key]))
-  if (losesLocal && !flags.force) {
-    const asked = canPrompt(flags, io)
+  if (losesLocal && !options.force) {
+    const asked = canPrompt(options, io)
       ? await confirm({
           message: `Replace the local ${changed.join(', ')} of ${paths.name} with ${target}'s?`,
           initialValue: false,
@@ -107,10 +107,10 @@ export async function pull(flags: PullOptions, io: CommandIO): Promise<PullResul
     if (incoming[key] === undefined) delete settings[key]
     else settings[key] = incoming[key]
   }
-  const recorded = flags.project !== undefined && flags.project !== config.project
+  const recorded = options.project !== undefined && options.project !== config.project
   writeClientConfig(paths.clientConfig, {
     ...config,
-    ...(recorded ? { project: flags.project } : {}),
+    ...(recorded ? { project: options.project } : {}),
     settings,
   })
   return pulled
