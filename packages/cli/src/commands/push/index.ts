@@ -2,22 +2,16 @@ import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
 import { BaseFilesSchema, ProjectConfigResponseSchema } from '@svc/hub-api'
-import type { z } from 'zod'
 import type { CommandIO } from '../../command-io.js'
-import { RecipeError, StageFailure } from '../../errors.js'
-import { hubAdvice } from '../../hub/advice.js'
+import { atStage, RecipeError, StageFailure } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
-import { hubRequest } from '../../hub/hub-client.js'
 import { requireToken } from '../../hub/require-token.js'
 import { canPrompt, promptStreams } from '../../interactive.js'
 import { collectBaseFiles } from '../../project/base-files.js'
-import {
-  readClientConfig,
-  writeClientConfig,
-  type ClientConfig,
-} from '../../project/client-config.js'
+import { readClientConfig, writeClientConfig } from '../../project/client-config.js'
 import { openProject } from '../../project/open-project.js'
 import { formatDestination, parseDestination, type Destination } from './destination.js'
+import { projectRequest } from './project-request.js'
 
 export type PushOptions = {
   /** The local project under `.svc/`. */
@@ -79,12 +73,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
     })
   const paths = openProject(options.localProject, io.cwd, RECIPE)
   try {
-    let config: ClientConfig
-    try {
-      config = readClientConfig(paths.clientConfig)
-    } catch (error) {
-      throw new StageFailure('read', (error as Error).message)
-    }
+    const config = await atStage('read', () => readClientConfig(paths.clientConfig))
     const named = options.project ?? config.project
     if (named === undefined)
       throw new RecipeError({
@@ -99,29 +88,15 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       command: 'push',
       ...RECIPE,
     })
-    const target = formatDestination(destination)
-    const request = <T>(
-      method: 'GET' | 'PUT',
-      path: string,
-      answer: z.ZodType<T>,
-      body: { json?: unknown; form?: FormData },
-    ) =>
-      hubRequest(credentials.origin, credentials.token, {
-        method,
-        path: `/v1/projects/${destination.account}/${destination.slug}${path}`,
-        answer,
-        ...body,
-      }).catch((error: unknown) => {
-        throw new StageFailure('push', hubAdvice('push', error, { ...credentials, target }))
-      })
+    const request = projectRequest(credentials, destination)
     let overwrote = false
     let enrichmentCount = 0
     if (!options.baseFilesOnly) {
-      const existing = (await request('GET', '/config', ProjectConfigResponseSchema, {})).body
+      const existing = (await request('GET', '/config', ProjectConfigResponseSchema)).body
       overwrote = existing.updatedAt !== null
       if (overwrote && !options.force && canPrompt(options, io)) {
         const answer = await confirm({
-          message: `${target} on ${credentials.origin} has a config (${existing.enrichmentCount} enrichments). Replace it?`,
+          message: `${formatDestination(destination)} on ${credentials.origin} has a config (${existing.enrichmentCount} enrichments). Replace it?`,
           initialValue: false,
           ...promptStreams(io),
         })
