@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { Badge, Empty, PageHead } from '../components.js'
 import type { WebEnv } from '../env.js'
 import { notFoundPage, page } from '../responses.js'
-import { ProjectTable } from './projects.js'
+import { ProjectTable } from './projects/list.js'
 import { StackTable } from './stacks.js'
 
 const seg = encodeURIComponent
