@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
-  createAppRoot,
-  GITHUB_GRAPHQL,
+  createProject,
   GITHUB_REST,
   PETSTORE,
   typecheckFolder,
@@ -13,13 +12,7 @@ import { parseJsonStdout, recipeLines, runSvcOnTerminal } from './support/run-sv
 
 const ANSI = /\u001b\[/
 
-/** `svc init <name>` and `svc install <generators>` in a new app root. */
-async function project(generators: readonly string[], name = 'demo'): Promise<AppRoot> {
-  const root = createAppRoot()
-  expect((await root.svc(['init', name])).code).toBe(0)
-  expect((await root.svc(['install', ...generators])).code).toBe(0)
-  return root
-}
+const project = createProject
 
 function setClientJson(
   root: AppRoot,
@@ -57,33 +50,6 @@ describe("svc generate: the issue's first runs", () => {
       { status: 'success' },
     ])
   })
-
-  it("does the same for GitHub's REST description", async () => {
-    const root = await project(['gen-typescript', 'gen-zod', 'gen-fetch-client'])
-    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
-    const run = await root.svc(['generate', 'demo', GITHUB_REST, '--json'], { timeoutMs: 300_000 })
-    expect(run.code, run.stderr).toBe(0)
-    const report = parseJsonStdout(run)
-    expect(report.errors).toEqual([])
-    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
-  }, 400_000)
-
-  it("does the same for GitHub's GraphQL schema, whose one error-level issue makes it exit 1", async () => {
-    const root = await project(['gen-typescript', 'gen-graphql-client'], 'gh')
-    expect((await root.svc(['bundle', 'gh'])).code).toBe(0)
-    const run = await root.svc(['generate', 'gh', GITHUB_GRAPHQL, '--json'], { timeoutMs: 300_000 })
-    const report = parseJsonStdout(run)
-    // The schema declares EnterpriseOwnerInfo.repositoryDeployKeySetting twice.
-    expect(
-      (report.parseIssues as { level: string; type: string }[])
-        .filter((i) => i.level === 'error')
-        .map((i) => i.type),
-    ).toContain('INVALID_TYPE_DEFINITION')
-    expect(run.code).toBe(1)
-    expect(report.errors).toEqual([])
-    expect(root.files('generated/gh')).toEqual(['graphql-client.ts', 'types.ts'])
-    expect(typecheckFolder(join(root.dir, 'generated/gh'))).toEqual({ status: 0, output: '' })
-  }, 400_000)
 })
 
 describe('svc generate --json', () => {
