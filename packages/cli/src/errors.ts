@@ -10,17 +10,36 @@ export const EXIT = Object.freeze({
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
-/** Ends the command with `code` after it has printed what the user needs. */
-export class ExitError extends Error {
-  override readonly name = 'ExitError'
-  constructor(readonly code: ExitCode) {
-    super(`exit ${code}`)
-  }
-}
-
 /** An unrecoverable failure that is not the document's fault, such as an unwritable `-o`: exit 1. */
 export class CommandError extends Error {
   override readonly name: string = 'CommandError'
+}
+
+/**
+ * A step of a staged command (publish, push) that failed: the command catches it and answers a
+ * `failed` result naming the stage, so it never reaches `run`.
+ */
+export class StageFailure<Stage extends string> extends Error {
+  override readonly name = 'StageFailure'
+  constructor(
+    readonly stage: Stage,
+    reason: string,
+  ) {
+    super(reason)
+  }
+}
+
+/** Runs `step`, turning anything it throws into a StageFailure at `stage` with the same reason. */
+export async function atStage<Stage extends string, T>(
+  stage: Stage,
+  step: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await step()
+  } catch (error) {
+    if (error instanceof StageFailure) throw error
+    throw new StageFailure(stage, (error as Error).message)
+  }
 }
 
 type LocatedError = { message: string; file?: string; line?: number; column?: number }

@@ -1,20 +1,23 @@
 import { CommanderError } from 'commander'
 import { DocumentError } from '@svc/engine'
+import { processIO, type CommandIO } from './command-io.js'
 import {
   CommandError,
   EXIT,
-  ExitError,
   formatDocumentError,
   formatRecipe,
   RecipeError,
   type ExitCode,
 } from './errors.js'
-import { createProgram, type ProgramIO } from './program.js'
+import { createProgram } from './program.js'
 
-/** Runs `svc` with `argv` (without `node` and the script) and resolves to its exit code. */
-export async function run(argv: readonly string[], io: ProgramIO = {}): Promise<ExitCode> {
-  const stderr = io.stderr ?? process.stderr
-  const stdout = io.stdout ?? process.stdout
+/**
+ * Runs `svc` with `argv` (without `node` and the script) and resolves to its exit code: the one
+ * place where what a command threw becomes an exit code. Everything it reads and writes goes
+ * through `io`, so runs in one process do not share a folder, an environment or streams.
+ */
+export async function run(argv: readonly string[], io: CommandIO): Promise<ExitCode> {
+  const { stdout, stderr } = io
   let code: ExitCode = EXIT.ok
   const program = createProgram(io, (exit) => (code = exit))
   const commands = new Set(program.commands.map((command) => command.name()))
@@ -68,7 +71,6 @@ function report(
   stderr: NodeJS.WritableStream,
   command: string | undefined,
 ): ExitCode {
-  if (error instanceof ExitError) return error.code
   if (error instanceof RecipeError) {
     stderr.write(formatRecipe(error.recipe) + '\n')
     return EXIT.usage
@@ -116,5 +118,5 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
     throw error
   })
-  process.exitCode = await run(argv)
+  process.exitCode = await run(argv, processIO())
 }

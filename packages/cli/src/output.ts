@@ -1,7 +1,12 @@
 import pc from 'picocolors'
+import type { CommandIO } from './command-io.js'
 
-/** Where a command writes: results on stdout, diagnostics and progress on stderr. */
+/** Where a command's result is written: results on stdout, diagnostics and progress on stderr. */
 export type Output = {
+  /** `json` under `--json`: stdout then holds exactly one JSON value. */
+  readonly format: 'text' | 'json'
+  /** The working folder, for showing paths relative to it. */
+  readonly cwd: string
   /** Writes a line of the command's result to stdout. */
   result(line: string): void
   /** Writes exactly one JSON value to stdout (`--json`). */
@@ -20,13 +25,6 @@ export type Colors = {
   green(text: string): string
 }
 
-export type OutputOptions = {
-  readonly stdout?: NodeJS.WritableStream & { isTTY?: boolean }
-  readonly stderr?: NodeJS.WritableStream & { isTTY?: boolean }
-  /** Colour is off under `--json`, when `NO_COLOR` is set, and when stdout is not a terminal. */
-  readonly json?: boolean
-}
-
 /** No colour: each paint returns its text as it is. */
 export const plain: Colors = {
   bold: (t) => t,
@@ -37,16 +35,19 @@ export const plain: Colors = {
   green: (t) => t,
 }
 
-export function createOutput(options: OutputOptions = {}): Output {
-  const stdout = options.stdout ?? process.stdout
-  const stderr = options.stderr ?? process.stderr
+/** Colour is off under `--json`, when `NO_COLOR` is set, and when stdout is not a terminal. */
+export function createOutput(
+  io: Pick<CommandIO, 'stdout' | 'stderr' | 'env' | 'cwd'>,
+  format: Output['format'],
+): Output {
   const useColor =
-    !options.json && !('NO_COLOR' in process.env) && Boolean(stdout.isTTY) && pc.isColorSupported
-  const color: Colors = useColor ? pc : plain
+    format === 'text' && !('NO_COLOR' in io.env) && Boolean(io.stdout.isTTY) && pc.isColorSupported
   return {
-    color,
-    result: (line) => void stdout.write(line + '\n'),
-    json: (value) => void stdout.write(JSON.stringify(value, null, 2) + '\n'),
-    diagnostic: (line) => void stderr.write(line + '\n'),
+    format,
+    cwd: io.cwd,
+    color: useColor ? pc : plain,
+    result: (line) => void io.stdout.write(line + '\n'),
+    json: (value) => void io.stdout.write(JSON.stringify(value, null, 2) + '\n'),
+    diagnostic: (line) => void io.stderr.write(line + '\n'),
   }
 }

@@ -1,20 +1,33 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
+import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
-import { createOutput, type OutputOptions } from './output.js'
-
-export type ProgramIO = OutputOptions & {
-  readonly cwd?: string
-  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean }
-  readonly env?: NodeJS.ProcessEnv
-}
+import { createOutput, type Output } from './output.js'
 
 declare const SVC_VERSION: string | undefined
 
+type JsonFlag = { readonly json?: boolean }
+type HubFlags = { readonly token?: string; readonly origin?: string }
+type InputFlag = { readonly input?: boolean }
+
+/** `--json`; `holds` names what its one object holds, `note` follows the help. */
+const json = (holds?: string, note = '') =>
+  new Option('--json', `print exactly one JSON object ${holds ? `${holds} ` : ''}on stdout${note}`)
+const noInput = () =>
+  new Option('--no-input', 'never prompt; refuse what would need an answer (strict mode)')
+const origin = (fallback = 'then the login, ') =>
+  new Option(
+    '--origin <url>',
+    `the hub (default: $SVC_API_ORIGIN, ${fallback}then http://localhost:8080)`,
+  )
+const token = () =>
+  new Option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+const SOURCE = 'a file path, an http(s) URL, or - for standard input'
+
 /**
- * Declares every command and its flags; each action lazy-loads its module, so `svc --help`
- * stays fast. The exit code of the action that ran is reported through `onExit`.
+ * Declares every command and its flags; each action lazy-loads its command and its renderer, so
+ * `svc --help` stays fast. The exit code of the action that ran is reported through `onExit`.
  */
-export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): Command {
+export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): Command {
   const program = new Command('svc')
     .description(
       'Check, convert and generate code from API descriptions (OpenAPI 2.0 / 3.0 / 3.1, GraphQL SDL).',
@@ -24,13 +37,16 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     // --version 1.0.0` is publish's --version, not the CLI's.
     .enablePositionalOptions()
     .showSuggestionAfterError()
-  const common = { ...(io.cwd ? { cwd: io.cwd } : {}), ...(io.stdin ? { stdin: io.stdin } : {}) }
+
+  /** Renders a command's result, as JSON under `--json`, and reports how the command exits. */
+  const show = <R>(flags: JsonFlag, render: (result: R, output: Output) => ExitCode, result: R) =>
+    onExit(render(result, createOutput(io, flags.json ? 'json' : 'text')))
 
   program
     .command('check')
     .description('Parse an API description and report every parse issue, grouped by level.')
-    .argument('[input]', 'a file path, an http(s) URL, or - for standard input')
-    .option('--json', 'print exactly one JSON object { parseIssues, summary } on stdout')
+    .argument('[input]', SOURCE)
+    .addOption(json('{ parseIssues, summary }'))
     .option('--debug', 'also show debug-level issues in the text report')
     .addOption(
       new Option('--max-bytes <bytes>', 'refuse documents larger than this').argParser(
@@ -40,17 +56,12 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .action(
       async (
         input: string | undefined,
-        flags: { json?: boolean; debug?: boolean; maxBytes?: number },
+        flags: JsonFlag & { debug?: boolean; maxBytes?: number },
       ) => {
-        const { checkAction } = await import('./commands/check/action.js')
-        onExit(
-          await checkAction(
-            input,
-            flags,
-            createOutput({ ...io, json: Boolean(flags.json) }),
-            common,
-          ),
-        )
+        const { check } = await import('./commands/check/index.js')
+        const { renderCheck } = await import('./commands/check/render.js')
+        const result = await check({ input, maxBytes: flags.maxBytes }, io)
+        show(flags, (r, output) => renderCheck(r, output, { debug: Boolean(flags.debug) }), result)
       },
     )
 
@@ -59,11 +70,12 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .description(
       'Print an OpenAPI 3 JSON document for any OpenAPI input (Swagger 2.0 is converted).',
     )
-    .argument('[input]', 'a file path, an http(s) URL, or - for standard input')
+    .argument('[input]', SOURCE)
     .option('-o, --output <file>', 'write the document to this file instead of stdout')
     .action(async (input: string | undefined, flags: { output?: string }) => {
-      const { toV3JsonAction } = await import('./commands/to-v3-json/action.js')
-      onExit(await toV3JsonAction(input, flags, createOutput({ ...io, json: true }), common))
+      const { toV3Json } = await import('./commands/to-v3-json/index.js')
+      const { renderToV3Json } = await import('./commands/to-v3-json/render.js')
+      show({}, renderToV3Json, await toV3Json({ input, output: flags.output }, io))
     })
 
   program
@@ -73,7 +85,7 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     )
     .argument('[old]', 'the old description: a file path, an http(s) URL, or - for standard input')
     .argument('[new]', 'the new description, likewise (only one of the two can be -)')
-    .option('--json', 'print exactly one JSON object { summary, counts, changes } on stdout')
+    .addOption(json('{ summary, counts, changes }'))
     .addOption(
       new Option('--fail-on <level>', 'exit 1 when any change is at this level or above').choices([
         'breaking',
@@ -82,27 +94,15 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     )
     .action(
       async (
-        oldInput: string | undefined,
-        newInput: string | undefined,
-        flags: { json?: boolean; failOn?: 'breaking' | 'warning' },
+        old: string | undefined,
+        next: string | undefined,
+        flags: JsonFlag & { failOn?: 'breaking' | 'warning' },
       ) => {
-        const { diffAction } = await import('./commands/diff/action.js')
-        onExit(
-          await diffAction(
-            oldInput,
-            newInput,
-            flags,
-            createOutput({ ...io, json: Boolean(flags.json) }),
-            common,
-          ),
-        )
+        const { diff } = await import('./commands/diff/index.js')
+        const { renderDiff } = await import('./commands/diff/render.js')
+        show(flags, renderDiff, await diff({ old, new: next, failOn: flags.failOn }, io))
       },
     )
-
-  const cwd = io.cwd ?? process.cwd()
-  const json = (flags: { json?: boolean }) => createOutput({ ...io, json: Boolean(flags.json) })
-  const noInput = '--no-input'
-  const noInputHelp = 'never prompt; refuse what would need an answer (strict mode)'
 
   program
     .command('init')
@@ -113,15 +113,16 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       'the stack the project publishes to (default @local/<project>)',
     )
     .option('--base-path <dir>', 'where generated files go, relative to the app root')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
+    .addOption(json())
+    .addOption(noInput())
     .action(
       async (
         project: string | undefined,
-        flags: { json?: boolean; name?: string; basePath?: string },
+        flags: JsonFlag & { name?: string; basePath?: string },
       ) => {
-        const { initAction } = await import('./commands/init/action.js')
-        onExit(initAction(project, flags, json(flags), cwd))
+        const { init } = await import('./commands/init/index.js')
+        const { renderInit } = await import('./commands/init/render.js')
+        show(flags, renderInit, await init({ ...flags, project }, io))
       },
     )
 
@@ -131,12 +132,13 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .argument('[generators...]', 'gen-typescript, gen-zod, gen-fetch-client, gen-graphql-client')
     .option('-p, --project <project>', 'the project (default: the only one)')
     .option('--list', 'list the generators svc ships')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
+    .addOption(json())
+    .addOption(noInput())
     .action(
-      async (names: string[], flags: { json?: boolean; project?: string; list?: boolean }) => {
-        const { installAction } = await import('./commands/install/action.js')
-        onExit(installAction(names, flags, json(flags), cwd))
+      async (generators: string[], flags: JsonFlag & { project?: string; list?: boolean }) => {
+        const { install } = await import('./commands/install/index.js')
+        const { renderInstall } = await import('./commands/install/render.js')
+        show(flags, renderInstall, await install({ ...flags, generators }, io))
       },
     )
 
@@ -145,11 +147,12 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .description("Copy an official generator's source into a project, to change what it emits.")
     .argument('[project]', 'the project')
     .option('-g, --generator <generator>', 'the generator to clone, e.g. gen-zod')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
-    .action(async (project: string | undefined, flags: { json?: boolean; generator?: string }) => {
-      const { cloneAction } = await import('./commands/clone/action.js')
-      onExit(cloneAction(project, flags, json(flags), cwd))
+    .addOption(json())
+    .addOption(noInput())
+    .action(async (project: string | undefined, flags: JsonFlag & { generator?: string }) => {
+      const { clone } = await import('./commands/clone/index.js')
+      const { renderClone } = await import('./commands/clone/render.js')
+      show(flags, renderClone, await clone({ ...flags, project }, io))
     })
 
   program
@@ -158,12 +161,13 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .argument('[generators...]', 'the generators to remove')
     .option('-p, --project <project>', 'the project (default: the only one)')
     .option('--force', "also delete a cloned generator's folder")
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
+    .addOption(json())
+    .addOption(noInput())
     .action(
-      async (names: string[], flags: { json?: boolean; project?: string; force?: boolean }) => {
-        const { removeAction } = await import('./commands/remove/action.js')
-        onExit(removeAction(names, flags, json(flags), cwd))
+      async (generators: string[], flags: JsonFlag & { project?: string; force?: boolean }) => {
+        const { remove } = await import('./commands/remove/index.js')
+        const { renderRemove } = await import('./commands/remove/render.js')
+        show(flags, renderRemove, await remove({ ...flags, generators }, io))
       },
     )
 
@@ -172,11 +176,12 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .description("Bundle a project's generators with the engine into .svc/<project>/bundle.js.")
     .argument('[project]', 'the project')
     .option('--server', 'build the stack server instead: a self-contained .svc/<project>/server.js')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
-    .action(async (project: string | undefined, flags: { json?: boolean; server?: boolean }) => {
-      const { bundleAction } = await import('./commands/bundle/action.js')
-      onExit(await bundleAction(project, flags, json(flags), cwd))
+    .addOption(json())
+    .addOption(noInput())
+    .action(async (project: string | undefined, flags: JsonFlag & { server?: boolean }) => {
+      const { bundle } = await import('./commands/bundle/index.js')
+      const { renderBundle } = await import('./commands/bundle/render.js')
+      show(flags, renderBundle, await bundle({ ...flags, project }, io))
     })
 
   program
@@ -184,22 +189,17 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .description("Run a project's generators over a schema and write the files under its basePath.")
     .argument('[project]', 'the project')
     .argument('[schema]', 'a file path, an http(s) URL, or - (default: source in client.json)')
-    .option('--json', 'print exactly one JSON object on stdout (strict mode)')
-    .option(noInput, noInputHelp)
+    .addOption(json(undefined, ' (strict mode)'))
+    .addOption(noInput())
     .action(
       async (
         project: string | undefined,
         schema: string | undefined,
-        flags: { json?: boolean; input?: boolean },
+        flags: JsonFlag & InputFlag,
       ) => {
-        const { generateAction } = await import('./commands/generate/action.js')
-        onExit(
-          await generateAction(project, schema, flags, json(flags), {
-            cwd,
-            ...(io.stdin ? { stdin: io.stdin } : {}),
-            stderr: io.stderr ?? process.stderr,
-          }),
-        )
+        const { generate } = await import('./commands/generate/index.js')
+        const { renderGenerate } = await import('./commands/generate/render.js')
+        show(flags, renderGenerate, await generate({ ...flags, project, schema }, io))
       },
     )
 
@@ -209,59 +209,49 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       'Check the machine and the projects of this app root; each problem comes with a fix.',
     )
     .option('-p, --project <project>', 'check only this project')
-    .option('--json', 'print exactly one JSON object { checks, summary } on stdout')
-    .option(noInput, noInputHelp)
-    .action(async (flags: { json?: boolean; project?: string }) => {
-      const { doctorAction } = await import('./commands/doctor/action.js')
-      onExit(doctorAction(flags, json(flags), cwd, program.version() ?? '0.1.0'))
+    .addOption(json('{ checks, summary }'))
+    .addOption(noInput())
+    .action(async (flags: JsonFlag & { project?: string }) => {
+      const { doctor } = await import('./commands/doctor/index.js')
+      const { renderDoctor } = await import('./commands/doctor/render.js')
+      const cliVersion = program.version() ?? '0.1.0'
+      show(flags, renderDoctor, await doctor({ project: flags.project, cliVersion }, io))
     })
-
-  const env = io.env ?? process.env
-  const stdin = io.stdin ?? process.stdin
-  const stderr = io.stderr ?? process.stderr
 
   program
     .command('login')
     .description('Check a personal access token with the hub and store it with the origin.')
-    .option('--origin <url>', 'the hub (default: $SVC_API_ORIGIN, then http://localhost:8080)')
+    .addOption(origin(''))
     .option('--token <pat>', 'the personal access token')
     .option('--with-token', 'read the token from standard input')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
-    .action(
-      async (flags: {
-        origin?: string
-        token?: string
-        withToken?: boolean
-        json?: boolean
-        input?: boolean
-      }) => {
-        const { loginAction } = await import('./commands/login/action.js')
-        onExit(await loginAction(flags, json(flags), { env, stdin, stderr }))
-      },
-    )
+    .addOption(json())
+    .addOption(noInput())
+    .action(async (flags: JsonFlag & InputFlag & HubFlags & { withToken?: boolean }) => {
+      const { login } = await import('./commands/login/index.js')
+      const { renderLogin } = await import('./commands/login/render.js')
+      show(flags, renderLogin, await login(flags, io))
+    })
 
   program
     .command('logout')
     .description('Remove the stored login.')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .action(async (flags: { json?: boolean }) => {
-      const { logoutAction } = await import('./commands/logout/action.js')
-      onExit(logoutAction(flags, json(flags), env))
+    .addOption(json())
+    .action(async (flags: JsonFlag) => {
+      const { logout } = await import('./commands/logout/index.js')
+      const { renderLogout } = await import('./commands/logout/render.js')
+      show(flags, renderLogout, await logout({}, io))
     })
 
   program
     .command('whoami')
     .description('Who the token belongs to, on which hub.')
-    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
-    .option(
-      '--origin <url>',
-      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
-    )
-    .option('--json', 'print exactly one JSON object on stdout')
-    .action(async (flags: { json?: boolean; token?: string; origin?: string }) => {
-      const { whoamiAction } = await import('./commands/whoami/action.js')
-      onExit(await whoamiAction(flags, json(flags), env))
+    .addOption(token())
+    .addOption(origin())
+    .addOption(json())
+    .action(async (flags: JsonFlag & HubFlags) => {
+      const { whoami } = await import('./commands/whoami/index.js')
+      const { renderWhoami } = await import('./commands/whoami/render.js')
+      show(flags, renderWhoami, await whoami(flags, io))
     })
 
   program
@@ -270,27 +260,16 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       "Bundle a project's stack server and publish it with its source as a stack version.",
     )
     .argument('[project]', 'the local project under .svc/')
-    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .addOption(token())
     .option('--version <semver>', 'the version (default: version in deno.json)')
-    .option(
-      '--origin <url>',
-      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
-    )
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
+    .addOption(origin())
+    .addOption(json())
+    .addOption(noInput())
     .action(
-      async (
-        project: string | undefined,
-        flags: {
-          token?: string
-          version?: string
-          origin?: string
-          json?: boolean
-          input?: boolean
-        },
-      ) => {
-        const { publishAction } = await import('./commands/publish/action.js')
-        onExit(await publishAction(project, flags, json(flags), { cwd, env }))
+      async (project: string | undefined, flags: JsonFlag & HubFlags & { version?: string }) => {
+        const { publish } = await import('./commands/publish/index.js')
+        const { renderPublish } = await import('./commands/publish/render.js')
+        show(flags, renderPublish, await publish({ ...flags, project }, io))
       },
     )
 
@@ -304,20 +283,28 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
       '--project <@account/slug>',
       'the hub project (default: project in client.json); recorded there',
     )
-    .option(
-      '--origin <url>',
-      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
-    )
-    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .addOption(origin())
+    .addOption(token())
     .option('--base-files', "also push the app's base files")
     .option('--base-files-only', 'push only the base files; leave the config untouched')
     .option('--force', 'replace an existing config without asking')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
+    .addOption(json())
+    .addOption(noInput())
     .action(
-      async (project: string | undefined, flags: Record<string, string | boolean | undefined>) => {
-        const { pushAction } = await import('./commands/push/action.js')
-        onExit(await pushAction(project, flags, json(flags), { cwd, env, stdin, stderr }))
+      async (
+        localProject: string | undefined,
+        flags: JsonFlag &
+          InputFlag &
+          HubFlags & {
+            project?: string
+            baseFiles?: boolean
+            baseFilesOnly?: boolean
+            force?: boolean
+          },
+      ) => {
+        const { push } = await import('./commands/push/index.js')
+        const { renderPush } = await import('./commands/push/render.js')
+        show(flags, renderPush, await push({ ...flags, localProject }, io))
       },
     )
 
@@ -326,18 +313,19 @@ export function createProgram(io: ProgramIO, onExit: (code: ExitCode) => void): 
     .description("Unfold a hub project's config back into the project's client.json.")
     .argument('[project]', 'the local project under .svc/')
     .option('--project <@account/slug>', 'the hub project (default: project in client.json)')
-    .option(
-      '--origin <url>',
-      'the hub (default: $SVC_API_ORIGIN, then the login, then http://localhost:8080)',
-    )
-    .option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
+    .addOption(origin())
+    .addOption(token())
     .option('--force', 'replace local enrichments, include and skip that differ without asking')
-    .option('--json', 'print exactly one JSON object on stdout')
-    .option(noInput, noInputHelp)
+    .addOption(json())
+    .addOption(noInput())
     .action(
-      async (project: string | undefined, flags: Record<string, string | boolean | undefined>) => {
-        const { pullAction } = await import('./commands/pull/action.js')
-        onExit(await pullAction(project, flags, json(flags), { cwd, env, stdin, stderr }))
+      async (
+        localProject: string | undefined,
+        flags: JsonFlag & InputFlag & HubFlags & { project?: string; force?: boolean },
+      ) => {
+        const { pull } = await import('./commands/pull/index.js')
+        const { renderPull } = await import('./commands/pull/render.js')
+        show(flags, renderPull, await pull({ ...flags, localProject }, io))
       },
     )
 

@@ -1,10 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAppRoot, PETSTORE, typecheckFolder } from './support/app-root.js'
-import { assertBuilt, REPO_ROOT } from './support/run-svc.js'
-
-beforeAll(() => assertBuilt())
+import { REPO_ROOT } from './support/run-svc.js'
 
 const GUIDE = readFileSync(join(REPO_ROOT, 'docs/authoring-generators.md'), 'utf8')
 

@@ -4,7 +4,6 @@ import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  assertBuilt,
   expectFailureStdout,
   fixtureDir,
   parseJsonStdout,
@@ -127,7 +126,6 @@ const check = (args: readonly string[], options: { stdin?: string } = {}) =>
   runSvc(['check', ...args], { cwd: dir, ...options })
 
 beforeAll(() => {
-  assertBuilt()
   fixtures = fixtureDir(files)
   dir = fixtures.dir
   mkdirSync(join(dir, 'a-directory'))

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  assertBuilt,
   expectFailureStdout,
   fixtureDir,
   parseJsonStdout,
@@ -83,7 +82,6 @@ const ids = (log: Changelog, level?: Change['level']) =>
 let scratch: ReturnType<typeof fixtureDir>
 
 beforeAll(() => {
-  assertBuilt()
   scratch = fixtureDir({ 'petstore-v1.yaml': fixture('petstore-v1.yaml') })
   mkdirSync(join(scratch.dir, 'a-directory'))
 })

@@ -1,10 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAppRoot, PETSTORE, type AppRoot } from './support/app-root.js'
-import { assertBuilt, parseJsonStdout } from './support/run-svc.js'
-
-beforeAll(() => assertBuilt())
+import { parseJsonStdout } from './support/run-svc.js'
 
 type Check = { id: string; status: string; message: string; hint?: string }
 

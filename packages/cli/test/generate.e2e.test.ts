@@ -1,28 +1,18 @@
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  createAppRoot,
-  GITHUB_GRAPHQL,
+  createProject,
   GITHUB_REST,
   PETSTORE,
   typecheckFolder,
   type AppRoot,
 } from './support/app-root.js'
-import { assertBuilt, parseJsonStdout, recipeLines, SVC_BIN } from './support/run-svc.js'
-
-beforeAll(() => assertBuilt())
+import { parseJsonStdout, recipeLines, runSvcOnTerminal } from './support/run-svc.js'
 
 const ANSI = /\u001b\[/
 
-/** `svc init <name>` and `svc install <generators>` in a new app root. */
-async function project(generators: readonly string[], name = 'demo'): Promise<AppRoot> {
-  const root = createAppRoot()
-  expect((await root.svc(['init', name])).code).toBe(0)
-  expect((await root.svc(['install', ...generators])).code).toBe(0)
-  return root
-}
+const project = createProject
 
 function setClientJson(
   root: AppRoot,
@@ -60,33 +50,6 @@ describe("svc generate: the issue's first runs", () => {
       { status: 'success' },
     ])
   })
-
-  it("does the same for GitHub's REST description", async () => {
-    const root = await project(['gen-typescript', 'gen-zod', 'gen-fetch-client'])
-    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
-    const run = await root.svc(['generate', 'demo', GITHUB_REST, '--json'], { timeoutMs: 300_000 })
-    expect(run.code, run.stderr).toBe(0)
-    const report = parseJsonStdout(run)
-    expect(report.errors).toEqual([])
-    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
-  }, 400_000)
-
-  it("does the same for GitHub's GraphQL schema, whose one error-level issue makes it exit 1", async () => {
-    const root = await project(['gen-typescript', 'gen-graphql-client'], 'gh')
-    expect((await root.svc(['bundle', 'gh'])).code).toBe(0)
-    const run = await root.svc(['generate', 'gh', GITHUB_GRAPHQL, '--json'], { timeoutMs: 300_000 })
-    const report = parseJsonStdout(run)
-    // The schema declares EnterpriseOwnerInfo.repositoryDeployKeySetting twice.
-    expect(
-      (report.parseIssues as { level: string; type: string }[])
-        .filter((i) => i.level === 'error')
-        .map((i) => i.type),
-    ).toContain('INVALID_TYPE_DEFINITION')
-    expect(run.code).toBe(1)
-    expect(report.errors).toEqual([])
-    expect(root.files('generated/gh')).toEqual(['graphql-client.ts', 'types.ts'])
-    expect(typecheckFolder(join(root.dir, 'generated/gh'))).toEqual({ status: 0, output: '' })
-  }, 400_000)
 })
 
 describe('svc generate --json', () => {
@@ -433,24 +396,18 @@ describe('svc generate: progress', () => {
   it('shows progress per generator on a terminal, and none under --json', async () => {
     const root = await project(['gen-typescript', 'gen-zod'])
     expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
-    // script(1) gives the command a pseudo-terminal of a known size; its output is the terminal's.
-    const run = spawnSync(
-      'script',
-      [
-        '-qfec',
-        `stty cols 120 rows 40; ${process.execPath} ${SVC_BIN} generate demo ${GITHUB_REST}`,
-        '/dev/null',
-      ],
-      { cwd: root.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-    )
-    expect(run.status).toBe(0)
+    const run = await runSvcOnTerminal(['generate', 'demo', GITHUB_REST], {
+      cwd: root.dir,
+      timeoutMs: 120_000,
+    })
+    expect(run.code, run.output).toBe(0)
     // The spinner draws every 80 ms or so: gen-zod, quick after gen-typescript, may not show.
-    const seen = [...run.stdout.matchAll(/@svc\/gen-typescript: (\d+)\/969/g)].map((m) =>
+    const seen = [...run.output.matchAll(/@svc\/gen-typescript: (\d+)\/969/g)].map((m) =>
       Number(m[1]),
     )
     expect(seen.length).toBeGreaterThan(0)
     expect(seen).toEqual([...seen].sort((a, b) => a - b))
-    expect(run.stdout).toMatch(/^Wrote 2 files/m)
+    expect(run.output).toMatch(/^Wrote 2 files/m)
     const json = await root.svc(['generate', 'demo', GITHUB_REST, '--json'])
     expect(json.stderr).not.toMatch(/\/969/)
   }, 180_000)

@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppRoot } from './support/app-root.js'
@@ -7,13 +9,12 @@ import {
   createHome,
   htmlErrorServer,
   oneJson,
-  runSvcInPty,
   silentServer,
   startTestHub,
   type Home,
   type TestHub,
 } from './support/hub.js'
-import { assertBuilt, recipeLines, runSvc, type RunOptions } from './support/run-svc.js'
+import { recipeLines, runSvc, runSvcOnTerminal, type RunOptions } from './support/run-svc.js'
 
 const DEFAULT_ORIGIN = 'http://localhost:8080'
 
@@ -26,7 +27,6 @@ const home = () => {
 }
 
 beforeAll(async () => {
-  assertBuilt()
   t = await startTestHub()
 })
 afterAll(async () => {
@@ -140,7 +140,7 @@ describe('svc login', () => {
 
   it('on a terminal without a token it asks for it, hidden, then stores it', async () => {
     const h = home()
-    const run = await runSvcInPty(['login', '--origin', t.url], {
+    const run = await runSvcOnTerminal(['login', '--origin', t.url], {
       cwd: h.dir,
       env: h.env,
       answer: { after: 'Personal access token', keys: `${t.people.walt}\r` },
@@ -171,6 +171,29 @@ describe('svc login', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /)
     } finally {
       await html.close()
+    }
+    expect(existsSync(h.loginFile)).toBe(false)
+  })
+
+  it('a server that answers GET /v1/user with another shape: exit 1 naming the request, field and origin', async () => {
+    const h = home()
+    // Not an svc hub: a foreign server whose 200 answer has no `handle` or `token`.
+    const foreign = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ login: 'alice', id: 7 }))
+    })
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`
+    try {
+      const run = await svc(h, ['login', '--origin', origin, '--token', 'x'])
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(
+        `error: cannot check the token: the hub at ${origin} answered GET /v1/user with a body svc cannot read: \`id\`: `,
+      )
+      expect(run.stderr).toMatch(/`handle`: [^\n]*expected string/)
+      expect(run.stderr).not.toMatch(/\n\s+at /)
+    } finally {
+      await new Promise<void>((resolve) => foreign.close(() => resolve()))
     }
     expect(existsSync(h.loginFile)).toBe(false)
   })

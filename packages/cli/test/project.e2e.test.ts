@@ -1,10 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAppRoot } from './support/app-root.js'
-import { assertBuilt, parseJsonStdout, recipeLines } from './support/run-svc.js'
-
-beforeAll(() => assertBuilt())
+import { parseJsonStdout, recipeLines } from './support/run-svc.js'
 
 const imports = (root: ReturnType<typeof createAppRoot>, name = 'demo') =>
   root.json(`.svc/${name}/deno.json`).imports as Record<string, string>

@@ -15,7 +15,7 @@ import {
   type TestHub,
   failed,
 } from './support/hub.js'
-import { assertBuilt, recipeLines, type RunOptions } from './support/run-svc.js'
+import { recipeLines, type RunOptions } from './support/run-svc.js'
 
 const DEFAULT_ORIGIN = 'http://localhost:8080'
 
@@ -29,7 +29,6 @@ const home = () => {
 let empty: Home
 
 beforeAll(async () => {
-  assertBuilt()
   t = await startTestHub()
   empty = home()
 })

@@ -8,14 +8,13 @@ import {
   createHome,
   htmlErrorServer,
   oneJson,
-  runSvcInPty,
   runSvcOpenStdin,
   startTestHub,
   type Home,
   type TestHub,
   failed,
 } from './support/hub.js'
-import { assertBuilt, recipeLines, type RunOptions } from './support/run-svc.js'
+import { recipeLines, runSvcOnTerminal, type RunOptions } from './support/run-svc.js'
 
 const SETTINGS = {
   basePath: 'src/api',
@@ -35,7 +34,6 @@ let t: TestHub
 let h: Home
 
 beforeAll(async () => {
-  assertBuilt()
   t = await startTestHub()
   h = createHome()
   for (const slug of ['shop', 'shop-b', 'fixed', 'files', 'prompt', 'pipe', 'pulled'])
@@ -444,7 +442,7 @@ describe('svc push: the overwrite prompt', () => {
     const env = { ...h.env, SVC_HUB_TOKEN: t.people.alice, SVC_API_ORIGIN: t.url }
     const args = ['push', 'demo', '--project', '@acme/prompt']
 
-    const declined = await runSvcInPty(args, {
+    const declined = await runSvcOnTerminal(args, {
       cwd: root.dir,
       env,
       answer: { after: 'Replace it?', keys: 'n' },
@@ -459,7 +457,7 @@ describe('svc push: the overwrite prompt', () => {
     expect(await config('prompt')).toEqual(before)
     expect(root.read(CLIENT)).toBe(local)
 
-    const accepted = await runSvcInPty(args, {
+    const accepted = await runSvcOnTerminal(args, {
       cwd: root.dir,
       env,
       answer: { after: 'Replace it?', keys: 'y' },
@@ -478,7 +476,7 @@ describe('svc push: the overwrite prompt', () => {
     expect(root.json(CLIENT).project).toBe('@acme/prompt')
 
     // --force on the terminal: no question at all.
-    const forced = await runSvcInPty([...args, '--force'], { cwd: root.dir, env })
+    const forced = await runSvcOnTerminal([...args, '--force'], { cwd: root.dir, env })
     expect(forced.timedOut, forced.output).toBe(false)
     expect(forced.code).toBe(0)
     expect(forced.output).not.toContain('Replace it?')
@@ -597,7 +595,7 @@ describe('svc pull', () => {
     const before = root.read(CLIENT)
     const env = { ...h.env, SVC_HUB_TOKEN: t.people.alice, SVC_API_ORIGIN: t.url }
     const question = "Replace the local enrichments, include, skip of demo with @acme/pulled's?"
-    const declined = await runSvcInPty(['pull', 'demo'], {
+    const declined = await runSvcOnTerminal(['pull', 'demo'], {
       cwd: root.dir,
       env,
       answer: { after: question, keys: 'n' },
@@ -606,7 +604,7 @@ describe('svc pull', () => {
     expect(declined.code).toBe(0)
     expect(declined.output).toContain('Pull aborted: .svc/demo/.settings/client.json is unchanged.')
     expect(root.read(CLIENT)).toBe(before)
-    const accepted = await runSvcInPty(['pull', 'demo'], {
+    const accepted = await runSvcOnTerminal(['pull', 'demo'], {
       cwd: root.dir,
       env,
       answer: { after: question, keys: 'y' },

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, REPO_ROOT, runSvc, type SvcRun } from './support/run-svc.js'
+import { describe, expect, it } from 'vitest'
+import { REPO_ROOT, runSvc, type SvcRun } from './support/run-svc.js'
 
 /**
  * `svc check --json` on every real description installed as a dev dependency: each must finish
@@ -109,8 +109,6 @@ function problemsOf(run: SvcRun): string[] {
 }
 
 describe('svc check --json on every installed real document', () => {
-  beforeAll(() => assertBuilt())
-
   it.each(GROUPS)(
     '$name',
     async ({ name, files, count }) => {

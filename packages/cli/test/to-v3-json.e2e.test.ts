@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, fixtureDir, parseJsonStdout, recipeLines, runSvc } from './support/run-svc.js'
+import { fixtureDir, parseJsonStdout, recipeLines, runSvc } from './support/run-svc.js'
 
 const SWAGGER = `swagger: "2.0"
 info: {title: Pets, version: "1.0.0"}
@@ -59,7 +59,6 @@ const toV3 = (args: readonly string[], options: { stdin?: string } = {}) =>
   runSvc(['to-v3-json', ...args], { cwd: dir, ...options })
 
 beforeAll(() => {
-  assertBuilt()
   fixtures = fixtureDir({
     'swagger.yaml': SWAGGER,
     'openapi30.yaml': OPENAPI_30,

@@ -22,7 +22,7 @@ export type Credentials = {
  */
 export function resolveCredentials(
   flags: { token?: string | undefined; origin?: string | undefined },
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Credentials {
   const login = readLogin(env)
   const [token, tokenFrom]: [string | undefined, TokenSource | undefined] = flags.token

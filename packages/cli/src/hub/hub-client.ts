@@ -1,3 +1,5 @@
+import type { z } from 'zod'
+
 /** Why a hub request failed, in words a user can act on; never a stack trace. */
 export class HubError extends Error {
   override readonly name = 'HubError'
@@ -12,9 +14,11 @@ export class HubError extends Error {
   }
 }
 
-export type HubRequest = {
+export type HubRequest<T> = {
   readonly method: 'GET' | 'POST' | 'PUT'
   readonly path: string
+  /** What a 2xx answer's body must be (a schema of `@svc/hub-api`); anything else is a HubError. */
+  readonly answer: z.ZodType<T>
   readonly json?: unknown
   readonly form?: FormData
   readonly timeoutMs?: number
@@ -26,13 +30,14 @@ export const DEFAULT_HUB_TIMEOUT_MS = 60_000
 
 /**
  * One request to the hub with the token as a Bearer credential. Resolves with the JSON body of
- * a 2xx answer; every failure (no answer, timeout, a non-2xx status, a body that is not JSON) is
- * a HubError whose message says what happened, with the hub's code and message when it sent them.
+ * a 2xx answer, parsed with `request.answer`; every failure (no answer, timeout, a non-2xx status,
+ * a body that is not JSON, or not the answer's shape) is a HubError whose message says what
+ * happened, with the hub's code and message when it sent them.
  */
 export async function hubRequest<T>(
   origin: string,
   token: string | undefined,
-  request: HubRequest,
+  request: HubRequest<T>,
 ): Promise<HubAnswer<T>> {
   const url = `${origin}${request.path}`
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'svc-cli' }
@@ -59,7 +64,14 @@ export async function hubRequest<T>(
       response.status,
     )
   }
-  if (response.ok) return { status: response.status, body: body as T }
+  if (response.ok) {
+    const parsed = request.answer.safeParse(body)
+    if (parsed.success) return { status: response.status, body: parsed.data }
+    throw new HubError(
+      `the hub at ${origin} answered ${request.method} ${request.path} with a body svc cannot read: ${mismatch(parsed.error)}; is ${origin} an svc hub of this version?`,
+      response.status,
+    )
+  }
   const envelope = body as { code?: unknown; message?: unknown } | undefined
   const code = typeof envelope?.code === 'string' ? envelope.code : undefined
   const message = typeof envelope?.message === 'string' ? envelope.message : undefined
@@ -68,6 +80,16 @@ export async function hubRequest<T>(
     response.status,
     code,
   )
+}
+
+/** The first issues of an answer that is not the expected shape, each with its field. */
+function mismatch(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const field = issue.path.map(String).join('.')
+    return `${field === '' ? 'the body' : `\`${field}\``}: ${issue.message}`
+  })
+  const more = error.issues.length - shown.length
+  return shown.join('; ') + (more > 0 ? ` (and ${more} more)` : '')
 }
 
 function unreachable(origin: string, error: unknown, timeoutMs: number): string {

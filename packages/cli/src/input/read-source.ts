@@ -20,17 +20,21 @@ export class MissingFileError extends Error {
   }
 }
 
+/** Where a relative path and `-` lead, and the most a document may weigh. */
+export type SourceOptions = {
+  readonly cwd: string
+  readonly stdin: NodeJS.ReadableStream
+  readonly maxBytes?: number | undefined
+}
+
 const URL_TIMEOUT_MS = 30_000
 
 /** Reads a file path, an http(s) URL, or `-` (standard input), refusing anything over the size limit. */
-export async function readSource(
-  input: string,
-  options: { cwd?: string; stdin?: NodeJS.ReadableStream; maxBytes?: number } = {},
-): Promise<LoadedSource> {
+export async function readSource(input: string, options: SourceOptions): Promise<LoadedSource> {
   const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxBytes
   if (input === '-') {
     return {
-      text: await readStream(options.stdin ?? process.stdin, maxBytes),
+      text: await readStream(options.stdin, maxBytes),
       origin: '<stdin>',
       isFile: false,
     }
@@ -38,7 +42,7 @@ export async function readSource(
   if (/^https?:\/\//i.test(input))
     return { text: await fetchText(input, maxBytes), origin: input, isFile: false }
 
-  const path = resolve(options.cwd ?? process.cwd(), input)
+  const path = resolve(options.cwd, input)
   try {
     const stat = statSync(path)
     if (stat.isDirectory())
@@ -119,7 +123,7 @@ function describeFetchError(error: unknown): string {
 export async function readCommandInput(
   input: string | undefined,
   recipe: Recipe,
-  options: { cwd?: string; stdin?: NodeJS.ReadableStream; maxBytes?: number } = {},
+  options: SourceOptions,
 ): Promise<LoadedSource> {
   if (input === undefined || input === '') throw new RecipeError(recipe)
   try {

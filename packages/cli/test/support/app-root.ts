@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
-import { afterAll } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { REPO_ROOT, runSvc, type RunOptions } from './run-svc.js'
 
 const require = createRequire(import.meta.url)
@@ -42,6 +42,17 @@ export function createAppRoot() {
 }
 
 export type AppRoot = ReturnType<typeof createAppRoot>
+
+/** `svc init <name>` and `svc install <generators>` in a new app root. */
+export async function createProject(
+  generators: readonly string[],
+  name = 'demo',
+): Promise<AppRoot> {
+  const root = createAppRoot()
+  expect((await root.svc(['init', name])).code).toBe(0)
+  expect((await root.svc(['install', ...generators])).code).toBe(0)
+  return root
+}
 
 /** `tsc --noEmit --strict` over every .ts file of a folder: `{ status: 0, output: '' }` when clean. */
 export function typecheckFolder(folder: string) {

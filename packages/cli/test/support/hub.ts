@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
@@ -8,7 +7,9 @@ import { dirname, join } from 'node:path'
 import { seedPeople, type People } from '../../../hub/test/support/fixtures.js'
 import { startHub, type HubProcess } from '../../../hub/test/support/hub-process.js'
 import { call, manifest, publishForm, type Reply } from '../../../hub/test/support/http.js'
-import { parseJsonStdout, SVC_BIN, type SvcRun } from './run-svc.js'
+import { parseJsonStdout, type SvcRun } from './run-svc.js'
+
+export { runSvcOpenStdin } from './run-svc.js'
 
 export type { People } from '../../../hub/test/support/fixtures.js'
 
@@ -259,108 +260,4 @@ export function sha256(bytes: Buffer | string): string {
 
 export function sha256File(path: string): string {
   return sha256(readFileSync(path))
-}
-
-export type SpawnOptions = {
-  readonly cwd: string
-  readonly env: Readonly<Record<string, string | undefined>>
-  readonly timeoutMs?: number
-}
-
-function childEnv(env: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
-  delete merged.FORCE_COLOR
-  for (const [name, value] of Object.entries(env))
-    if (value === undefined) delete merged[name]
-    else merged[name] = value
-  return merged
-}
-
-/**
- * The real `svc` bin with its stdin a pipe that stays open until it exits: a prompt on that pipe
- * would wait for ever, so `timedOut` says whether it had to be killed.
- */
-export function runSvcOpenStdin(
-  args: readonly string[],
-  options: SpawnOptions,
-): Promise<SvcRun & { timedOut: boolean }> {
-  const started = performance.now()
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], {
-      cwd: options.cwd,
-      env: childEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, options.timeoutMs ?? 20_000)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.stdin.on('error', () => {})
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      child.stdin.end()
-      resolve({ code, signal, stdout, stderr, ms: performance.now() - started, timedOut })
-    })
-  })
-}
-
-export type PtyRun = {
-  readonly code: number | null
-  /** Everything the terminal showed, without escape sequences and carriage returns. */
-  readonly output: string
-  /** Whether `answer.after` appeared, so that the keys were typed. */
-  readonly answered: boolean
-  readonly timedOut: boolean
-}
-
-const ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][A-Z0-9]|\r/g
-
-/**
- * The real `svc` bin on a pseudo-terminal (util-linux `script`), so that stdin and stderr are
- * TTYs. When `answer.after` shows up on the terminal, `answer.keys` are typed.
- */
-export function runSvcInPty(
-  args: readonly string[],
-  options: SpawnOptions & { answer?: { after: string; keys: string } },
-): Promise<PtyRun> {
-  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
-  const command = `stty cols 120 rows 40; exec ${[process.execPath, SVC_BIN, ...args].map(quote).join(' ')}`
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: options.cwd,
-      env: childEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let raw = ''
-    let answered = false
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, options.timeoutMs ?? 30_000)
-    const plain = () => raw.replace(ESCAPES, '')
-    const onOutput = (chunk: Buffer) => {
-      raw += chunk.toString('utf8')
-      if (options.answer && !answered && plain().includes(options.answer.after)) {
-        answered = true
-        // Give the prompt a moment to switch the terminal to raw mode before typing.
-        setTimeout(() => child.stdin.write(options.answer!.keys), 200)
-      }
-    }
-    child.stdout.on('data', onOutput)
-    child.stderr.on('data', onOutput)
-    child.stdin.on('error', () => {})
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      child.stdin.end()
-      resolve({ code, output: plain(), answered, timedOut })
-    })
-  })
 }

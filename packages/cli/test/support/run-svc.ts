@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
+import { run } from '../../src/main.js'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 export const SVC_BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url))
@@ -17,25 +19,115 @@ export type SvcRun = {
 
 export type RunOptions = {
   readonly cwd?: string
-  /** Written to the child's stdin, which is then closed; without it stdin is closed at once. */
+  /** Written to stdin, which is then closed; without it stdin is closed at once. */
   readonly stdin?: string
+  /** How long a spawned bin may run, or how long an open-stdin run is waited for. */
   readonly timeoutMs?: number
-  /** Set in the child's environment, over this process's; `undefined` removes a variable. */
+  /** Set in the command's environment, over this process's; `undefined` removes a variable. */
   readonly env?: Readonly<Record<string, string | undefined>>
 }
 
-/** Runs the real `svc` bin in a child process, without colour, and collects everything it prints. */
-export function runSvc(args: readonly string[], options: RunOptions = {}): Promise<SvcRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
-  delete env.FORCE_COLOR
-  for (const [name, value] of Object.entries(options.env ?? {}))
-    if (value === undefined) delete env[name]
-    else env[name] = value
+/**
+ * Runs `svc` in this process through `run(argv, io)`, as the bin does but with its own folder,
+ * environment and streams, without colour, and collects everything it prints. A test file's
+ * runs are isolated from each other and from the test process: no command reads the process's
+ * cwd, environment or streams.
+ */
+export async function runSvc(args: readonly string[], options: RunOptions = {}): Promise<SvcRun> {
+  const stdout = captured()
+  const stderr = captured()
+  const stdin = new PassThrough()
+  stdin.end(options.stdin ?? '')
+  return runInProcess(args, { ...options, stdin, stdout, stderr })
+}
+
+/**
+ * `run` with a stdin that stays open: a prompt or a read on it would wait for ever, so after
+ * `timeoutMs` the run is given up (`timedOut`) and whatever it printed so far is returned.
+ */
+export async function runSvcOpenStdin(
+  args: readonly string[],
+  options: Omit<RunOptions, 'stdin'>,
+): Promise<SvcRun & { timedOut: boolean }> {
+  const stdout = captured()
+  const stderr = captured()
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<SvcRun>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          code: null,
+          signal: null,
+          stdout: stdout.text(),
+          stderr: stderr.text(),
+          ms: options.timeoutMs ?? 20_000,
+        }),
+      options.timeoutMs ?? 20_000,
+    )
+  })
+  const ran = runInProcess(args, { ...options, stdin: new PassThrough(), stdout, stderr })
+  const result = await Promise.race([ran, timedOut])
+  clearTimeout(timer)
+  return { ...result, timedOut: result.code === null }
+}
+
+async function runInProcess(
+  args: readonly string[],
+  options: Omit<RunOptions, 'stdin'> & {
+    stdin: PassThrough
+    stdout: ReturnType<typeof captured>
+    stderr: ReturnType<typeof captured>
+  },
+): Promise<SvcRun> {
+  const started = performance.now()
+  const code = await run(args, {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: testEnv(options.env),
+    stdin: options.stdin,
+    stdout: options.stdout,
+    stderr: options.stderr,
+  })
+  return {
+    code,
+    signal: null,
+    stdout: options.stdout.text(),
+    stderr: options.stderr.text(),
+    ms: performance.now() - started,
+  }
+}
+
+/** A stream that keeps what is written to it; not a terminal, as stdout is in a pipe. */
+function captured() {
+  const chunks: Buffer[] = []
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.from(chunk))
+      done()
+    },
+  })
+  return Object.assign(stream, { text: () => Buffer.concat(chunks).toString('utf8') })
+}
+
+/** This process's environment without colour, with `env` over it; `undefined` removes a variable. */
+export function testEnv(env: RunOptions['env'] = {}): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
+  delete merged.FORCE_COLOR
+  for (const [name, value] of Object.entries(env))
+    if (value === undefined) delete merged[name]
+    else merged[name] = value
+  return merged
+}
+
+/**
+ * Runs the real `svc` bin in a child process, for the one smoke test per command that covers
+ * the process wiring (bin → main → exit code, the process's streams).
+ */
+export function runSvcProcess(args: readonly string[], options: RunOptions = {}): Promise<SvcRun> {
   const started = performance.now()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SVC_BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env,
+      env: testEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 60_000,
     })
@@ -102,7 +194,8 @@ export function fixtureDir(files: Readonly<Record<string, string>>): {
 }
 
 /**
- * The bin runs the compiled dist, so a source edit without a build would test old code: a stale
+ * The bin runs the compiled dist, so a source edit without a build would test old code (in
+ * process runs use the sources; the process smoke tests and the pty tests use the bin): a stale
  * CLI fails with the command to run. A stale engine only warns, since the engine is often
  * mid-edit elsewhere and has its own tests against its sources.
  */
@@ -155,4 +248,69 @@ export function expectFailureStdout(run: SvcRun, args: readonly string[]): void 
     throw new Error(
       `expected one { type: 'error', exitCode: ${run.code} } object, got: ${run.stdout}`,
     )
+}
+
+export type TerminalRun = {
+  readonly code: number | null
+  /** Everything the terminal showed, without escape sequences and carriage returns. */
+  readonly output: string
+  /** Whether `answer.after` appeared, so that the keys were typed. */
+  readonly answered: boolean
+  readonly timedOut: boolean
+}
+
+const ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][A-Z0-9]|\r/g
+
+/**
+ * `run` on a terminal of 120×40 that this process plays: stdin, stdout and stderr say they are
+ * TTYs, so the command may prompt and show progress; what both streams print is what the
+ * terminal shows. When `answer.after` shows up, `answer.keys` are typed.
+ */
+export async function runSvcOnTerminal(
+  args: readonly string[],
+  options: Omit<RunOptions, 'stdin'> & { answer?: { after: string; keys: string } },
+): Promise<TerminalRun> {
+  let raw = ''
+  let answered = false
+  const plain = () => raw.replace(ESCAPES, '')
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    isRaw: false,
+    setRawMode(mode: boolean) {
+      stdin.isRaw = mode
+      return stdin
+    },
+  })
+  const screen = () =>
+    Object.assign(
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          raw += chunk.toString()
+          if (options.answer && !answered && plain().includes(options.answer.after)) {
+            answered = true
+            // Give the prompt a moment to listen for keys before typing.
+            setTimeout(() => stdin.write(options.answer!.keys), 200)
+          }
+          done()
+        },
+      }),
+      { isTTY: true, columns: 120, rows: 40 },
+    )
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), options.timeoutMs ?? 30_000)
+  })
+  const code = await Promise.race([
+    run(args, {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: testEnv(options.env),
+      stdin,
+      stdout: screen(),
+      stderr: screen(),
+    }),
+    timeout,
+  ])
+  clearTimeout(timer)
+  stdin.end()
+  return { code, output: plain(), answered, timedOut: code === null }
 }

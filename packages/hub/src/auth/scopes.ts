@@ -1,12 +1,7 @@
-/** PAT scopes (docs/api/authentication.md). */
-export const SCOPES = [
-  'read',
-  'write:releases',
-  'write:projects',
-  'write:apis',
-  'admin:webhooks',
-  'write:libraries',
-] as const
+import { SCOPES } from '@svc/hub-api'
+
+/** PAT scopes (docs/api/authentication.md); the hub-api package lists them for `GET /v1/user`. */
+export { SCOPES }
 
 export type Scope = (typeof SCOPES)[number]
 

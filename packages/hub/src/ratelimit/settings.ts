@@ -1,8 +1,8 @@
 import { DEFAULT_RATE_LIMITS, defaultLimit, routeKey, type RouteLimit } from './table.js'
 
-/** The largest `max` and window an override or `SVC_HUB_RATE_LIMITS` may give. */
-export const MAX_REQUESTS = 1_000_000
-export const MAX_WINDOW_SECONDS = 86_400
+import { MAX_REQUESTS, MAX_WINDOW_SECONDS } from '@svc/hub-api'
+
+export { MAX_REQUESTS, MAX_WINDOW_SECONDS }
 
 /** The operator's rate-limit settings (docs/hub/running.md). */
 export type RateLimitSettings = {

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { ApiListSchema, ApiSchema } from '@svc/hub-api'
 import { API_READ_SCOPES, readableApi } from '../apis/api-access.js'
-import { ApiSchema, apiRecord } from '../apis/record.js'
+import { apiRecord } from '../apis/record.js'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
@@ -29,16 +30,6 @@ const CreateApiSchema = z
       .optional(),
   })
   .openapi('CreateApi')
-
-const ApiListSchema = z
-  .object({
-    apis: z.array(ApiSchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
-  })
-  .openapi('ApiList')
 
 const ApiCursorShape = z.tuple([z.iso.datetime(), z.string()])
 

@@ -1,19 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { DeliveryListSchema, DeliverySchema, RecoverResultSchema } from '@svc/hub-api'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import { BEARER, createRouter, errorResponses } from '../http/router.js'
 import { now } from '../store/ids.js'
-import { deliveryRecord, DeliverySchema } from '../webhooks/record.js'
+import { deliveryRecord } from '../webhooks/record.js'
 import { deliveryBody, managedWebhook, missingDelivery } from '../webhooks/webhook-access.js'
-import {
-  CursorShape,
-  DeliveryListSchema,
-  DeliveryParams,
-  ERRORS,
-  MANAGE,
-  RecoverResultSchema,
-  WebhookParams,
-} from './webhooks.js'
+import { CursorShape, DeliveryParams, ERRORS, MANAGE, WebhookParams } from './webhooks.js'
 
 /** A webhook's deliveries: listed, read, retried one at a time or recovered since a time. */
 export const deliveries = createRouter()

@@ -1,4 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  AliasSchema,
+  DeploymentListSchema,
+  DeploymentSchema,
+  RunListSchema,
+  RunSchema,
+} from '@svc/hub-api'
 import type { Context } from 'hono'
 import semver from 'semver'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
@@ -17,13 +24,7 @@ import { needs, requireCaller } from '../middleware/authenticate.js'
 import { unfoldSettings } from '../projects/config-fold.js'
 import { projectFor } from '../projects/project-access.js'
 import { storedConfig } from '../projects/record.js'
-import {
-  deploymentRecord,
-  DeploymentSchema,
-  runRecord,
-  RunSchema,
-  AliasSchema,
-} from '../runs/record.js'
+import { deploymentRecord, runRecord } from '../runs/record.js'
 import { runQueue } from '../runs/queue.js'
 import { findSandbox, sandboxRefusal } from '../runs/sandbox-probe.js'
 import { latestOf } from '../stacks/latest-version.js'
@@ -135,10 +136,7 @@ deployments.openapi(
     middleware: [READ] as const,
     request: { params: ProjectParams },
     responses: {
-      200: json(
-        z.object({ deployments: z.array(DeploymentSchema) }).openapi('DeploymentList'),
-        'The deployments',
-      ),
+      200: json(DeploymentListSchema, 'The deployments'),
       ...errorResponses(401, 403, 404),
     },
   }),
@@ -307,7 +305,7 @@ deployments.openapi(
     middleware: [READ] as const,
     request: { params: ProjectParams },
     responses: {
-      200: json(z.object({ runs: z.array(RunSchema) }).openapi('RunList'), 'The runs'),
+      200: json(RunListSchema, 'The runs'),
       ...errorResponses(401, 403, 404),
     },
   }),

@@ -1,4 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  BaseFilesSchema,
+  ClientConfigSchema,
+  ProjectConfigResponseSchema,
+  ProjectDetailSchema,
+  ProjectListSchema,
+  ProjectSchema,
+  UnfoldedClientConfigSchema,
+} from '@svc/hub-api'
 import semver from 'semver'
 import { parseScopedName } from '@svc/project-format'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
@@ -9,15 +18,8 @@ import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '.
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { foldSettings, unfoldSettings } from '../projects/config-fold.js'
 import { projectFor } from '../projects/project-access.js'
-import {
-  ProjectConfigResponseSchema,
-  projectConfigResponse,
-  projectRecord,
-  ProjectSchema,
-  storedConfig,
-} from '../projects/record.js'
+import { projectConfigResponse, projectRecord, storedConfig } from '../projects/record.js'
 import { EMPTY_CONFIG } from '../projects/config-fold.js'
-import { StoredFileSchema } from '../stacks/record.js'
 import { byCodeUnits } from '../store/ids.js'
 import { readUpload, storedFile } from '../uploads/read-upload.js'
 
@@ -35,25 +37,6 @@ const CreateProjectSchema = z
     api: z.string().openapi({ example: 'acme/billing' }),
   })
   .openapi('CreateProject')
-
-const ClientConfigSchema = z
-  .strictObject({
-    source: z
-      .unknown()
-      .optional()
-      .openapi({ description: 'Accepted and ignored: a project reads its bound API' }),
-    settings: z.record(z.string(), z.unknown()),
-  })
-  .openapi('ClientConfig')
-
-const BaseFilesSchema = z
-  .object({
-    project: z.object({ account: z.string(), slug: z.string() }),
-    files: z.array(StoredFileSchema),
-    fileCount: z.int(),
-    totalBytes: z.int(),
-  })
-  .openapi('BaseFiles')
 
 /** Reading a project's config needs `read` or `write:projects`; changing it, `write:projects`. */
 const READ = needs('read', 'write:projects')
@@ -202,9 +185,7 @@ projects.openapi(
       200: {
         description: 'client.json `project` and `settings`',
         content: {
-          'application/json': {
-            schema: z.object({ project: z.string(), settings: z.record(z.string(), z.unknown()) }),
-          },
+          'application/json': { schema: UnfoldedClientConfigSchema },
         },
       },
       ...errorResponses(401, 403, 404),
@@ -278,30 +259,6 @@ projects.openapi(
     )
   },
 )
-
-const ProjectListItemSchema = ProjectSchema.extend({
-  configUpdatedAt: z.iso
-    .datetime()
-    .nullable()
-    .openapi({ description: 'When a client last replaced the config; null if never' }),
-}).openapi('ProjectListItem')
-
-const ProjectListSchema = z
-  .object({
-    projects: z.array(ProjectListItemSchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
-  })
-  .openapi('ProjectList')
-
-const ProjectDetailSchema = ProjectListItemSchema.extend({
-  settingCount: z.int().openapi({ description: 'Top-level keys of the flat `settings`' }),
-  enrichmentCount: z.int(),
-  baseFileCount: z.int(),
-  baseFilesBytes: z.int(),
-}).openapi('ProjectDetail')
 
 const ProjectCursorShape = z.tuple([z.string(), z.string()])
 

@@ -1,38 +1,28 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  RATE_LIMITED_METHODS,
+  RateLimitMethodSchema,
+  RateLimitRoutePathSchema,
+  RateLimitOverrideListSchema,
+  RateLimitOverrideSchema,
+} from '@svc/hub-api'
 import type { Context } from 'hono'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { AccountParam, BEARER, createRouter, errorResponses } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
-import {
-  DEFAULT_RATE_LIMITS,
-  defaultLimit,
-  MAX_REQUESTS,
-  MAX_WINDOW_SECONDS,
-  routeKey,
-} from '../ratelimit/index.js'
+import { DEFAULT_RATE_LIMITS, defaultLimit, routeKey } from '../ratelimit/index.js'
 
-const METHODS = [...new Set(DEFAULT_RATE_LIMITS.map((r) => r.method))] as [string, ...string[]]
-
-const Method = z.enum(METHODS).openapi({ description: 'The route’s method', example: 'GET' })
-const RoutePath = z.string().max(200).openapi({
-  description: 'The route’s path pattern as the rate-limit table names it',
-  example: '/v1/apis/{owner}/{slug}',
-})
-
-const OverrideSchema = z
-  .strictObject({
-    method: Method,
-    path: RoutePath,
-    max: z.int().min(1).max(MAX_REQUESTS).openapi({ description: 'Requests allowed per window' }),
-    windowSeconds: z.int().min(1).max(MAX_WINDOW_SECONDS).openapi({ example: 60 }),
-  })
-  .openapi('RateLimitOverride')
+// An override names a route of the table, so the table's methods are the ones the schema admits.
+for (const { method } of DEFAULT_RATE_LIMITS) {
+  if (!RATE_LIMITED_METHODS.includes(method))
+    throw new Error(`the rate-limit table's ${method} is missing from RATE_LIMITED_METHODS`)
+}
 
 const OverrideListSchema = z
   .array(
-    OverrideSchema.refine((o) => defaultLimit(o.method, o.path) !== undefined, {
+    RateLimitOverrideSchema.refine((o) => defaultLimit(o.method, o.path) !== undefined, {
       error: 'must name a route of the rate-limit table (method and path)',
       path: ['path'],
     }),
@@ -89,7 +79,7 @@ orgRateLimits.openapi(
     responses: {
       200: {
         description: 'The overrides, by path and method',
-        content: { 'application/json': { schema: z.array(OverrideSchema) } },
+        content: { 'application/json': { schema: RateLimitOverrideListSchema } },
       },
       ...errorResponses(401, 403, 404, 422, 429),
     },
@@ -116,7 +106,7 @@ orgRateLimits.openapi(
     responses: {
       200: {
         description: 'The overrides now stored',
-        content: { 'application/json': { schema: z.array(OverrideSchema) } },
+        content: { 'application/json': { schema: RateLimitOverrideListSchema } },
       },
       ...errorResponses(400, 401, 403, 404, 415, 422, 429),
     },
@@ -140,7 +130,10 @@ orgRateLimits.openapi(
     description: `The route's default applies again. ${OWNER_ONLY}`,
     security: BEARER,
     middleware: [needs()] as const,
-    request: { params: OrgParams, query: z.object({ method: Method, path: RoutePath }) },
+    request: {
+      params: OrgParams,
+      query: z.object({ method: RateLimitMethodSchema, path: RateLimitRoutePathSchema }),
+    },
     responses: { 204: { description: 'Removed' }, ...errorResponses(401, 403, 404, 422, 429) },
   }),
   async (c) => {

@@ -1,4 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  PushResultSchema,
+  RevisionChangesSchema,
+  RevisionListSchema,
+  RevisionSchema,
+} from '@svc/hub-api'
 import type { Context } from 'hono'
 import { readableApi, writableApi } from '../apis/api-access.js'
 import { pushRevision, stored, type PushResult } from '../apis/push.js'
@@ -9,13 +15,7 @@ import {
   readPushedDocument,
   VersionLabel,
 } from '../apis/pushed-document.js'
-import {
-  ChangeSchema,
-  ChangeSeveritySchema,
-  ChangeSummarySchema,
-  RevisionSchema,
-  revisionRecord,
-} from '../apis/record.js'
+import { revisionRecord } from '../apis/record.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
@@ -36,43 +36,6 @@ const RevisionParams = ApiParams.extend({
     .regex(/^(?:latest|rev_[a-z0-9]{1,64})$/, { error: 'must be a revision id or `latest`' })
     .openapi({ description: 'A revision id, or `latest`', example: 'latest' }),
 })
-
-const PushResultSchema = z
-  .object({
-    created: z.boolean().openapi({
-      description:
-        'False when the document is byte-identical to the latest revision, which is then `revision`',
-    }),
-    revision: RevisionSchema,
-    previousRevision: RevisionSchema.nullable(),
-    summary: ChangeSummarySchema,
-    counts: ChangeSeveritySchema,
-    webhookDeliveries: z.int().openapi({
-      description:
-        'Webhook deliveries the new revision queued: one per active webhook when it differs from the revision before',
-    }),
-  })
-  .openapi('PushResult')
-
-const RevisionListSchema = z
-  .object({
-    revisions: z.array(RevisionSchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
-  })
-  .openapi('RevisionList')
-
-const RevisionChangesSchema = z
-  .object({
-    revision: RevisionSchema,
-    previousRevision: RevisionSchema.nullable(),
-    summary: ChangeSummarySchema,
-    counts: ChangeSeveritySchema,
-    changes: z.array(ChangeSchema),
-  })
-  .openapi('RevisionChanges')
 
 const SeqCursorShape = z.tuple([z.int().positive()])
 

@@ -1,4 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  StackListSchema,
+  StackSchema,
+  StackVersionDetailSchema,
+  StackVersionListSchema,
+  StackVersionSchema,
+} from '@svc/hub-api'
 import semver from 'semver'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
@@ -8,12 +15,7 @@ import { AccountParam, BEARER, createRouter, errorResponses, SlugParam } from '.
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { latestOf } from '../stacks/latest-version.js'
 import { publishStackVersion } from '../stacks/publish.js'
-import {
-  StackRefSchema,
-  StackVersionDetailSchema,
-  StackVersionSchema,
-  stackVersionRecord,
-} from '../stacks/record.js'
+import { stackVersionRecord } from '../stacks/record.js'
 import type { Context } from 'hono'
 import { readUpload } from '../uploads/read-upload.js'
 
@@ -22,39 +24,10 @@ const VersionParams = StackParams.extend({
   version: z.string().max(256).openapi({ example: '1.2.0' }),
 })
 
-const StackSchema = z
-  .object({
-    stack: StackRefSchema,
-    createdAt: z.iso.datetime(),
-    latestVersion: z.string().nullable(),
-    versions: z.array(z.string()).openapi({ description: 'Every published version, newest first' }),
-  })
-  .openapi('Stack')
-
 /** Reading a stack needs `read`, or `write:releases` (so a publish-only token can read back). */
 const READ = needs('read', 'write:releases')
 
 export const stacks = createRouter()
-
-const StackSummarySchema = z
-  .object({
-    stack: StackRefSchema,
-    createdAt: z.iso.datetime(),
-    latestVersion: z.string().nullable(),
-    versionCount: z.int(),
-    lastPublishedAt: z.iso.datetime().nullable(),
-  })
-  .openapi('StackSummary')
-
-const StackListSchema = z
-  .object({
-    stacks: z.array(StackSummarySchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
-  })
-  .openapi('StackList')
 
 const StackCursorShape = z.tuple([z.string(), z.string()])
 
@@ -225,7 +198,7 @@ stacks.openapi(
       200: {
         description: 'The versions',
         content: {
-          'application/json': { schema: z.object({ versions: z.array(StackVersionSchema) }) },
+          'application/json': { schema: StackVersionListSchema },
         },
       },
       ...errorResponses(401, 403, 404),

@@ -1,23 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi'
-import { SCOPES } from '../auth/scopes.js'
+import { createRoute } from '@hono/zod-openapi'
+import { UserSchema } from '@svc/hub-api'
 import { BEARER, createRouter, errorResponses } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
-
-const UserSchema = z
-  .object({
-    id: z.string(),
-    handle: z.string(),
-    kind: z.literal('user'),
-    organizations: z.array(
-      z.object({ handle: z.string(), role: z.enum(['owner', 'writer', 'reader']) }),
-    ),
-    token: z.object({
-      id: z.string(),
-      scopes: z.array(z.enum(SCOPES)),
-      expiresAt: z.iso.datetime().nullable(),
-    }),
-  })
-  .openapi('User')
 
 export const user = createRouter()
 

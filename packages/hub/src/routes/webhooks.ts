@@ -1,4 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import {
+  DeliverySchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+} from '@svc/hub-api'
 import { newSecret, WEBHOOK_SECRET_PREFIX } from '../auth/secrets.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
@@ -15,12 +21,7 @@ import { needs, requireCaller } from '../middleware/authenticate.js'
 import { now } from '../store/ids.js'
 import { outboundUrl } from '../outbound/guard.js'
 import { enqueueTestEvent } from '../webhooks/outbox.js'
-import {
-  DeliverySchema,
-  WebhookSchema,
-  WebhookWithSecretSchema,
-  webhookRecord,
-} from '../webhooks/record.js'
+import { webhookRecord } from '../webhooks/record.js'
 import { deliveryBody, managedApi, managedWebhook } from '../webhooks/webhook-access.js'
 
 const ApiParams = z.object({ owner: AccountParam, slug: SlugParam })
@@ -59,37 +60,13 @@ const UpdateWebhookSchema = z
   })
   .openapi('UpdateWebhook')
 
-const WebhookListSchema = z
-  .object({ webhooks: z.array(WebhookSchema), nextCursor: z.string().nullable() })
-  .openapi('WebhookList')
-
-const DeliveryListSchema = z
-  .object({ deliveries: z.array(DeliverySchema), nextCursor: z.string().nullable() })
-  .openapi('WebhookDeliveryList')
-
-const RecoverResultSchema = z
-  .object({
-    recovered: z.int().openapi({ description: 'Failed deliveries queued again' }),
-    since: z.iso.datetime(),
-    until: z.iso.datetime(),
-  })
-  .openapi('WebhookRecovery')
-
 const CursorShape = z.tuple([z.iso.datetime(), z.string()])
 
 const ERRORS = errorResponses(401, 403, 404, 422)
 const MANAGE = needs('admin:webhooks')
 
 // The deliveries routes (routes/deliveries.ts) share these; the app mounts them beside this one.
-export {
-  CursorShape,
-  DeliveryListSchema,
-  DeliveryParams,
-  ERRORS,
-  MANAGE,
-  RecoverResultSchema,
-  WebhookParams,
-}
+export { CursorShape, DeliveryParams, ERRORS, MANAGE, WebhookParams }
 
 export const webhooks = createRouter()
 

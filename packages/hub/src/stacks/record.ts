@@ -1,45 +1,8 @@
-import { z } from '@hono/zod-openapi'
+import type { StackVersion } from '@svc/hub-api'
 import type { StackVersionRow } from '../store/schema.js'
 import type { Composition } from './composition.js'
 
-export const GeneratorSourceSchema = z
-  .union([
-    z.object({ name: z.string(), kind: z.literal('imported'), specifier: z.string() }),
-    z.object({ name: z.string(), kind: z.literal('cloned'), path: z.string() }),
-  ])
-  .openapi('GeneratorSource')
-
-export const StackRefSchema = z
-  .object({ account: z.string(), slug: z.string() })
-  .openapi('StackRef')
-
-export const StackVersionSchema = z
-  .object({
-    id: z.string(),
-    stack: StackRefSchema,
-    version: z.string().openapi({ example: '1.2.0' }),
-    versionUrl: z.url().openapi({ description: 'The version page on the hub' }),
-    bundleBytes: z.int(),
-    bundleSha256: z.string().regex(/^[0-9a-f]{64}$/),
-    bundleUrl: z.url().openapi({ description: 'Where to download the bundle (server.js)' }),
-    sourceFileCount: z.int(),
-    sourceTotalBytes: z.int(),
-    manifestPath: z.string(),
-    composition: z.array(GeneratorSourceSchema),
-    publishedBy: z.string(),
-    publishedAt: z.iso.datetime(),
-  })
-  .openapi('StackVersion')
-
-export const StoredFileSchema = z
-  .object({ path: z.string(), size: z.int(), sha256: z.string() })
-  .openapi('StoredFile')
-
-export const StackVersionDetailSchema = StackVersionSchema.extend({
-  files: z.array(StoredFileSchema),
-}).openapi('StackVersionDetail')
-
-export type StackVersionRecord = z.infer<typeof StackVersionSchema>
+export type StackVersionRecord = StackVersion
 
 /** The API record of a stored stack version. */
 export function stackVersionRecord(

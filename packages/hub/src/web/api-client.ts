@@ -1,4 +1,5 @@
 import type { Hono } from 'hono'
+import type { z } from 'zod'
 import { IN_PROCESS_CALLER, type Caller, type InProcessEnv } from '../auth/caller.js'
 import { SCOPES } from '../auth/scopes.js'
 import type { ApiErrorBody } from '../errors/api-error.js'
@@ -21,14 +22,18 @@ export type ApiBody =
  * with every scope) or anonymously. A form's write (any method but GET) counts against the user's
  * rate limit on its route like the same call with a PAT (ratelimit/middleware.ts); the reads that
  * render a page do not.
+ *
+ * Each call names the `@svc/hub-api` schema of the answer it expects, which types the data. The
+ * answer is not parsed again: it comes from the route that declares that schema, in this process.
  */
 export type ApiClient = {
-  get<T>(path: string): Promise<ApiAnswer<T>>
-  send<T>(
+  get<S extends z.ZodType>(answer: S, path: string): Promise<ApiAnswer<z.infer<S>>>
+  send<S extends z.ZodType>(
+    answer: S,
     method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     body?: ApiBody,
-  ): Promise<ApiAnswer<T>>
+  ): Promise<ApiAnswer<z.infer<S>>>
   /** The `Retry-After` of the last call refused for its rate limit, if one was (seconds). */
   readonly retryAfter: number | undefined
 }
@@ -71,14 +76,15 @@ export function apiClient(
     const text = await response.text()
     const parsed: unknown = text && isJson(response) ? JSON.parse(text) : text
     if (response.ok) {
-      return { ok: true, status: response.status, data: parsed as T, headers: response.headers }
+      const data = (text === '' ? undefined : parsed) as T
+      return { ok: true, status: response.status, data, headers: response.headers }
     }
     return { ok: false, status: response.status, error: parsed as ApiErrorBody }
   }
 
   return {
-    get: (path) => call('GET', path),
-    send: (method, path, body) => call(method, path, body),
+    get: (_answer, path) => call('GET', path),
+    send: (_answer, method, path, body) => call(method, path, body),
     get retryAfter() {
       return retryAfter
     },

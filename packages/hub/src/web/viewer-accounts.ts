@@ -1,16 +1,13 @@
-import type { Role } from '../store/schema.js'
+import { UserSchema, type User } from '@svc/hub-api'
 import type { WebContext } from './env.js'
 
 /** The viewer as `GET /v1/user` tells it: its handle and its organisations with its role in each. */
-export type ViewerAccounts = {
-  readonly handle: string
-  readonly organizations: readonly { readonly handle: string; readonly role: Role }[]
-}
+export type ViewerAccounts = Pick<User, 'handle' | 'organizations'>
 
 /** The viewer's accounts, or undefined when signed out. */
 export async function viewerAccounts(c: WebContext): Promise<ViewerAccounts | undefined> {
   if (!c.get('viewer')) return undefined
-  const me = await c.get('api').get<ViewerAccounts>('/user')
+  const me = await c.get('api').get(UserSchema, '/user')
   return me.ok ? me.data : undefined
 }
 

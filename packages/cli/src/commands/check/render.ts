@@ -1,5 +1,7 @@
+import { isAbsolute, relative } from 'node:path'
 import type { IssueLevel, ParseIssue } from '@svc/engine'
-import type { Colors } from '../../output.js'
+import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
+import type { Colors, Output } from '../../output.js'
 import type { CheckResult } from './index.js'
 
 /** How a path is shown: relative to the working directory when it is a local file. */
@@ -11,9 +13,39 @@ const LEVELS: readonly { level: IssueLevel; title: string }[] = [
   { level: 'debug', title: 'Debug' },
 ]
 
-/** The text report of `svc check`: a header, counts, then issues grouped by level. */
+/**
+ * `svc check`: the report on stdout (text, or exactly one JSON object with `--json`); exit 1
+ * when any issue is an error or the document cannot be read.
+ */
 export function renderCheck(
   result: CheckResult,
+  output: Output,
+  options: { readonly debug: boolean },
+): ExitCode {
+  if (result.type === 'unreadable') {
+    output.diagnostic(formatDocumentError(result.error))
+    if (output.format === 'json')
+      output.json({
+        parseIssues: [],
+        summary: { error: 0, warning: 0, debug: 0 },
+        error: documentErrorJson(result.error),
+      })
+    return EXIT.failure
+  }
+  if (output.format === 'json')
+    output.json({ parseIssues: result.parseIssues, summary: result.summary })
+  else {
+    const displayPath = (path: string) =>
+      isAbsolute(path) ? relative(output.cwd, path) || path : path
+    for (const line of textReport(result, { ...options, color: output.color, displayPath }))
+      output.result(line)
+  }
+  return result.summary.error > 0 ? EXIT.failure : EXIT.ok
+}
+
+/** The text report: a header, counts, then issues grouped by level. */
+function textReport(
+  result: Extract<CheckResult, { type: 'checked' }>,
   options: { debug: boolean; color: Colors; displayPath: DisplayPath },
 ): string[] {
   const { color } = options

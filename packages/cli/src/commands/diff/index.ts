@@ -1,23 +1,31 @@
 import { readFileSync } from 'node:fs'
-import { diffDocuments, type Changelog } from '@svc/engine'
+import { diffDocuments, DocumentError, type Changelog } from '@svc/engine'
+import type { CommandIO } from '../../command-io.js'
 import { RecipeError, type Recipe } from '../../errors.js'
 import { readCommandInput } from '../../input/read-source.js'
+
+/** The lowest level that fails the command: `breaking`, or `warning` (breaking or warning). */
+export type FailOn = 'breaking' | 'warning'
 
 export type DiffOptions = {
   /** The old description: a file path, an http(s) URL, or `-` for standard input. */
   readonly old?: string | undefined
   /** The new description, likewise; at most one of the two may be `-`. */
   readonly new?: string | undefined
-  readonly cwd?: string
-  readonly stdin?: NodeJS.ReadableStream
+  readonly failOn?: FailOn | undefined
 }
 
-export type DiffResult = {
-  /** Where each document came from: an absolute path, a URL, or `<stdin>`. */
-  readonly oldOrigin: string
-  readonly newOrigin: string
-  readonly changelog: Changelog
-}
+export type DiffResult =
+  | {
+      readonly type: 'diffed'
+      /** Where each document came from: an absolute path, a URL, or `<stdin>`. */
+      readonly oldOrigin: string
+      readonly newOrigin: string
+      readonly changelog: Changelog
+      /** What crossed the `--fail-on` threshold (`2 breaking changes and 1 warning`), if anything. */
+      readonly failure?: { readonly failOn: FailOn; readonly crossed: string }
+    }
+  | { readonly type: 'unreadable'; readonly error: DocumentError }
 
 export const DIFF_RECIPE: Recipe = {
   problem:
@@ -28,15 +36,14 @@ export const DIFF_RECIPE: Recipe = {
 }
 
 /**
- * Reads two API descriptions and returns what changed from the old to the new one. Throws a
- * RecipeError when an input is missing (or both are `-`), a DocumentError when one cannot be read
- * as an API description.
+ * Reads two API descriptions and returns what changed from the old to the new one, or why one
+ * cannot be read. Throws a RecipeError when an input is missing (or both are `-`).
  *
  * @example
- * const { changelog } = await diff({ old: 'v1.yaml', new: 'v2.yaml' })
- * if (changelog.counts.breaking > 0) console.log(changelog.changes[0]?.message)
+ * const result = await diff({ old: 'v1.yaml', new: 'v2.yaml' }, io)
+ * if (result.type === 'diffed') console.log(result.changelog.counts.breaking)
  */
-export async function diff(options: DiffOptions): Promise<DiffResult> {
+export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffResult> {
   if (options.old === '-' && options.new === '-') {
     throw new RecipeError({
       ...DIFF_RECIPE,
@@ -45,16 +52,41 @@ export async function diff(options: DiffOptions): Promise<DiffResult> {
   }
   // Both are checked for presence before either is read, so a missing <new> never waits on stdin.
   if (!options.old || !options.new) throw new RecipeError(DIFF_RECIPE)
-  const before = await readCommandInput(options.old, DIFF_RECIPE, options)
-  const after = await readCommandInput(options.new, DIFF_RECIPE, options)
-  // The engine follows relative refs only from an absolute file origin, so stdin or a URL on one
-  // side is safe to pair with a reader for the other.
-  const readFile =
-    before.isFile || after.isFile ? { readFile: (path: string) => readFileSync(path, 'utf8') } : {}
-  const changelog = await diffDocuments(
-    { text: before.text, origin: before.origin },
-    { text: after.text, origin: after.origin },
-    readFile,
-  )
-  return { oldOrigin: before.origin, newOrigin: after.origin, changelog }
+  try {
+    const source = { cwd: io.cwd, stdin: io.stdin }
+    const before = await readCommandInput(options.old, DIFF_RECIPE, source)
+    const after = await readCommandInput(options.new, DIFF_RECIPE, source)
+    // The engine follows relative refs only from an absolute file origin, so stdin or a URL on one
+    // side is safe to pair with a reader for the other.
+    const readFile =
+      before.isFile || after.isFile
+        ? { readFile: (path: string) => readFileSync(path, 'utf8') }
+        : {}
+    const changelog = await diffDocuments(
+      { text: before.text, origin: before.origin },
+      { text: after.text, origin: after.origin },
+      readFile,
+    )
+    const crossed = options.failOn ? describeFailure(changelog, options.failOn) : undefined
+    return {
+      type: 'diffed',
+      oldOrigin: before.origin,
+      newOrigin: after.origin,
+      changelog,
+      ...(crossed === undefined ? {} : { failure: { failOn: options.failOn!, crossed } }),
+    }
+  } catch (error) {
+    if (error instanceof DocumentError) return { type: 'unreadable', error }
+    throw error
+  }
+}
+
+/** What crossed the threshold (`2 breaking changes and 1 warning`), or undefined when nothing did. */
+function describeFailure({ counts }: Changelog, failOn: FailOn): string | undefined {
+  const parts: string[] = []
+  if (counts.breaking > 0)
+    parts.push(`${counts.breaking} breaking ${counts.breaking === 1 ? 'change' : 'changes'}`)
+  if (failOn === 'warning' && counts.warning > 0)
+    parts.push(`${counts.warning} ${counts.warning === 1 ? 'warning' : 'warnings'}`)
+  return parts.length > 0 ? parts.join(' and ') : undefined
 }

@@ -1,7 +1,7 @@
 import type { Changelog } from '@svc/engine'
 import { describe, expect, it } from 'vitest'
 import { plain, type Colors } from '../../output.js'
-import { renderDiff } from './render.js'
+import { changelogLines } from './render.js'
 
 /** Marks every colour call, to see what is painted how. */
 const tagged: Colors = {
@@ -53,9 +53,9 @@ const LOG = {
   ],
 } as const satisfies Changelog
 
-describe('renderDiff', () => {
+describe('changelogLines', () => {
   it('headline, sections, then groups; ids padded to one column', () => {
-    expect(renderDiff(LOG, plain)).toEqual([
+    expect(changelogLines(LOG, plain)).toEqual([
       '1 breaking, 1 warning, 2 info changes',
       'operations: +0 −1 ~2',
       'schemas:    +1 −0 ~1',
@@ -80,11 +80,11 @@ describe('renderDiff', () => {
       counts: { breaking: 0, warning: 0, info: 0 },
       changes: [],
     }
-    expect(renderDiff(empty, plain)).toEqual(['No changes.'])
+    expect(changelogLines(empty, plain)).toEqual(['No changes.'])
   })
 
   it('singular and plural, a document-wide change, one shared operation', () => {
-    const lines = renderDiff(
+    const lines = changelogLines(
       {
         summary: { diff: true, details: {} },
         counts: { breaking: 1, warning: 2, info: 1 },
@@ -116,7 +116,7 @@ describe('renderDiff', () => {
   })
 
   it('paints counts, levels and locations; zero counts stay plain', () => {
-    const lines = renderDiff(LOG, tagged)
+    const lines = changelogLines(LOG, tagged)
     expect(lines[0]).toBe('<red>1 breaking</red>, <yellow>1 warning</yellow>, 2 info changes')
     expect(lines[1]).toBe('operations: <green>+0</green> <red>−1</red> <yellow>~2</yellow>')
     expect(lines).toContain('<b>Breaking (1)</b>')

@@ -1,5 +1,7 @@
 import type { Changelog } from '@svc/engine'
-import type { Colors } from '../../output.js'
+import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
+import type { Colors, Output } from '../../output.js'
+import type { DiffResult } from './index.js'
 
 type Change = Changelog['changes'][number]
 type ChangeLevel = Change['level']
@@ -14,10 +16,34 @@ const LEVELS: readonly { level: ChangeLevel; title: string }[] = [
 const OPERATIONS_SHOWN = 3
 
 /**
+ * `svc diff`: the changelog on stdout (text, or exactly one JSON object with `--json`); exit 1
+ * when `--fail-on` found a change at or above its level, or a document cannot be read.
+ */
+export function renderDiff(result: DiffResult, output: Output): ExitCode {
+  if (result.type === 'unreadable') {
+    output.diagnostic(formatDocumentError(result.error))
+    if (output.format === 'json')
+      output.json({
+        summary: { diff: false, details: {} },
+        counts: { breaking: 0, warning: 0, info: 0 },
+        changes: [],
+        error: documentErrorJson(result.error),
+      })
+    return EXIT.failure
+  }
+  const { summary, counts, changes } = result.changelog
+  if (output.format === 'json') output.json({ summary, counts, changes })
+  else for (const line of changelogLines(result.changelog, output.color)) output.result(line)
+  if (result.failure === undefined) return EXIT.ok
+  output.diagnostic(`error: --fail-on ${result.failure.failOn}: ${result.failure.crossed}.`)
+  return EXIT.failure
+}
+
+/**
  * The text report of `svc diff`: a headline with the counts, one line per changed section, then
  * the changes grouped by level, each as `id  location  message` with its operation(s) below.
  */
-export function renderDiff(changelog: Changelog, color: Colors): string[] {
+export function changelogLines(changelog: Changelog, color: Colors): string[] {
   const { counts, summary, changes } = changelog
   if (changes.length === 0 && !summary.diff) return ['No changes.']
   const lines = [

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { DocumentError, toV3Json as convert } from '@svc/engine'
+import type { CommandIO } from '../../command-io.js'
 import { CommandError, type Recipe } from '../../errors.js'
 import { readCommandInput } from '../../input/read-source.js'
 
@@ -8,17 +9,16 @@ export type ToV3JsonOptions = {
   readonly input?: string | undefined
   /** Write the document here instead of stdout. */
   readonly output?: string | undefined
-  readonly cwd?: string
-  readonly stdin?: NodeJS.ReadableStream
 }
 
 export type ToV3JsonResult = {
+  readonly type: 'converted'
   readonly schema: Record<string, unknown>
   readonly sourceVersion: string
   /** The document as indented JSON text, ending in a newline. */
   readonly json: string
-  /** Absolute path written, when `output` was given. */
-  readonly wrote?: string
+  /** Where the document was written, when `output` was given: as the user spelled it, and absolute. */
+  readonly wrote?: { readonly given: string; readonly path: string }
 }
 
 const RECIPE: Recipe = {
@@ -29,22 +29,22 @@ const RECIPE: Recipe = {
 }
 
 /** Converts any OpenAPI document to OpenAPI 3 JSON (2.0 converted; 3.0 and 3.1 normalised to JSON). */
-export async function toV3Json(options: ToV3JsonOptions): Promise<ToV3JsonResult> {
-  const loaded = await readCommandInput(options.input, RECIPE, options)
+export async function toV3Json(options: ToV3JsonOptions, io: CommandIO): Promise<ToV3JsonResult> {
+  const loaded = await readCommandInput(options.input, RECIPE, { cwd: io.cwd, stdin: io.stdin })
   const result = await convert(
     { text: loaded.text, origin: loaded.origin },
     loaded.isFile ? { readFile: (path: string) => readFileSync(path, 'utf8') } : {},
   )
   const json = serialize(result.schema)
-  if (options.output === undefined) return { ...result, json }
-  const wrote = resolve(options.cwd ?? process.cwd(), options.output)
+  if (options.output === undefined) return { type: 'converted', ...result, json }
+  const wrote = resolve(io.cwd, options.output)
   try {
     writeFileSync(wrote, json)
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
     throw new CommandError(`Cannot write ${options.output}: ${reason}.`, { cause: error })
   }
-  return { ...result, json, wrote }
+  return { type: 'converted', ...result, json, wrote: { given: options.output, path: wrote } }
 }
 
 /** JSON.stringify recurses, so nesting that JSON.parse and the parser accept can still overflow it. */

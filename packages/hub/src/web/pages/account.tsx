@@ -1,12 +1,11 @@
+import { ApiListSchema, ProjectListSchema, StackListSchema, UserSchema } from '@svc/hub-api'
 import { Hono } from 'hono'
 import { Badge, Empty, PageHead } from '../components.js'
 import type { WebEnv } from '../env.js'
 import { notFoundPage, page } from '../responses.js'
-import { ProjectTable, type ProjectItem } from './projects.js'
-import { StackTable, type StackSummary } from './stacks.js'
-import type { ViewerAccounts } from '../viewer-accounts.js'
+import { ProjectTable } from './projects/list.js'
+import { StackTable } from './stacks.js'
 
-type ApiItem = { owner: string; slug: string; name: string; visibility: 'public' | 'private' }
 const seg = encodeURIComponent
 
 /**
@@ -23,10 +22,10 @@ export const accountPages = new Hono<WebEnv>().get('/:handle', async (c) => {
   const viewer = c.get('viewer')
   const q = `account=${seg(handle)}&limit=100`
   const [apis, stacks, projects, me] = await Promise.all([
-    api.get<{ apis: ApiItem[]; nextCursor: string | null }>(`/apis?owner=${seg(handle)}&limit=100`),
-    viewer ? api.get<{ stacks: StackSummary[] }>(`/stacks?${q}`) : undefined,
-    viewer ? api.get<{ projects: ProjectItem[] }>(`/projects?${q}`) : undefined,
-    viewer ? api.get<ViewerAccounts>('/user') : undefined,
+    api.get(ApiListSchema, `/apis?owner=${seg(handle)}&limit=100`),
+    viewer ? api.get(StackListSchema, `/stacks?${q}`) : undefined,
+    viewer ? api.get(ProjectListSchema, `/projects?${q}`) : undefined,
+    viewer ? api.get(UserSchema, '/user') : undefined,
   ])
   const role = me?.ok ? me.data.organizations.find((o) => o.handle === handle)?.role : undefined
   const own = viewer?.handle === handle

@@ -1,47 +1,17 @@
+import {
+  StackListSchema,
+  StackSchema,
+  StackVersionDetailSchema,
+  StackVersionListSchema,
+  type StackSummary,
+  type StackVersionDetail,
+} from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ApiErrorBody } from '../../errors/api-error.js'
 import type { ApiAnswer } from '../api-client.js'
 import { Badge, Empty, formatBytes, PageHead, Time } from '../components.js'
 import type { WebContext, WebEnv } from '../env.js'
 import { apiErrorPage, notFoundPage, page, signInRedirect } from '../responses.js'
-
-/** `GET /v1/stacks` items. */
-export type StackSummary = {
-  stack: { account: string; slug: string }
-  createdAt: string
-  latestVersion: string | null
-  versionCount: number
-  lastPublishedAt: string | null
-}
-
-type GeneratorSource =
-  | { name: string; kind: 'imported'; specifier: string }
-  | { name: string; kind: 'cloned'; path: string }
-
-type StackVersion = {
-  id: string
-  stack: { account: string; slug: string }
-  version: string
-  versionUrl: string
-  bundleBytes: number
-  bundleSha256: string
-  bundleUrl: string
-  sourceFileCount: number
-  sourceTotalBytes: number
-  manifestPath: string
-  composition: GeneratorSource[]
-  publishedBy: string
-  publishedAt: string
-}
-
-type StoredFile = { path: string; size: number; sha256: string }
-
-type Stack = {
-  stack: { account: string; slug: string }
-  createdAt: string
-  latestVersion: string | null
-  versions: string[]
-}
 
 const seg = encodeURIComponent
 
@@ -134,9 +104,7 @@ stackPages.get('/stacks', async (c) => {
   if (!c.get('viewer')) return signInRedirect(c)
   const cursor = c.req.query('cursor')
   const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) })
-  const answer = await c
-    .get('api')
-    .get<{ stacks: StackSummary[]; nextCursor: string | null }>(`/stacks?${query}`)
+  const answer = await c.get('api').get(StackListSchema, `/stacks?${query}`)
   if (!answer.ok) return apiErrorPage(c, answer)
   const { stacks, nextCursor } = answer.data
   return page(
@@ -168,9 +136,9 @@ stackPages.get('/:account/stacks/:slug', async (c) => {
   const { account, slug } = c.req.param()
   const base = `/stacks/${seg(account)}/${seg(slug)}`
   const api = c.get('api')
-  const stack = await api.get<Stack>(base)
+  const stack = await api.get(StackSchema, base)
   if (!stack.ok) return privateErrorPage(c, stack)
-  const versions = await api.get<{ versions: StackVersion[] }>(`${base}/versions`)
+  const versions = await api.get(StackVersionListSchema, `${base}/versions`)
   if (!versions.ok) return privateErrorPage(c, versions)
   const name = `@${account}/${slug}`
   return page(
@@ -248,9 +216,7 @@ stackPages.get('/:account/stacks/:slug', async (c) => {
   )
 })
 
-async function readVersion(
-  c: WebContext,
-): Promise<ApiAnswer<StackVersion & { files: StoredFile[] }>> {
+async function readVersion(c: WebContext): Promise<ApiAnswer<StackVersionDetail>> {
   const { account, slug, version } = c.req.param() as {
     account: string
     slug: string
@@ -258,9 +224,7 @@ async function readVersion(
   }
   return c
     .get('api')
-    .get<StackVersion & { files: StoredFile[] }>(
-      `/stacks/${seg(account)}/${seg(slug)}/versions/${seg(version)}`,
-    )
+    .get(StackVersionDetailSchema, `/stacks/${seg(account)}/${seg(slug)}/versions/${seg(version)}`)
 }
 
 stackPages.get('/:account/stacks/:slug/versions/:version', async (c) => {

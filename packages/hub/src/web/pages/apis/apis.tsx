@@ -1,4 +1,14 @@
 import { Hono } from 'hono'
+import {
+  ApiListSchema,
+  ApiSchema,
+  PushResultSchema,
+  RevisionChangesSchema,
+  RevisionListSchema,
+  type Api,
+  type ChangeSeverity,
+  type Revision,
+} from '@svc/hub-api'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
 import {
@@ -19,26 +29,15 @@ import {
   ApiHead,
   apiCrumbs,
   apiPath,
-  type ApiRecord,
   Counts,
   fieldErrors,
   loadApi,
   readFailure,
   revisionLabel,
   revisionPath,
-  type RevisionChanges,
-  type RevisionList,
-  type RevisionRecord,
   v1Api,
   Visibility,
 } from './shared.js'
-
-type ApiList = { apis: ApiRecord[]; nextCursor: string | null }
-type PushAnswer = {
-  created: boolean
-  revision: RevisionRecord
-  counts: RevisionChanges['counts']
-}
 
 /** The API list, the new-API form and the API page (`Api.url`), with its refetch button. */
 export const apisPages = new Hono<WebEnv>()
@@ -49,14 +48,14 @@ apisPages.get('/apis', async (c) => {
   const query = new URLSearchParams({ limit: '20' })
   if (owner) query.set('owner', owner)
   if (cursor) query.set('cursor', cursor)
-  const answer = await c.get('api').get<ApiList>(`/apis?${query}`)
+  const answer = await c.get('api').get(ApiListSchema, `/apis?${query}`)
   if (!answer.ok) return readFailure(c, answer)
   const { apis, nextCursor } = answer.data
   const latest = await Promise.all(
     apis.map(async (api) => {
       const revisions = await c
         .get('api')
-        .get<RevisionList>(`${v1Api(api.owner, api.slug)}/revisions?limit=1`)
+        .get(RevisionListSchema, `${v1Api(api.owner, api.slug)}/revisions?limit=1`)
       return revisions.ok ? revisions.data.revisions[0] : undefined
     }),
   )
@@ -181,7 +180,7 @@ apisPages.post('/apis/new', async (c) => {
     visibility: formText(form, 'visibility'),
     sourceUrl: formText(form, 'sourceUrl').trim(),
   }
-  const answer = await c.get('api').send<ApiRecord>('POST', '/apis', {
+  const answer = await c.get('api').send(ApiSchema, 'POST', '/apis', {
     json: {
       owner: state.owner,
       slug: state.slug,
@@ -307,7 +306,7 @@ apisPages.post('/:owner/apis/:slug/refetch', async (c) => {
   const api = loaded.data
   const answer = await c
     .get('api')
-    .send<PushAnswer>('POST', `${v1Api(api.owner, api.slug)}/refetch`)
+    .send(PushResultSchema, 'POST', `${v1Api(api.owner, api.slug)}/refetch`)
   if (!answer.ok) {
     if ([401, 403, 404].includes(answer.status)) return apiErrorPage(c, answer)
     return apiPage(c, { refetchError: answer.error.message }, answer.status)
@@ -321,7 +320,7 @@ apisPages.post('/:owner/apis/:slug/refetch', async (c) => {
   })
 })
 
-export function countsText(counts: RevisionChanges['counts']): string {
+export function countsText(counts: ChangeSeverity): string {
   return `${counts.breaking} breaking, ${counts.warning} warning, ${counts.info} info`
 }
 
@@ -333,8 +332,8 @@ async function apiPage(c: WebContext, state: { refetchError?: string } = {}, sta
   const base = v1Api(api.owner, api.slug)
   const [writable, revisions, latest] = await Promise.all([
     viewerCanWrite(c, api.owner),
-    c.get('api').get<RevisionList>(`${base}/revisions?limit=5`),
-    c.get('api').get<RevisionChanges>(`${base}/revisions/latest/changes`),
+    c.get('api').get(RevisionListSchema, `${base}/revisions?limit=5`),
+    c.get('api').get(RevisionChangesSchema, `${base}/revisions/latest/changes`),
   ])
   if (!revisions.ok) return readFailure(c, revisions)
   const list = revisions.data.revisions
@@ -447,13 +446,7 @@ async function apiPage(c: WebContext, state: { refetchError?: string } = {}, sta
 }
 
 /** Revisions as rows: number and label, format, who pushed it and when, links. */
-export function RevisionTable({
-  api,
-  revisions,
-}: {
-  api: ApiRecord
-  revisions: readonly RevisionRecord[]
-}) {
+export function RevisionTable({ api, revisions }: { api: Api; revisions: readonly Revision[] }) {
   return (
     <table>
       <thead>

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { RevisionChangesSchema, type Change } from '@svc/hub-api'
 import { Badge, Empty, Time } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
@@ -7,13 +8,11 @@ import {
   ApiHead,
   apiCrumbs,
   apiPath,
-  type Change,
   Counts,
   loadApi,
   readFailure,
   revisionLabel,
   revisionPath,
-  type RevisionChanges,
   v1Api,
 } from './shared.js'
 
@@ -42,7 +41,8 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
   const [answer, writable] = await Promise.all([
     c
       .get('api')
-      .get<RevisionChanges>(
+      .get(
+        RevisionChangesSchema,
         `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}/changes`,
       ),
     viewerCanWrite(c, api.owner),

@@ -3,7 +3,7 @@ import type { WebEnv } from '../../env.js'
 import { apisPages } from './apis.js'
 import { changesPages } from './changes.js'
 import { revisionPages } from './revisions.js'
-import { webhookPages } from './webhooks.js'
+import { webhookPages } from './webhooks/index.js'
 
 /**
  * APIs, their revisions, changes and webhooks (docs/web/apis.md, docs/web/webhooks.md): every

@@ -1,4 +1,12 @@
 import { Hono } from 'hono'
+import {
+  PushResultSchema,
+  RevisionChangesSchema,
+  RevisionListSchema,
+  RevisionSchema,
+  type Api,
+  type Revision,
+} from '@svc/hub-api'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { Badge, Empty, Field, Form, FormError, formatBytes, Time } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
@@ -10,28 +18,16 @@ import {
   ApiHead,
   apiCrumbs,
   apiPath,
-  type ApiRecord,
   Counts,
   fieldErrors,
   loadApi,
   readFailure,
   revisionLabel,
   revisionPath,
-  type RevisionChanges,
-  type RevisionList,
-  type RevisionRecord,
   v1Api,
 } from './shared.js'
 
 const PAGE_SIZE = 20
-
-type PushAnswer = {
-  created: boolean
-  revision: RevisionRecord
-  previousRevision: RevisionRecord | null
-  counts: RevisionChanges['counts']
-  webhookDeliveries: number
-}
 
 /** An API's revisions: the series, the upload form, the revision page and its raw document. */
 export const revisionPages = new Hono<WebEnv>()
@@ -43,7 +39,7 @@ revisionPages.get('/:owner/apis/:slug/revisions', async (c) => {
   const cursor = c.req.query('cursor')
   const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })
   const [answer, writable] = await Promise.all([
-    c.get('api').get<RevisionList>(`${v1Api(api.owner, api.slug)}/revisions?${query}`),
+    c.get('api').get(RevisionListSchema, `${v1Api(api.owner, api.slug)}/revisions?${query}`),
     viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
@@ -130,7 +126,7 @@ revisionPages.post('/:owner/apis/:slug/revisions/new', async (c) => {
   const query = version ? `?${new URLSearchParams({ version })}` : ''
   const answer = await c
     .get('api')
-    .send<PushAnswer>('POST', `${v1Api(api.owner, api.slug)}/revisions${query}`, {
+    .send(PushResultSchema, 'POST', `${v1Api(api.owner, api.slug)}/revisions${query}`, {
       bytes,
       contentType,
     })
@@ -203,7 +199,7 @@ function excerpt(bytes: Uint8Array, line: number): Excerpt {
   return { first, lines: lines.slice(first - 1, line + 2).map((l) => l.slice(0, 200)) }
 }
 
-function uploadPage(c: WebContext, api: ApiRecord, state: UploadState, status = 200) {
+function uploadPage(c: WebContext, api: Api, state: UploadState, status = 200) {
   const base = apiPath(api.owner, api.slug)
   const errors = state.errors ?? {}
   const problem = state.problem
@@ -302,7 +298,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
   const id = c.req.param('id')
   const base = v1Api(api.owner, api.slug)
   const [answer, writable] = await Promise.all([
-    c.get('api').get<RevisionChanges>(`${base}/revisions/${encodeURIComponent(id)}/changes`),
+    c.get('api').get(RevisionChangesSchema, `${base}/revisions/${encodeURIComponent(id)}/changes`),
     viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
@@ -440,7 +436,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id/document', async (c) => {
   const id = c.req.param('id')
   const answer = await c
     .get('api')
-    .get<RevisionRecord>(`${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}`)
+    .get(RevisionSchema, `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}`)
   if (!answer.ok) return readFailure(c, answer)
   const revision = answer.data
   const data = revision.contentHash
@@ -458,7 +454,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id/document', async (c) => {
   })
 })
 
-function ParseIssues({ issues }: { issues: RevisionRecord['parseIssues'] }) {
+function ParseIssues({ issues }: { issues: Revision['parseIssues'] }) {
   if (issues.error + issues.warning + issues.debug === 0) return <span class="muted">none</span>
   return (
     <span class="row">
@@ -470,7 +466,7 @@ function ParseIssues({ issues }: { issues: RevisionRecord['parseIssues'] }) {
 }
 
 /** A revision without a stored document: its URL stands for the API's revisions page (SPEC). */
-function noDocument(c: WebContext, api: ApiRecord, revision: RevisionRecord) {
+function noDocument(c: WebContext, api: Api, revision: Revision) {
   return redirectWith(c, `${apiPath(api.owner, api.slug)}/revisions`, {
     kind: 'error',
     message: `The document of revision ${revisionLabel(revision)} is not stored on this hub; here are the API's revisions.`,

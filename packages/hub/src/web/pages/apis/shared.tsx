@@ -1,44 +1,11 @@
 import type { Child } from 'hono/jsx'
-import type { ApiRecord, RevisionRecord } from '../../../apis/record.js'
+import { ApiSchema, type Api, type ChangeSeverity, type Revision } from '@svc/hub-api'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
 import type { ApiAnswer } from '../../api-client.js'
 import { Badge, PageHead, Tabs } from '../../components.js'
 import type { WebContext } from '../../env.js'
 import type { Crumb } from '../../layout.js'
 import { apiErrorPage, notFoundPage } from '../../responses.js'
-
-export type { ApiRecord, RevisionRecord }
-
-/** One changelog entry, as `GET /v1/apis/{owner}/{slug}/revisions/{id}/changes` lists it. */
-export type Change = {
-  readonly id: string
-  readonly level: 'breaking' | 'warning' | 'info'
-  readonly message: string
-  readonly location: string
-  readonly operation?: string
-  readonly operations?: readonly string[]
-}
-
-export type ChangeCounts = {
-  readonly breaking: number
-  readonly warning: number
-  readonly info: number
-}
-
-export type ChangeSummary = {
-  readonly diff: boolean
-  readonly details: Record<string, { added: number; deleted: number; modified: number }>
-}
-
-export type RevisionChanges = {
-  readonly revision: RevisionRecord
-  readonly previousRevision: RevisionRecord | null
-  readonly summary: ChangeSummary
-  readonly counts: ChangeCounts
-  readonly changes: readonly Change[]
-}
-
-export type RevisionList = { revisions: RevisionRecord[]; nextCursor: string | null }
 
 const enc = encodeURIComponent
 
@@ -66,12 +33,12 @@ export function readFailure(c: WebContext, answer: { status: number; error: ApiE
 }
 
 /** The API of the page's `:owner` and `:slug`, as the viewer may read it. */
-export async function loadApi(c: WebContext): Promise<ApiAnswer<ApiRecord>> {
-  return c.get('api').get<ApiRecord>(v1Api(c.req.param('owner') ?? '', c.req.param('slug') ?? ''))
+export async function loadApi(c: WebContext): Promise<ApiAnswer<Api>> {
+  return c.get('api').get(ApiSchema, v1Api(c.req.param('owner') ?? '', c.req.param('slug') ?? ''))
 }
 
 /** The trail of every page of an API. */
-export function apiCrumbs(api: ApiRecord, ...more: Crumb[]): Crumb[] {
+export function apiCrumbs(api: Api, ...more: Crumb[]): Crumb[] {
   return [
     { label: 'APIs', href: '/apis' },
     { label: api.owner, href: `/apis?owner=${enc(api.owner)}` },
@@ -81,12 +48,7 @@ export function apiCrumbs(api: ApiRecord, ...more: Crumb[]): Crumb[] {
 }
 
 /** The head of every page of an API: its name, owner and visibility, and the API's tabs. */
-export function ApiHead(props: {
-  api: ApiRecord
-  current: string
-  writable: boolean
-  actions?: Child
-}) {
+export function ApiHead(props: { api: Api; current: string; writable: boolean; actions?: Child }) {
   const { api } = props
   const base = apiPath(api.owner, api.slug)
   const tabs = [
@@ -119,12 +81,12 @@ export function ApiHead(props: {
   )
 }
 
-export function Visibility({ api }: { api: Pick<ApiRecord, 'visibility'> }) {
+export function Visibility({ api }: { api: Pick<Api, 'visibility'> }) {
   return <Badge kind={api.visibility}>{api.visibility}</Badge>
 }
 
 /** `3 breaking · 1 warning · 2 info` as badges; "no changes" when all are 0. */
-export function Counts({ counts }: { counts: ChangeCounts }) {
+export function Counts({ counts }: { counts: ChangeSeverity }) {
   if (counts.breaking + counts.warning + counts.info === 0) {
     return <span class="muted">no changes</span>
   }
@@ -138,7 +100,7 @@ export function Counts({ counts }: { counts: ChangeCounts }) {
 }
 
 /** The revision's label: `#3 · 2.1.0`. */
-export function revisionLabel(revision: Pick<RevisionRecord, 'sequence' | 'version'>): string {
+export function revisionLabel(revision: Pick<Revision, 'sequence' | 'version'>): string {
   return `#${revision.sequence}${revision.version ? ` · ${revision.version}` : ''}`
 }
 

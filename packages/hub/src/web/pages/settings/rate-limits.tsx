@@ -1,3 +1,4 @@
+import { NoContentSchema, RateLimitOverrideListSchema } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
 import { routeKey } from '../../../ratelimit/index.js'
@@ -14,7 +15,6 @@ import {
   type OrgView,
 } from './org-context.js'
 
-type Override = { method: string; path: string; max: number; windowSeconds: number }
 type OverrideForm = { route: string; max: string; window: string; error?: string }
 
 /**
@@ -41,7 +41,7 @@ rateLimitPages.post('/:org/settings/rate-limits', async (c) => {
   }
   const api = c.get('api')
   const path = `/orgs/${view.org.handle}/rate-limits`
-  const current = await api.get<Override[]>(path)
+  const current = await api.get(RateLimitOverrideListSchema, path)
   if (!current.ok) return apiErrorPage(c, current)
   const [method = '', ...rest] = form.route.split(' ')
   const override = {
@@ -53,7 +53,9 @@ rateLimitPages.post('/:org/settings/rate-limits', async (c) => {
   // PUT replaces the whole set: the stored overrides, with this route's replaced.
   const others = current.data.filter((o) => routeKey(o) !== routeKey(override))
   const index = others.length
-  const answer = await api.send<Override[]>('PUT', path, { json: [...others, override] })
+  const answer = await api.send(RateLimitOverrideListSchema, 'PUT', path, {
+    json: [...others, override],
+  })
   if (!answer.ok) {
     if (answer.status !== 422) return apiErrorPage(c, answer)
     return rateLimitsPage(c, view, { ...form, error: problems(answer.error, index) }, 422)
@@ -73,7 +75,7 @@ rateLimitPages.post('/:org/settings/rate-limits/clear', async (c) => {
   const query = new URLSearchParams({ method, path: route })
   const answer = await c
     .get('api')
-    .send('DELETE', `/orgs/${view.org.handle}/rate-limits?${query.toString()}`)
+    .send(NoContentSchema, 'DELETE', `/orgs/${view.org.handle}/rate-limits?${query.toString()}`)
   if (!answer.ok) {
     if (answer.status !== 422) return apiErrorPage(c, answer)
     const message = problems(answer.error, 0)

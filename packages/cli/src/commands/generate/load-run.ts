@@ -1,0 +1,107 @@
+import { isAbsolute, relative, resolve } from 'node:path'
+import { buildBundle } from '../../bundle/build-bundle.js'
+import { outOfSyncMessage } from '../../bundle/bundle-header.js'
+import { bundleState } from '../../bundle/freshness.js'
+import type { CommandIO } from '../../command-io.js'
+import { CommandError, RecipeError } from '../../errors.js'
+import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
+import type { ProjectPaths } from '../../project/app-root.js'
+import {
+  basePathOf,
+  basePathProblem,
+  readClientConfig,
+  type ClientConfig,
+} from '../../project/client-config.js'
+import { openProject } from '../../project/open-project.js'
+import { compositionOf, readRootManifest } from '../../project/root-manifest.js'
+
+/** Everything a generate needs before its bundle runs. */
+export type LoadedRun = {
+  readonly paths: ProjectPaths
+  readonly settings: ClientConfig['settings']
+  readonly loaded: LoadedSource
+  /** The folder the files go to, absolute. */
+  readonly basePath: string
+  /** The schema as the user named it: the argument, or `source` of client.json. */
+  readonly source: string
+}
+
+const RECIPE = {
+  usage: 'svc generate <project> [schema] [--json] [--no-input]',
+  example: 'svc generate demo ./openapi.yaml',
+}
+
+/**
+ * Opens the project, checks its generators and `basePath`, reads the schema, and makes sure the
+ * bundle is fresh: built again outside strict mode, refused with a recipe error in it.
+ */
+export async function loadRun(
+  options: {
+    readonly project?: string | undefined
+    readonly schema?: string | undefined
+    readonly json?: boolean | undefined
+    readonly input?: boolean | undefined
+  },
+  io: CommandIO,
+): Promise<LoadedRun> {
+  const strict = Boolean(options.json) || options.input === false
+  const paths = openProject(options.project, io.cwd, RECIPE)
+  const rootManifest = readRootManifest(paths.rootManifest)
+  const config = readClientConfig(paths.clientConfig)
+  const composition = compositionOf(rootManifest, paths.dir)
+  if (composition.problems.length > 0)
+    throw new CommandError(
+      `${paths.rootManifest}: the generators are inconsistent:\n  ${composition.problems.join('\n  ')}`,
+    )
+  if (composition.generators.length === 0)
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `The project '${paths.name}' has no generators.`,
+      discover: 'svc install --list',
+    })
+  const source = options.schema ?? config.source
+  const schemaRecipe = {
+    ...RECIPE,
+    problem: `svc generate needs a schema: give it as an argument, or set "source" in ${relative(io.cwd, paths.clientConfig)}.`,
+    discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
+  }
+  if (source === undefined) throw new RecipeError(schemaRecipe)
+  const basePath = basePathOf(config, paths.appRoot, paths.name)
+  const problem = basePathProblem(basePath, paths.appRoot)
+  if (problem !== undefined)
+    throw new CommandError(
+      `${problem}; set settings.basePath in ${relative(io.cwd, paths.clientConfig)}`,
+    )
+  const loaded = await readCommandInput(
+    resolveSource(source, options.schema === undefined, paths.appRoot),
+    schemaRecipe,
+    { cwd: io.cwd, stdin: io.stdin },
+  )
+  const state = bundleState(paths, composition.generators)
+  if (state.state !== 'fresh') {
+    if (strict)
+      throw new RecipeError({
+        problem:
+          state.state === 'missing'
+            ? `The project '${paths.name}' has no bundle.js yet.`
+            : outOfSyncMessage(state.stale),
+        usage: 'svc bundle <project>',
+        example: `svc bundle ${paths.name}`,
+        discover: `svc doctor --json (the project-bundle/${paths.name} check)`,
+      })
+    io.stderr.write(
+      state.state === 'missing'
+        ? `Bundling ${paths.name} (no bundle.js yet)…\n`
+        : `Bundling ${paths.name} again: ${outOfSyncMessage(state.stale)}\n`,
+    )
+    await buildBundle(paths)
+  }
+  return { paths, settings: config.settings, loaded, basePath, source }
+}
+
+/** A `source` from client.json is relative to the app root; an argument to the working folder. */
+function resolveSource(source: string, fromConfig: boolean, appRoot: string): string {
+  if (!fromConfig || source === '-' || /^https?:\/\//i.test(source) || isAbsolute(source))
+    return source
+  return resolve(appRoot, source)
+}

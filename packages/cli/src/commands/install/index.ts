@@ -1,0 +1,89 @@
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
+import { openProject } from '../../project/open-project.js'
+import {
+  findOfficial,
+  jsrSpecifierOf,
+  OFFICIAL_GENERATORS,
+  type OfficialGenerator,
+} from '../../project/official-generators.js'
+import { readRootManifest, writeRootManifest } from '../../project/root-manifest.js'
+
+export type InstallOptions = {
+  readonly generators: readonly string[]
+  readonly project?: string | undefined
+  /** List the generators svc ships instead of installing. */
+  readonly list?: boolean | undefined
+}
+
+export type InstallResult =
+  | {
+      readonly type: 'installed'
+      readonly projectName: string
+      readonly added: readonly { readonly key: string; readonly specifier: string }[]
+      readonly unchanged: readonly string[]
+    }
+  | {
+      readonly type: 'generators'
+      readonly generators: readonly (OfficialGenerator & { readonly specifier: string })[]
+    }
+
+const RECIPE = {
+  usage: 'svc install <generator…> [--project <project>] [--json]',
+  example: 'svc install gen-typescript gen-zod --project demo',
+}
+
+/**
+ * `svc install <gen…>`: imports official generators into a project's root manifest as `jsr:`
+ * specifiers. One already imported is left as it is; one cloned is refused, since a generator
+ * is never both.
+ */
+export async function install(options: InstallOptions, io: CommandIO): Promise<InstallResult> {
+  if (options.list) return list()
+  const names = options.generators
+  if (names.length === 0)
+    throw new RecipeError({
+      ...RECIPE,
+      problem: 'svc install needs at least one generator.',
+      discover: 'svc install --list',
+    })
+  const generators = names.map((name) => {
+    const found = findOfficial(name)
+    if (!found)
+      throw new RecipeError({
+        ...RECIPE,
+        problem: `'${name}' is not a generator svc ships.`,
+        discover: 'svc install --list',
+      })
+    return found
+  })
+  const paths = openProject(options.project, io.cwd, RECIPE, { defaultToOnly: true })
+  const manifest = readRootManifest(paths.rootManifest)
+  const added: { key: string; specifier: string }[] = []
+  const unchanged: string[] = []
+  for (const generator of generators) {
+    const current = manifest.imports[generator.key]
+    if (current !== undefined && !current.startsWith('jsr:'))
+      throw new RecipeError({
+        ...RECIPE,
+        problem: `'${generator.key}' is cloned in ${paths.name} (${current}); a generator is never both imported and cloned. Remove the clone first.`,
+        discover: `svc remove ${generator.key} --project ${paths.name} --force`,
+      })
+    if (current !== undefined) unchanged.push(generator.key)
+    else {
+      const specifier = jsrSpecifierOf(generator.id)
+      manifest.imports[generator.key] = specifier
+      added.push({ key: generator.key, specifier })
+    }
+  }
+  writeRootManifest(paths.rootManifest, manifest)
+  return { type: 'installed', projectName: paths.name, added, unchanged }
+}
+
+function list(): InstallResult {
+  const generators = OFFICIAL_GENERATORS.map((generator) => ({
+    ...generator,
+    specifier: jsrSpecifierOf(generator.id),
+  }))
+  return { type: 'generators', generators }
+}

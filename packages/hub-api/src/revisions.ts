@@ -1,0 +1,120 @@
+import { z } from './zod.js'
+
+export const RevisionSchema = z
+  .object({
+    id: z.string().openapi({ example: 'rev_5f0c7e2b9d4a1c3e8f6b2a70' }),
+    sequence: z.int().openapi({
+      description: "1 for the API's first revision, then 2, 3 …: the order of the series",
+    }),
+    contentHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({ description: "SHA-256 (hex) of the revision's document" }),
+    version: z
+      .string()
+      .nullable()
+      .openapi({ description: "The publisher's label; not an ordering" }),
+    publishedAt: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .openapi({ description: "The publisher's timestamp, when given" }),
+    retrievedAt: z.iso.datetime().openapi({ description: 'When the hub received the document' }),
+    url: z.url().openapi({ description: 'The revision page on the hub' }),
+    documentUrl: z.url().openapi({ description: 'Where to download the document' }),
+    protocol: z.enum(['oas', 'gql']),
+    format: z.enum(['json', 'yaml', 'graphql']),
+    mediaType: z.string().openapi({ description: 'The Content-Type the document is served with' }),
+    specVersion: z
+      .string()
+      .openapi({ description: '`3.1.0`, `3.0.3`, `2.0` … for OpenAPI; `sdl` for GraphQL' }),
+    size: z.int().openapi({ description: 'Bytes of the document' }),
+    origin: z.enum(['push', 'refetch']),
+    previousRevisionId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The latest revision before this one; null for the first' }),
+    createdBy: z.string().openapi({ description: 'Handle of the user who pushed it' }),
+    parseIssues: z
+      .object({ error: z.int(), warning: z.int(), debug: z.int() })
+      .openapi({ description: 'Parse issues of the document, per level' }),
+  })
+  .openapi('Revision')
+
+const ChangeDeltaSchema = z
+  .object({ added: z.int(), deleted: z.int(), modified: z.int() })
+  .openapi('ChangeDelta')
+
+export const ChangeSummarySchema = z
+  .object({
+    diff: z.boolean().openapi({ description: 'Whether the two documents differ' }),
+    details: z.record(z.string(), ChangeDeltaSchema).openapi({
+      description: 'Per section of the document (`operations`, `schemas`, `types` …) that changed',
+    }),
+  })
+  .openapi('ChangeSummary')
+
+export const ChangeSeveritySchema = z
+  .object({ breaking: z.int(), warning: z.int(), info: z.int() })
+  .openapi('ChangeSeverity')
+
+/**
+ * The engine's change levels, most harmful first (`CHANGE_LEVELS` of `@svc/engine`, which the
+ * hub checks these against: the engine is too heavy for the CLI to load for three words).
+ */
+export const CHANGE_LEVELS = ['breaking', 'warning', 'info'] as const
+
+export const ChangeSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The rule that fired', example: 'endpoint-removed' }),
+    level: z.enum(CHANGE_LEVELS),
+    message: z.string(),
+    location: z.string(),
+    operation: z.string().optional(),
+    operations: z.array(z.string()).optional(),
+  })
+  .openapi('Change')
+
+export const PushResultSchema = z
+  .object({
+    created: z.boolean().openapi({
+      description:
+        'False when the document is byte-identical to the latest revision, which is then `revision`',
+    }),
+    revision: RevisionSchema,
+    previousRevision: RevisionSchema.nullable(),
+    summary: ChangeSummarySchema,
+    counts: ChangeSeveritySchema,
+    webhookDeliveries: z.int().openapi({
+      description:
+        'Webhook deliveries the new revision queued: one per active webhook when it differs from the revision before',
+    }),
+  })
+  .openapi('PushResult')
+
+export const RevisionListSchema = z
+  .object({
+    revisions: z.array(RevisionSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('RevisionList')
+
+export const RevisionChangesSchema = z
+  .object({
+    revision: RevisionSchema,
+    previousRevision: RevisionSchema.nullable(),
+    summary: ChangeSummarySchema,
+    counts: ChangeSeveritySchema,
+    changes: z.array(ChangeSchema),
+  })
+  .openapi('RevisionChanges')
+
+export type Revision = z.infer<typeof RevisionSchema>
+export type ChangeSummary = z.infer<typeof ChangeSummarySchema>
+export type ChangeSeverity = z.infer<typeof ChangeSeveritySchema>
+export type Change = z.infer<typeof ChangeSchema>
+export type PushResult = z.infer<typeof PushResultSchema>
+export type RevisionList = z.infer<typeof RevisionListSchema>
+export type RevisionChanges = z.infer<typeof RevisionChangesSchema>

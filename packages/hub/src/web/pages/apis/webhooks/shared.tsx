@@ -1,0 +1,93 @@
+import { type Api } from '@svc/hub-api'
+import type { ApiErrorBody } from '../../../../errors/api-error.js'
+import { Badge, Field, Form } from '../../../components.js'
+import type { WebContext } from '../../../env.js'
+import { formText, type FormBody } from '../../../forms.js'
+import { signInRedirect } from '../../../responses.js'
+import { apiPath, fieldErrors, loadApi, readFailure, v1Api } from '../shared.js'
+
+export const enc = encodeURIComponent
+export const hooksPath = (api: Api) => `${apiPath(api.owner, api.slug)}/webhooks`
+export const hookPath = (api: Api, id: string) => `${hooksPath(api)}/${enc(id)}`
+export const v1Hooks = (api: Api) => `${v1Api(api.owner, api.slug)}/webhooks`
+export const v1Hook = (api: Api, id: string) => `${v1Hooks(api)}/${enc(id)}`
+
+/** The readable API of the path, for a signed-in viewer; else the answer to give. */
+export async function managedApi(c: WebContext): Promise<Api | Response> {
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  if (!c.get('viewer')) return signInRedirect(c)
+  return loaded.data
+}
+
+/** A refused write: 401 to sign in, 403 and 404 as not found; the rest is the form's to show. */
+export function hidden(status: number): boolean {
+  return status === 401 || status === 403 || status === 404
+}
+
+export type HookForm = { url?: string; description?: string; active?: boolean }
+export type FormState = { values?: HookForm; error?: string; errors?: Record<string, string> }
+
+export function hookValues(form: FormBody): Required<HookForm> {
+  return {
+    url: formText(form, 'url').trim(),
+    description: formText(form, 'description').trim(),
+    active: formText(form, 'active') === 'on',
+  }
+}
+
+export function refusal(error: ApiErrorBody): Pick<FormState, 'error' | 'errors'> {
+  const errors = fieldErrors(error)
+  return {
+    error: Object.keys(errors).length > 0 ? 'Not saved: see the fields below.' : error.message,
+    errors,
+  }
+}
+
+export function HookFields(props: {
+  c: WebContext
+  action: string
+  values: HookForm
+  errors: Record<string, string>
+  submit: string
+}) {
+  const { values, errors } = props
+  return (
+    <Form action={props.action} csrfToken={props.c.get('csrfToken')}>
+      <Field
+        name="url"
+        label="Payload URL"
+        type="url"
+        hint="Where the hub POSTs the events: http or https, on a public address."
+        value={values.url ?? ''}
+        error={errors.url}
+        required
+        placeholder="https://example.com/hooks/svc"
+      />
+      <Field
+        name="description"
+        label="Description (optional)"
+        value={values.description ?? ''}
+        error={errors.description}
+      />
+      <label class="check">
+        <input
+          type="checkbox"
+          name="active"
+          value="on"
+          {...(values.active ? { checked: true } : {})}
+        />
+        Active: send revision events to it
+      </label>
+      <div>
+        <button type="submit" class="primary">
+          {props.submit}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+export function ActiveBadge({ active }: { active: boolean }) {
+  return active ? <Badge kind="active">active</Badge> : <Badge>inactive</Badge>
+}
