@@ -3,6 +3,7 @@ import { formatLocation, OAS_ISSUES, type IssueKind, type IssueLog } from '../is
 import type { ComponentBucket } from '../model/operation.js'
 import type { Schema } from '../model/schema.js'
 import type { SchemaFields } from './schema/schema-fields.js'
+import type { SchemaParser } from './schema/schema-parser.js'
 import { AllOfCycleFailure, DependencyFailure, ParseFailure } from './failures.js'
 import { knownKeys, type Dialect, type ObjectKind } from './keys.js'
 
@@ -70,8 +71,11 @@ export class OasContext {
   readonly #shared = new Map<string, object>()
   /** `in` and `name` of parameters reached through refs, by ref: operations merge them by those. */
   readonly parameterKeys = new Map<string, string>()
+  /** Parses the schemas nested in the one being built. */
+  readonly schemas: SchemaParser
 
-  constructor(document: RawObject, dialect: Dialect, issues: IssueLog) {
+  constructor(document: RawObject, dialect: Dialect, issues: IssueLog, schemas: SchemaParser) {
+    this.schemas = schemas
     this.document = document
     this.dialect = dialect
     this.issues = issues

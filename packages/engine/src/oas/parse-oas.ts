@@ -19,6 +19,7 @@ import { parseRequestBody, parseResponse } from './bodies.js'
 import { parsePathItems, readSecurity, toOperation } from './operation.js'
 import { parseHeader } from './content.js'
 import { parseParameter } from './parameter.js'
+import { parseFields, parseSchema } from './schema/parse-schema.js'
 import { schemaComponent } from './schema/schema-ref.js'
 import { parseSecurityScheme } from './security-scheme.js'
 import { parseServers } from './servers.js'
@@ -35,7 +36,10 @@ export function parseOas(
   refFailures: ReadonlyMap<string, string> = new Map(),
 ): OasModel {
   const dialect: Dialect = openapi.startsWith('3.1') ? '3.1' : '3.0'
-  const ctx = new OasContext(document, dialect, issues)
+  const ctx = new OasContext(document, dialect, issues, {
+    schema: parseSchema,
+    fields: parseFields,
+  })
   ctx.checkKeys(document, 'document')
 
   const info = rootField(ctx, 'info', () => parseInfo(ctx, document.info)) ?? {

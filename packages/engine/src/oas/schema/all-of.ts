@@ -3,10 +3,10 @@ import { describeValue, isObject, type OasContext } from '../context.js'
 import { AllOfCycleFailure, ParseFailure } from '../failures.js'
 import { annotate, overlay, wrapperAnnotations, type Mutable } from './annotations.js'
 import { mergeSchemas } from './merge.js'
-import { bareOf, nullableOf, parseFields, parseSchema } from './parse-schema.js'
-import { readSchemaFields, type SchemaFields } from './schema-fields.js'
+import { bareOf, readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { mergeResolver } from './schema-ref.js'
 import { readDiscriminator } from './type-builders.js'
+import { nullableOf } from './values.js'
 
 /**
  * `allOf`: one structural member (a `$ref` with a description or `nullable`, say) stays that
@@ -29,27 +29,27 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
         fields.anyOf !== undefined ||
         fields.allOf !== undefined
       ) {
-        members.push({ index, schema: parseFields(ctx, fields, depth + 1) })
+        members.push({ index, schema: ctx.schemas.fields(ctx, fields, depth + 1) })
       } else {
         rest.title ??= fields.title
         rest.description ??= fields.description
       }
     } else {
-      members.push({ index, schema: parseSchema(ctx, value, depth + 1) })
+      members.push({ index, schema: ctx.schemas.schema(ctx, value, depth + 1) })
     }
     ctx.pop()
   })
   ctx.pop()
   const restIsStructural =
     rest.constraints > 0 || rest.oneOf !== undefined || rest.anyOf !== undefined
-  if (members.length === 0) return parseFields(ctx, rest, depth)
+  if (members.length === 0) return ctx.schemas.fields(ctx, rest, depth)
   const nullable = nullableOf(ctx, rest)
   if (members.length === 1 && !restIsStructural) {
     const only = members[0]!.schema
     return overlay(only, wrapperAnnotations(rest, only, nullable))
   }
   const parsed = members.map((member) => member.schema)
-  if (restIsStructural) parsed.push(parseFields(ctx, bareOf(rest), depth))
+  if (restIsStructural) parsed.push(ctx.schemas.fields(ctx, bareOf(rest), depth))
   const resolve = mergeResolver(ctx)
   let merged = resolve(parsed[0]!)
   for (let i = 1; i < parsed.length; i++) {

@@ -13,11 +13,11 @@ import { describeValue, isObject, type OasContext } from '../context.js'
 import { parseAllOf } from './all-of.js'
 import { annotate, type Mutable } from './annotations.js'
 import { inferType } from './infer-type.js'
-import { readSchemaFields, type SchemaFields } from './schema-fields.js'
+import { bareOf, readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { parseSchemaRef } from './schema-ref.js'
 import { buildArray, buildNumeric, buildObject, buildString } from './type-builders.js'
 import { parseUnion } from './union.js'
-import { readEnum, readNullable } from './values.js'
+import { nullableOf, readEnum } from './values.js'
 
 export type SchemaType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean'
 const TYPES: ReadonlySet<string> = new Set([
@@ -74,10 +74,6 @@ function parseFieldsIn(ctx: OasContext, f: SchemaFields, depth: number): Schema 
 function failType(ctx: OasContext, type: unknown): never {
   if (typeof type === 'string') return ctx.fail(`Unknown type "${type}"`)
   return ctx.fail(`"type" must name a type, got ${describeValue(type)}`)
-}
-
-export function nullableOf(ctx: OasContext, f: SchemaFields): boolean {
-  return ctx.dialect === '3.0' ? readNullable(ctx, f.nullable) : f.nullable === true
 }
 
 function parseUnknown(ctx: OasContext, f: SchemaFields): Schema {
@@ -147,22 +143,4 @@ function leaf(
     `${node.kind}${node.nullable ? '?' : ''}${format === undefined ? '' : `:${format}`}`,
     () => node,
   )
-}
-
-/** The keywords of a schema without its annotations: what a wrapper adds to every member. */
-export function bareOf(f: SchemaFields): SchemaFields {
-  const bare = f.without(
-    'title',
-    'description',
-    'default',
-    'example',
-    'examples',
-    'deprecated',
-    'readOnly',
-    'writeOnly',
-    'nullable',
-    'discriminator',
-  )
-  bare.extensions = undefined
-  return bare
 }

@@ -263,3 +263,21 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
   fields.keys = keys
   return fields
 }
+
+/** The keywords of a schema without its annotations: what a wrapper adds to every member. */
+export function bareOf(f: SchemaFields): SchemaFields {
+  const bare = f.without(
+    'title',
+    'description',
+    'default',
+    'example',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+    'nullable',
+    'discriminator',
+  )
+  bare.extensions = undefined
+  return bare
+}

@@ -7,8 +7,7 @@ import { isObject, type OasContext, type Outcome, type RawObject } from '../cont
 import { AllOfCycleFailure, DependencyFailure } from '../failures.js'
 import { overlay, wrapperAnnotations } from './annotations.js'
 import { mergeSchemas, type MergeResolver } from './merge.js'
-import { bareOf, parseFields, parseSchema } from './parse-schema.js'
-import { readSchemaFields } from './schema-fields.js'
+import { bareOf, readSchemaFields } from './schema-fields.js'
 
 /**
  * A schema written as `$ref`. A ref to `#/components/schemas/<name>` stays a lazy ref node; any
@@ -32,7 +31,7 @@ export function parseSchemaRef(ctx: OasContext, value: RawObject, depth: number)
   const structural =
     f.constraints > 0 || f.allOf !== undefined || f.oneOf !== undefined || f.anyOf !== undefined
   const base = structural
-    ? mergeSchemas(node, parseFields(ctx, bareOf(f), depth), mergeResolver(ctx))
+    ? mergeSchemas(node, ctx.schemas.fields(ctx, bareOf(f), depth), mergeResolver(ctx))
     : node
   const annotations = wrapperAnnotations(f, base, false)
   if (annotations.description === undefined && typeof summary === 'string')
@@ -60,7 +59,7 @@ function refTarget(ctx: OasContext, ref: string, depth: number): Schema {
     ctx.fail(`Recursive $ref "${ref}" through a location that is not a component`)
   ctx.inlining.add(ref)
   try {
-    return parseSchema(ctx, target, depth + 1)
+    return ctx.schemas.schema(ctx, target, depth + 1)
   } finally {
     ctx.inlining.delete(ref)
   }
@@ -80,7 +79,7 @@ export function schemaComponent(ctx: OasContext, name: string): Outcome<Schema> 
   if (active !== -1) throw new AllOfCycleFailure([...ctx.activeSchemas.slice(active), name])
   ctx.activeSchemas.push(name)
   const outcome = ctx.runUnit(['components', 'schemas', name], OAS_ISSUES.invalidSchema, () =>
-    parseSchema(ctx, raw),
+    ctx.schemas.schema(ctx, raw, 0),
   )
   ctx.activeSchemas.pop()
   ctx.schemaOutcomes.set(name, outcome)

@@ -11,7 +11,6 @@ import type {
 } from '../../model/schema.js'
 import { describeValue, isObject, type OasContext } from '../context.js'
 import type { Mutable } from './annotations.js'
-import { parseSchema } from './parse-schema.js'
 import type { SchemaFields } from './schema-fields.js'
 import { readEnum, readNumericFormat } from './values.js'
 
@@ -31,7 +30,7 @@ export function buildObject(
     ctx.push('properties')
     for (const name in raw) {
       ctx.push(name)
-      setOwn(properties, name, parseSchema(ctx, raw[name], depth + 1))
+      setOwn(properties, name, ctx.schemas.schema(ctx, raw[name], depth + 1))
       ctx.pop()
     }
     ctx.pop()
@@ -46,7 +45,7 @@ export function buildObject(
   if (typeof extra === 'boolean') node.additionalProperties = extra
   else if (extra !== undefined) {
     ctx.push('additionalProperties')
-    node.additionalProperties = parseSchema(ctx, extra, depth + 1)
+    node.additionalProperties = ctx.schemas.schema(ctx, extra, depth + 1)
     ctx.pop()
   }
   const minProperties = readCount(ctx, f.minProperties, 'minProperties')
@@ -83,7 +82,7 @@ export function buildArray(
     )
   } else {
     ctx.push('items')
-    items = parseSchema(ctx, f.items, depth + 1)
+    items = ctx.schemas.schema(ctx, f.items, depth + 1)
     ctx.pop()
   }
   const node: Mutable<ArraySchema> = { kind: 'array', nullable, items }

@@ -2,10 +2,10 @@ import type { Schema, UnionSchema } from '../../model/schema.js'
 import { describeValue, isObject, type OasContext } from '../context.js'
 import { annotate, overlay, wrapperAnnotations, type Mutable } from './annotations.js'
 import { mergeSchemas } from './merge.js'
-import { bareOf, nullableOf, parseFields, parseSchema } from './parse-schema.js'
-import { readSchemaFields, type SchemaFields } from './schema-fields.js'
+import { bareOf, readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { mergeResolver } from './schema-ref.js'
 import { readDiscriminator } from './type-builders.js'
+import { nullableOf } from './values.js'
 
 export function parseUnion(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   let nullable = nullableOf(ctx, f)
@@ -39,7 +39,7 @@ export function parseUnion(ctx: OasContext, f: SchemaFields, depth: number): Sch
   const sharedFields = f.without('oneOf', 'anyOf', 'type')
   const shared =
     sharedFields.constraints > 0
-      ? parseFields(ctx, bareOf(withType(sharedFields, f.type)), depth)
+      ? ctx.schemas.fields(ctx, bareOf(withType(sharedFields, f.type)), depth)
       : undefined
   const resolve = mergeResolver(ctx)
   const unions = groups.map((members) =>
@@ -72,7 +72,7 @@ function parseMember(
   depth: number,
 ): Schema {
   if (typeof wrapper.type !== 'string' || !isObject(value) || typeof value.$ref === 'string')
-    return parseSchema(ctx, value, depth)
+    return ctx.schemas.schema(ctx, value, depth)
   const fields = readSchemaFields(ctx, value)
   if (
     fields.type === undefined &&
@@ -82,7 +82,7 @@ function parseMember(
   ) {
     fields.type = wrapper.type
   }
-  return parseFields(ctx, fields, depth)
+  return ctx.schemas.fields(ctx, fields, depth)
 }
 
 function toUnion(members: Schema[], mode: 'oneOf' | 'anyOf', nullable: boolean): Schema {

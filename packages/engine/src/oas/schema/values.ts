@@ -1,6 +1,7 @@
 import { OAS_ISSUES } from '../../issues/index.js'
 import type { Schema } from '../../model/schema.js'
 import { describeValue, isObject, type OasContext } from '../context.js'
+import type { SchemaFields } from './schema-fields.js'
 
 /** The JSON type a value must have for a schema kind; undefined when any value passes. */
 function conformsShallow(kind: Schema['kind'], value: unknown): boolean {
@@ -186,4 +187,8 @@ export function readNumericFormat(
   if (typeof format === 'string' && valid.has(format)) return format
   ctx.report(OAS_ISSUES.invalidFormat, `Invalid format: ${String(format)}.`, 'format')
   return undefined
+}
+
+export function nullableOf(ctx: OasContext, f: SchemaFields): boolean {
+  return ctx.dialect === '3.0' ? readNullable(ctx, f.nullable) : f.nullable === true
 }
