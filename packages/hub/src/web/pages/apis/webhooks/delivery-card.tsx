@@ -1,4 +1,4 @@
-import { type Api, type Delivery } from '@svc/hub-api'
+import type { Api, Delivery } from '@svc/hub-api'
 import { ActionButton, Badge, Time } from '../../../components.js'
 import type { WebContext } from '../../../env.js'
 import { localPath } from '../shared.js'

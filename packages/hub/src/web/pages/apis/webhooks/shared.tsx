@@ -1,4 +1,4 @@
-import { type Api } from '@svc/hub-api'
+import type { Api } from '@svc/hub-api'
 import type { ApiErrorBody } from '../../../../errors/api-error.js'
 import { Badge, Field, Form } from '../../../components.js'
 import type { WebContext } from '../../../env.js'
