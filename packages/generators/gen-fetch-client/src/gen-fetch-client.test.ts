@@ -8,7 +8,6 @@ import { generate, type GenerateSettings } from '@svc/engine/generate'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  GITHUB_REST,
   PETSTORE,
   generateFrom as generateWith,
   typecheck,
@@ -83,7 +82,7 @@ export async function use(file: Blob) {
   await uploadFile({ path: { petId: 1 }, body: { file } })
 }
 `
-    expect(typecheck(new Map([...files, ['usage.ts', usage]]))).toEqual({ status: 0, output: '' })
+    expect(typecheck(new Map([...files, ['usage.ts', usage]]))).toEqual([])
   })
 
   it('gives the same bytes for the same input', async () => {
@@ -170,19 +169,8 @@ export async function use(file: Blob) {
 }`,
     )
     expect(client).toContain("const baseUrl = options.baseUrl ?? operation.server ?? ''")
-    expect(typecheck(files)).toEqual({ status: 0, output: '' })
+    expect(typecheck(files)).toEqual([])
   })
-
-  it("gives GitHub's REST description functions that compile with --strict", async () => {
-    const { files, manifest } = await generateFrom(readFileSync(GITHUB_REST, 'utf8'))
-    const results = Object.values(manifest.results[ID]!)
-    expect(results.length).toBeGreaterThan(1000)
-    expect(results.filter((result) => result.status !== 'success')).toEqual([])
-    const client = files.get('client.ts')!
-    expect(client).toContain('export function reposGetContent(')
-    expect(client).toContain('export function metaRoot(')
-    expect(typecheck(files)).toEqual({ status: 0, output: '' })
-  }, 180_000)
 
   it('validates with _generator.validate by default, which an operation can turn off', async () => {
     const { files } = await generatePetstore({
