@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -18,6 +19,21 @@ describe("svc generate: the issue's first runs, at GitHub's scale", () => {
     expect(run.code, run.stderr).toBe(0)
     const report = parseJsonStdout(run)
     expect(report.errors).toEqual([])
+    // The only run at GitHub's scale: every item of every generator succeeds, and compiles.
+    const manifest = JSON.parse(readFileSync(report.manifestPath as string, 'utf8')) as {
+      results: Record<string, Record<string, { status: string }>>
+    }
+    const items = (id: string) => Object.values(manifest.results[id] ?? {})
+    expect(items('@svc/gen-typescript').length).toBeGreaterThan(900)
+    expect(items('@svc/gen-zod').length).toBeGreaterThan(900)
+    expect(items('@svc/gen-fetch-client').length).toBeGreaterThan(1000)
+    const failed = Object.values(manifest.results).flatMap((byItem) =>
+      Object.values(byItem).filter((result) => result.status !== 'success'),
+    )
+    expect(failed).toEqual([])
+    const client = readFileSync(join(root.dir, 'generated/demo/client.ts'), 'utf8')
+    expect(client).toContain('export function reposGetContent(')
+    expect(client).toContain('export function metaRoot(')
     expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
   }, 400_000)
 

@@ -1,11 +1,8 @@
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { afterAll, expect } from 'vitest'
+import { typecheck } from '../../../generators/test-support/typecheck.js'
 import { REPO_ROOT, runSvc, type RunOptions } from './run-svc.js'
-
-const require = createRequire(import.meta.url)
 
 /** Inputs nobody here wrote. */
 export const PETSTORE = join(REPO_ROOT, 'node_modules/@readme/oas-examples/3.0/json/petstore.json')
@@ -55,25 +52,13 @@ export async function createProject(
 }
 
 /** `tsc --noEmit --strict` over every .ts file of a folder: `{ status: 0, output: '' }` when clean. */
+/** `tsc --strict` over every `.ts` file of a folder, in this process. */
 export function typecheckFolder(folder: string) {
   const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((f) =>
     f.endsWith('.ts'),
   )
-  const run = spawnSync(
-    process.execPath,
-    [
-      require.resolve('typescript/bin/tsc'),
-      '--noEmit',
-      '--strict',
-      '--target',
-      'ES2022',
-      '--module',
-      'NodeNext',
-      '--allowImportingTsExtensions',
-      '--skipLibCheck',
-      ...files,
-    ],
-    { cwd: folder, encoding: 'utf8' },
+  const diagnostics = typecheck(
+    new Map(files.map((f) => [f, readFileSync(join(folder, f), 'utf8')])),
   )
-  return { status: run.status, output: `${run.stdout}${run.stderr}` }
+  return { status: diagnostics.length === 0 ? 0 : 2, output: diagnostics.join('\n') }
 }
