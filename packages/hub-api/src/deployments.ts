@@ -68,9 +68,34 @@ export const RunSchema = z
 
 export const RunListSchema = z.object({ runs: z.array(RunSchema) }).openapi('RunList')
 
+export const CreateDeploymentSchema = z
+  .strictObject({
+    stackVersion: z.string().max(256).optional().openapi({
+      description:
+        "A published semver version of the project's stack, or `latest`; default: the project's pin",
+    }),
+  })
+  .openapi('CreateDeployment')
+
+export const CreateRunSchema = z
+  .strictObject({
+    deployment: z.string().max(64).optional().openapi({
+      description:
+        'A deployment id or `production`; default: the production deployment, else the latest one',
+    }),
+  })
+  .openapi('CreateRun')
+
+export const SetAliasSchema = z
+  .strictObject({ deployment: z.string().max(64).openapi({ description: 'A deployment id' }) })
+  .openapi('SetAlias')
+
 export type Deployment = z.infer<typeof DeploymentSchema>
 export type DeploymentList = z.infer<typeof DeploymentListSchema>
 export type Alias = z.infer<typeof AliasSchema>
 export type RunArtifact = z.infer<typeof RunArtifactSchema>
 export type Run = z.infer<typeof RunSchema>
 export type RunList = z.infer<typeof RunListSchema>
+export type CreateDeployment = z.infer<typeof CreateDeploymentSchema>
+export type CreateRun = z.infer<typeof CreateRunSchema>
+export type SetAlias = z.infer<typeof SetAliasSchema>

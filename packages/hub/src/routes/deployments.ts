@@ -1,10 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import {
   AliasSchema,
+  CreateDeploymentSchema,
+  CreateRunSchema,
   DeploymentListSchema,
   DeploymentSchema,
   RunListSchema,
   RunSchema,
+  SetAliasSchema,
 } from '@svc/hub-api'
 import type { Context } from 'hono'
 import semver from 'semver'
@@ -43,28 +46,6 @@ const ALIAS = 'production' as const
 
 const READ = needs('read', 'write:projects')
 const WRITE = needs('write:projects')
-
-const CreateDeploymentSchema = z
-  .strictObject({
-    stackVersion: z.string().max(256).optional().openapi({
-      description:
-        "A published semver version of the project's stack, or `latest`; default: the project's pin",
-    }),
-  })
-  .openapi('CreateDeployment')
-
-const CreateRunSchema = z
-  .strictObject({
-    deployment: z.string().max(64).optional().openapi({
-      description:
-        'A deployment id or `production`; default: the production deployment, else the latest one',
-    }),
-  })
-  .openapi('CreateRun')
-
-const SetAliasSchema = z
-  .strictObject({ deployment: z.string().max(64).openapi({ description: 'A deployment id' }) })
-  .openapi('SetAlias')
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

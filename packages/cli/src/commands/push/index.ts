@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { confirm, isCancel } from '@clack/prompts'
-import { BaseFilesSchema, ProjectConfigResponseSchema } from '@svc/hub-api'
+import {
+  BaseFilesSchema,
+  ProjectConfigResponseSchema,
+  type ClientConfig as ClientConfigBody,
+} from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
 import { atStage, RecipeError, StageFailure } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
@@ -107,7 +111,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
         json: {
           ...(config.source === undefined ? {} : { source: config.source }),
           settings: config.settings,
-        },
+        } satisfies ClientConfigBody,
       })
       enrichmentCount = written.body.enrichmentCount
     }

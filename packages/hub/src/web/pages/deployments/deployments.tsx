@@ -4,6 +4,8 @@ import {
   DeploymentSchema,
   StackVersionListSchema,
   type ProjectListItem,
+  type CreateDeployment,
+  type SetAlias,
 } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
@@ -148,9 +150,9 @@ deploymentListPages.post('/:account/projects/:slug/deployments', async (c) => {
   if (!answer.ok) return privateErrorPage(c, answer)
   const form: FormBody = await c.req.parseBody()
   const stackVersion = formText(form, 'stackVersion').trim() || 'latest'
-  const deployed = await c
-    .get('api')
-    .send(DeploymentSchema, 'POST', `${v1}/deployments`, { json: { stackVersion } })
+  const deployed = await c.get('api').send(DeploymentSchema, 'POST', `${v1}/deployments`, {
+    json: { stackVersion } satisfies CreateDeployment,
+  })
   const { account, slug } = answer.data.project
   if (deployed.ok) {
     return redirectWith(c, `${projectHref(account, slug)}/deployments`, {
@@ -173,7 +175,7 @@ deploymentListPages.post('/:account/projects/:slug/deployments/:id/promote', asy
   if (!answer.ok) return privateErrorPage(c, answer)
   const id = c.req.param('id')
   const set = await c.get('api').send(AliasSchema, 'PUT', `${v1}/aliases/production`, {
-    json: { deployment: id },
+    json: { deployment: id } satisfies SetAlias,
   })
   const { account, slug } = answer.data.project
   if (set.ok) {

@@ -1,4 +1,10 @@
-import { AliasSchema, RunListSchema, RunSchema, type ProjectListItem } from '@svc/hub-api'
+import {
+  AliasSchema,
+  RunListSchema,
+  RunSchema,
+  type ProjectListItem,
+  type CreateRun,
+} from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ActionButton, Empty, FormError, Time } from '../../components.js'
@@ -123,9 +129,9 @@ runListPages.post('/:account/projects/:slug/runs', async (c) => {
   if (!answer.ok) return privateErrorPage(c, answer)
   const form: FormBody = await c.req.parseBody()
   const deployment = formText(form, 'deployment').trim()
-  const run = await c
-    .get('api')
-    .send(RunSchema, 'POST', `${v1}/runs`, { json: deployment ? { deployment } : {} })
+  const run = await c.get('api').send(RunSchema, 'POST', `${v1}/runs`, {
+    json: (deployment ? { deployment } : {}) satisfies CreateRun,
+  })
   const { account, slug } = answer.data.project
   if (run.ok) {
     return redirectWith(c, runHref(account, slug, run.data.id), {
