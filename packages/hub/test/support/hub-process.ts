@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js'
 import { dropSchema, newSchemaName, postgresUrl, type StoreKind } from './databases.js'
+import { assertBuildFresh } from './fresh-build.js'
 
 export const HUB_BIN = fileURLToPath(new URL('../../bin/svc-hub.js', import.meta.url))
 
@@ -24,8 +25,13 @@ export type HubProcess = {
   stderr(): string
   /** Runs `svc-hub admin <args>` against the same store. */
   admin(args: readonly string[]): Promise<CommandRun>
-  /** Opens the hub's store directly (for snapshots); close it when done. */
+  /** Opens the hub's store directly; close it when done. */
   openStore(): Promise<Store>
+  /**
+   * One handle on the hub's store, opened on first use and closed by `dispose`: for the
+   * snapshots of many tests, without opening (and migrating) a store for each.
+   */
+  sharedStore(): Promise<Store>
   /** SIGTERM, wait for exit; answers the exit code. */
   stop(): Promise<number | null>
   /** SIGKILL (`kill -9`): no shutdown at all; answers when the process is gone. */
@@ -60,6 +66,7 @@ export type StartOptions = {
  * (or the store of `options.reuse`).
  */
 export async function startHub(kind: StoreKind, options: StartOptions = {}): Promise<HubProcess> {
+  assertBuildFresh()
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-hub-test-'))
   const schema =
     kind !== 'postgres' ? undefined : options.reuse ? options.reuse.schema : newSchemaName()
@@ -96,6 +103,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     () => `stdout:\n${stdout()}\nstderr:\n${stderr()}`,
   )
   const adminPat = /svc_pat_[A-Za-z0-9_-]{43}/.exec(stderr())?.[0] ?? ''
+  let shared: Promise<Store> | undefined
 
   return {
     kind,
@@ -108,11 +116,13 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     stderr,
     admin: (args) => runNode([HUB_BIN, 'admin', ...args], env),
     openStore: () => openStore(storeOptions),
+    sharedStore: () => (shared ??= openStore(storeOptions)),
     stop: running.stop,
     kill: running.kill,
     startWorker: (extra = {}) => startWorkerProcess({ ...env, ...extra }),
     dispose: async () => {
       await running.stop()
+      if (shared) await (await shared).close()
       rmSync(dataDir, { recursive: true, force: true })
       if (schema) await dropSchema(schema)
     },
@@ -144,6 +154,7 @@ afterEach(() => {
 
 /** `svc-hub <args>`, its output collected, and the ways to end it. */
 function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
+  assertBuildFresh()
   const child = spawn(process.execPath, [HUB_BIN, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -206,6 +217,7 @@ async function waitFor<T>(
 
 /** Runs `node <args>` with `env` and collects its output. */
 export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
+  assertBuildFresh()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
