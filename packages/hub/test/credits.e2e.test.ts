@@ -116,7 +116,9 @@ for (const kind of await storeKinds()) {
       jsonOf(await admin('grant-credits', 'race', '3', '--json'))
       // Six processes at once, each charging 1 of the 3 credits.
       const runs = await Promise.all(
-        Array.from({ length: 6 }, () => admin('charge-credits', 'race', '1', '--json')),
+        Array.from({ length: 6 }, () =>
+          hub.adminProcess(['charge-credits', 'race', '1', '--json']),
+        ),
       )
       const succeeded = runs.filter((run) => run.code === 0)
       const refused = runs.filter((run) => run.code !== 0)
@@ -145,7 +147,7 @@ for (const kind of await storeKinds()) {
           const org = (await store.accounts.find('wait'))!
           await store.transaction(async (tx) => {
             expect(await tx.credits.charge(org.id, 5)).toMatchObject({ status: 'charged' })
-            other = admin('charge-credits', 'wait', '5')
+            other = hub.adminProcess(['charge-credits', 'wait', '5'])
             // Time for the process to start and reach the ledger while this transaction holds
             // it. Not an assertion on timing: a process that starts later waits for nothing, and
             // the expectation below holds all the same. Without the lock, one that came in time

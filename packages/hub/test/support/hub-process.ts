@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Readable } from 'node:stream'
 import { afterEach } from 'vitest'
+import { runAdmin } from '../../src/admin/run-admin.js'
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js'
 import { dropSchema, newSchemaName, postgresUrl, type StoreKind } from './databases.js'
 import { assertBuildFresh } from './fresh-build.js'
@@ -23,8 +25,16 @@ export type HubProcess = {
   /** Everything the hub printed on stdout so far (JSON log lines) and stderr. */
   stdout(): string
   stderr(): string
-  /** Runs `svc-hub admin <args>` against the same store. */
-  admin(args: readonly string[]): Promise<CommandRun>
+  /**
+   * Runs `svc-hub admin <args>` against the same store, in this process (`runAdmin`): the same
+   * commands, output and exit codes as the binary, without starting Node for each.
+   */
+  admin(args: readonly string[], stdin?: string): Promise<CommandRun>
+  /** Runs the real `svc-hub admin <args>` binary; `started` is told its process. */
+  adminProcess(
+    args: readonly string[],
+    started?: (child: ChildProcess) => void,
+  ): Promise<CommandRun>
   /** Opens the hub's store directly; close it when done. */
   openStore(): Promise<Store>
   /**
@@ -114,7 +124,8 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     schema,
     stdout,
     stderr,
-    admin: (args) => runNode([HUB_BIN, 'admin', ...args], env),
+    admin: (args, stdin) => runAdminHere(args, env, stdin),
+    adminProcess: (args, started) => runNode([HUB_BIN, 'admin', ...args], env, started),
     openStore: () => openStore(storeOptions),
     sharedStore: () => (shared ??= openStore(storeOptions)),
     stop: running.stop,
@@ -127,6 +138,23 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
       if (schema) await dropSchema(schema)
     },
   }
+}
+
+/** `runAdmin` with `env`, `stdin` as its input, and its output collected. */
+async function runAdminHere(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+): Promise<CommandRun> {
+  let stdout = ''
+  let stderr = ''
+  const code = await runAdmin(args, {
+    env,
+    stdin: Readable.from([stdin]),
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  })
+  return { code, stdout, stderr }
 }
 
 /** `svc-hub worker` with `env`, once it says it started. */
@@ -215,11 +243,16 @@ async function waitFor<T>(
   }
 }
 
-/** Runs `node <args>` with `env` and collects its output. */
-export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
+/** Runs `node <args>` with `env` and collects its output; `started` is told the process. */
+export function runNode(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  started?: (child: ChildProcess) => void,
+): Promise<CommandRun> {
   assertBuildFresh()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    started?.(child)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
