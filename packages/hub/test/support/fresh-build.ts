@@ -1,27 +1,36 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url))
 
-/** Sources `tsc -b` leaves out of `dist` (tests, test helpers, declarations). */
-const NOT_BUILT = /(\.test|\.case|\.test-d|\.d)\.tsx?$/
+/** What `tsc -b` keeps in `dist/.tsbuildinfo`: each input file and the hash of its text. */
+type BuildInfo = {
+  readonly fileNames: readonly string[]
+  readonly fileInfos: readonly (string | { readonly version: string })[]
+}
 
 /**
  * The source files of every package (`packages/<name>/src`, `packages/generators/<name>/src`)
- * edited since their build output in its `dist`. A file with no output is left to the build
- * (tsconfig excludes some): a new one reaches `dist` only through a file that imports it.
+ * whose text differs from the text their last build compiled, by the SHA-256 `tsc -b` records:
+ * a file saved again unchanged is not stale, and `tsc -b` leaves its output as it is.
  */
 export function staleBuildOutputs(): string[] {
   const stale: string[] = []
   for (const root of packageRoots()) {
-    const src = join(root, 'src')
-    for (const file of sourceFiles(src)) {
-      const built = join(root, 'dist', relative(src, file).replace(/\.tsx?$/, '.js'))
-      if (existsSync(built) && statSync(built).mtimeMs < statSync(file).mtimeMs) {
-        stale.push(relative(PACKAGES, file))
-      }
-    }
+    const dist = join(root, 'dist')
+    const info = JSON.parse(readFileSync(join(dist, '.tsbuildinfo'), 'utf8')) as BuildInfo
+    info.fileNames.forEach((name, index) => {
+      if (!name.startsWith('../src/')) return
+      const file = join(dist, name)
+      const entry = info.fileInfos[index]
+      const built = typeof entry === 'string' ? entry : entry?.version
+      const now = existsSync(file)
+        ? createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex')
+        : undefined
+      if (now !== built) stale.push(relative(PACKAGES, file))
+    })
   }
   return stale
 }
@@ -44,20 +53,20 @@ export function assertBuildFresh(): void {
   checked = true
 }
 
+/** The packages built into a `dist`; one never built fails, like one built from old sources. */
 function packageRoots(): string[] {
   const roots: string[] = []
   for (const parent of [PACKAGES, join(PACKAGES, 'generators')]) {
     for (const name of readdirSync(parent)) {
       const root = join(parent, name)
-      if (existsSync(join(root, 'src')) && existsSync(join(root, 'tsconfig.json'))) roots.push(root)
+      if (!existsSync(join(root, 'tsconfig.json')) || !existsSync(join(root, 'src'))) continue
+      if (!existsSync(join(root, 'dist', '.tsbuildinfo'))) {
+        throw new Error(
+          `${relative(PACKAGES, root)} is not built: run \`npx tsc -b\` before the hub's end-to-end tests`,
+        )
+      }
+      roots.push(root)
     }
   }
   return roots
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !NOT_BUILT.test(e.name))
-    .map((e) => join(e.parentPath, e.name))
-    .filter((file) => !file.includes('/test-support/'))
 }
