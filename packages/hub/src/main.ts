@@ -1,13 +1,9 @@
 import { createRequire } from 'node:module'
-import { Command, CommanderError, Option } from 'commander'
+import { Command, Option } from 'commander'
 import pc from 'picocolors'
-import { AdminError } from './accounts/admin.js'
-import { ConfigError, loadConfig } from './config.js'
-import { StoreConfigError } from './store/index.js'
+import { loadConfig } from './config.js'
 import { registerAdminCommands } from './admin/commands.js'
-
-const EXIT_FAILURE = 1
-const EXIT_USAGE = 2
+import { EXIT_FAILURE, exitCodeFor } from './exit-code.js'
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
 
@@ -88,28 +84,5 @@ function stopOnSignal(
 try {
   await program.parseAsync(process.argv)
 } catch (error) {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE
-  } else if (
-    error instanceof AdminError ||
-    error instanceof ConfigError ||
-    error instanceof StoreConfigError
-  ) {
-    process.stderr.write(`error: ${error.message}\n`)
-    process.exitCode = EXIT_FAILURE
-  } else if (isSystemError(error)) {
-    // The port is taken, the database does not answer …: the message says it all.
-    process.stderr.write(`error: ${error.message}\n`)
-    process.exitCode = EXIT_FAILURE
-  } else {
-    process.stderr.write(
-      `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    )
-    process.exitCode = EXIT_FAILURE
-  }
-}
-
-/** An error from the system or a database server (it has a `code`), not a bug of the hub. */
-function isSystemError(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string'
+  process.exitCode = exitCodeFor(error, (text) => void process.stderr.write(text))
 }

@@ -36,20 +36,6 @@ function linesOf(run: CommandRun): string[] {
   return run.stdout.trimEnd().split('\n')
 }
 
-/** Runs `work` with up to `limit` at a time (each admin command is a Node process). */
-async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>) {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
-}
-
 for (const kind of await storeKinds()) {
   describe(`svc-hub admin (${kind})`, () => {
     let hub: HubProcess
@@ -60,6 +46,26 @@ for (const kind of await storeKinds()) {
       hub = await startHub(kind)
     })
     afterAll(() => hub?.dispose())
+
+    // The tests below run the commands in this process (runAdmin); these run the real binary:
+    // its exit codes, and what it writes on stdout and stderr.
+    it('the svc-hub binary: an answer on stdout (exit 0), a refusal or misuse on stderr (1, 2), help', async () => {
+      const made = jsonOf(await hub.adminProcess(['create-user', 'binny', '--json']))
+      expect(made).toEqual({ id: id('usr'), handle: 'binny', kind: 'user' })
+      const lines = linesOf(await hub.adminProcess(['create-org', 'binco', '--owner', 'binny']))
+      expect(lines[0]).toMatch(/^created organisation binco \(org_[0-9a-f]{24}\) owned by binny$/)
+
+      const taken = await hub.adminProcess(['create-user', 'binny'])
+      expect(taken).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^error: .+\n$/) })
+      const misuse = await hub.adminProcess(['create-user', 'newbie', '--bogus'])
+      expect(misuse.code).toBe(2)
+      expect(misuse.stdout).toBe('')
+      expect(misuse.stderr.split('\n')[0]).toBe("error: unknown option '--bogus'")
+      const help = await hub.adminProcess(['create-token', '--help'])
+      expect(help.code).toBe(0)
+      expect(help.stdout).toContain('--scopes <scopes>')
+      expect(help.stderr).toBe('')
+    })
 
     describe('commands, as text and as --json', () => {
       it('create-user', async () => {
@@ -284,7 +290,10 @@ for (const kind of await storeKinds()) {
           // `--json` right after the command: at the end it could be taken as a missing value.
           { args: [args[0]!, '--json', ...args.slice(1)], message },
         ])
-        const results = await inBatches(runs, 3, (run) => hub.admin(run.args))
+        // One after another: in one process, a command waiting on SQLite's lock would block the
+        // event loop of the one holding it.
+        const results: CommandRun[] = []
+        for (const run of runs) results.push(await hub.admin(run.args))
         runs.forEach((run, index) => {
           const result = results[index]!
           const what = `svc-hub admin ${run.args.join(' ')}`

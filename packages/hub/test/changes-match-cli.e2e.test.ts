@@ -12,7 +12,10 @@ const require = createRequire(import.meta.url)
 const fixtures = join(REPO_ROOT, 'packages/cli/test/fixtures/diff')
 const ghes = join(dirname(require.resolve('@octokit/openapi/package.json')), 'generated')
 
-/** Pairs pushed to the hub one after the other, and given to `svc diff` as files. */
+/**
+ * Pairs pushed to the hub one after the other, and given to `svc diff` as files. A `large` pair
+ * runs on one store only (the last of storeKinds): its cost is the diff, the same on every store.
+ */
 const PAIRS = [
   {
     name: 'petstore (YAML)',
@@ -31,10 +34,14 @@ const PAIRS = [
     old: join(ghes, 'ghes-3.18.json'),
     new: join(ghes, 'ghes-3.19.json'),
     type: 'application/json',
+    large: true,
   },
 ]
 
-for (const kind of await storeKinds()) {
+const kinds = await storeKinds()
+
+for (const kind of kinds) {
+  const pairs = PAIRS.filter((pair) => !('large' in pair) || kind === kinds.at(-1))
   describe(`the changes endpoint and svc diff (${kind})`, () => {
     let hub: HubProcess
     let people: People
@@ -45,7 +52,7 @@ for (const kind of await storeKinds()) {
     })
     afterAll(() => hub?.dispose())
 
-    it.each(PAIRS.map((pair, index) => ({ ...pair, slug: `pair-${index}` })))(
+    it.each(pairs.map((pair, index) => ({ ...pair, slug: `pair-${index}` })))(
       'agree on $name',
       async ({ slug, old, new: next, type }) => {
         const created = await call(`${hub.url}/v1/apis`, {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { startHub, type CommandRun, type HubProcess } from './support/hub-process.js'
+import { eventually } from './support/poll.js'
 import { expectStoreUnchanged } from './support/store-snapshot.js'
 
 const ENTRY_ID = /^cre_[0-9a-f]{24}$/
@@ -116,7 +118,9 @@ for (const kind of await storeKinds()) {
       jsonOf(await admin('grant-credits', 'race', '3', '--json'))
       // Six processes at once, each charging 1 of the 3 credits.
       const runs = await Promise.all(
-        Array.from({ length: 6 }, () => admin('charge-credits', 'race', '1', '--json')),
+        Array.from({ length: 6 }, () =>
+          hub.adminProcess(['charge-credits', 'race', '1', '--json']),
+        ),
       )
       const succeeded = runs.filter((run) => run.code === 0)
       const refused = runs.filter((run) => run.code !== 0)
@@ -134,7 +138,8 @@ for (const kind of await storeKinds()) {
       ])
     })
 
-    it.runIf(kind === 'sqlite')(
+    // Linux only: whether the other process waits on the lock is read from /proc.
+    it.runIf(kind === 'sqlite' && process.platform === 'linux')(
       'a charge in another process waits for an open charge, then sees its result',
       async () => {
         jsonOf(await admin('create-org', 'wait', '--owner', 'alice', '--json'))
@@ -145,12 +150,15 @@ for (const kind of await storeKinds()) {
           const org = (await store.accounts.find('wait'))!
           await store.transaction(async (tx) => {
             expect(await tx.credits.charge(org.id, 5)).toMatchObject({ status: 'charged' })
-            other = admin('charge-credits', 'wait', '5')
-            // Time for the process to start and reach the ledger while this transaction holds
-            // it. Not an assertion on timing: a process that starts later waits for nothing, and
-            // the expectation below holds all the same. Without the lock, one that came in time
-            // would read the balance of 5 and then fail to write (SQLITE_BUSY_SNAPSHOT).
-            await new Promise((resolve) => setTimeout(resolve, 2000))
+            let pid: number | undefined
+            other = hub.adminProcess(['charge-credits', 'wait', '5'], (child) => (pid = child.pid))
+            // The process reaches the ledger while this transaction holds it, and waits for it:
+            // SQLite's busy handler sleeps in the main thread. Without the lock, it would read the
+            // balance of 5 and then fail to write (SQLITE_BUSY_SNAPSHOT).
+            await eventually(
+              () => (sleepingIn(pid) ? true : undefined),
+              'the other charge to wait for the lock',
+            )
           })
         } finally {
           await store.close()
@@ -160,4 +168,14 @@ for (const kind of await storeKinds()) {
       },
     )
   })
+}
+
+/** Whether the main thread of process `pid` is in a timed sleep (not Node's event-loop wait). */
+function sleepingIn(pid: number | undefined): boolean {
+  if (pid === undefined) return false
+  try {
+    return readFileSync(`/proc/${pid}/wchan`, 'utf8') === 'hrtimer_nanosleep'
+  } catch {
+    return false
+  }
 }

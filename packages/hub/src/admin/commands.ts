@@ -16,12 +16,27 @@ import { openStore, storeOptions, type Store } from '../store/index.js'
 
 type JsonOption = { json?: boolean }
 
+/** Where an admin command reads its configuration and input and writes its answer. */
+export type AdminIo = {
+  /** SVC_HUB_DATA, DATABASE_URL …: which store the commands work on. */
+  readonly env: NodeJS.ProcessEnv
+  readonly stdin: NodeJS.ReadableStream
+  readonly stdout: (text: string) => void
+}
+
+const PROCESS_IO: AdminIo = {
+  env: process.env,
+  stdin: process.stdin,
+  stdout: (text) => void process.stdout.write(text),
+}
+
 /**
  * `svc-hub admin …`: operator commands on the store the environment points at (the same
  * SVC_HUB_DATA / DATABASE_URL as `serve`; safe to run beside a running hub). Each prints one
  * text line, or with `--json` one JSON object, on stdout.
  */
-export function registerAdminCommands(program: Command): void {
+export function registerAdminCommands(program: Command, io: AdminIo = PROCESS_IO): void {
+  const run = runWith(io)
   const admin = program.command('admin').description('Manage users, organisations and credentials')
 
   admin
@@ -71,7 +86,7 @@ export function registerAdminCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action((user: string, options: JsonOption) =>
       run(options, async (store) => {
-        const set = await setUserPassword(store, user, await readLine(process.stdin))
+        const set = await setUserPassword(store, user, await readLine(io.stdin))
         return {
           result: set,
           text: `set the password of ${set.user}; ended ${set.sessionsEnded} session${set.sessionsEnded === 1 ? '' : 's'}`,
@@ -214,15 +229,17 @@ async function readLine(input: NodeJS.ReadableStream): Promise<string> {
   }
 }
 
-async function run(
-  options: JsonOption,
-  work: (store: Store) => Promise<{ result: object; text: string }>,
-): Promise<void> {
-  const store = await openStore(storeOptions(loadConfig()))
-  try {
-    const { result, text } = await work(store)
-    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${text}\n`)
-  } finally {
-    await store.close()
+function runWith(io: AdminIo) {
+  return async function run(
+    options: JsonOption,
+    work: (store: Store) => Promise<{ result: object; text: string }>,
+  ): Promise<void> {
+    const store = await openStore(storeOptions(loadConfig(io.env)))
+    try {
+      const { result, text } = await work(store)
+      io.stdout(options.json ? `${JSON.stringify(result)}\n` : `${text}\n`)
+    } finally {
+      await store.close()
+    }
   }
 }

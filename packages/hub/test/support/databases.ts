@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js'
 
@@ -87,6 +88,68 @@ export async function openFreshStore(
       if (options.kind === 'postgres' && options.schema) await dropSchema(options.schema)
     },
   }
+}
+
+/**
+ * Empty stores for one test after another on one PostgreSQL schema, migrated once: each
+ * `next()` deletes every row (children before the rows they reference) and hands out the same
+ * open store, or a new one after a test closed it. `close` ends it and drops the schema.
+ */
+export function emptiedStores(): {
+  next: () => Promise<{ store: Store; options: StoreOptions; cleanup: () => Promise<void> }>
+  close: () => Promise<void>
+} {
+  const options: StoreOptions = { kind: 'postgres', url: postgresUrl(), schema: newSchemaName() }
+  const schema = options.schema!
+  let open: Store | undefined
+  let order: string[] | undefined
+  const usable = async (store: Store) =>
+    store.ping().then(
+      () => true,
+      () => false,
+    )
+  return {
+    next: async () => {
+      if (!open || !(await usable(open))) open = await openStore(options)
+      const store = open
+      order ??= await deletionOrder(store, schema)
+      await sql
+        .raw(order.map((table) => `delete from "${schema}"."${table}"`).join(';\n'))
+        .execute(store.kysely)
+      // The test may close it (the lifecycle tests do): `next` then opens another.
+      return { store, options, cleanup: async () => {} }
+    },
+    close: async () => {
+      await open?.close().catch(() => {})
+      await dropSchema(schema)
+    },
+  }
+}
+
+/** The tables of `schema` but the migrations' own, each after every table that references it. */
+async function deletionOrder(store: Store, schema: string): Promise<string[]> {
+  const tables = await sql<{ name: string }>`
+    select tablename as name from pg_tables
+    where schemaname = ${schema} and tablename not like 'kysely_migration%'`.execute(store.kysely)
+  const references = await sql<{ child: string; parent: string }>`
+    select c.relname as child, p.relname as parent from pg_constraint k
+    join pg_class c on c.oid = k.conrelid
+    join pg_class p on p.oid = k.confrelid
+    join pg_namespace n on n.oid = k.connamespace
+    where k.contype = 'f' and n.nspname = ${schema} and c.oid <> p.oid`.execute(store.kysely)
+  const left = new Set(tables.rows.map((t) => t.name))
+  const order: string[] = []
+  while (left.size > 0) {
+    const free = [...left].filter(
+      (table) => !references.rows.some((r) => r.parent === table && left.has(r.child)),
+    )
+    if (free.length === 0) throw new Error(`foreign keys in a cycle among ${[...left].join(', ')}`)
+    for (const table of free) {
+      order.push(table)
+      left.delete(table)
+    }
+  }
+  return order
 }
 
 function redact(url: string): string {

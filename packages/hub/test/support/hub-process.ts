@@ -3,9 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Readable } from 'node:stream'
 import { afterEach } from 'vitest'
+import { runAdmin } from '../../src/admin/run-admin.js'
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js'
 import { dropSchema, newSchemaName, postgresUrl, type StoreKind } from './databases.js'
+import { assertBuildFresh } from './fresh-build.js'
 
 export const HUB_BIN = fileURLToPath(new URL('../../bin/svc-hub.js', import.meta.url))
 
@@ -22,10 +25,23 @@ export type HubProcess = {
   /** Everything the hub printed on stdout so far (JSON log lines) and stderr. */
   stdout(): string
   stderr(): string
-  /** Runs `svc-hub admin <args>` against the same store. */
-  admin(args: readonly string[]): Promise<CommandRun>
-  /** Opens the hub's store directly (for snapshots); close it when done. */
+  /**
+   * Runs `svc-hub admin <args>` against the same store, in this process (`runAdmin`): the same
+   * commands, output and exit codes as the binary, without starting Node for each.
+   */
+  admin(args: readonly string[], stdin?: string): Promise<CommandRun>
+  /** Runs the real `svc-hub admin <args>` binary; `started` is told its process. */
+  adminProcess(
+    args: readonly string[],
+    started?: (child: ChildProcess) => void,
+  ): Promise<CommandRun>
+  /** Opens the hub's store directly; close it when done. */
   openStore(): Promise<Store>
+  /**
+   * One handle on the hub's store, opened on first use and closed by `dispose`: for the
+   * snapshots of many tests, without opening (and migrating) a store for each.
+   */
+  sharedStore(): Promise<Store>
   /** SIGTERM, wait for exit; answers the exit code. */
   stop(): Promise<number | null>
   /** SIGKILL (`kill -9`): no shutdown at all; answers when the process is gone. */
@@ -60,6 +76,7 @@ export type StartOptions = {
  * (or the store of `options.reuse`).
  */
 export async function startHub(kind: StoreKind, options: StartOptions = {}): Promise<HubProcess> {
+  assertBuildFresh()
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-hub-test-'))
   const schema =
     kind !== 'postgres' ? undefined : options.reuse ? options.reuse.schema : newSchemaName()
@@ -96,6 +113,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     () => `stdout:\n${stdout()}\nstderr:\n${stderr()}`,
   )
   const adminPat = /svc_pat_[A-Za-z0-9_-]{43}/.exec(stderr())?.[0] ?? ''
+  let shared: Promise<Store> | undefined
 
   return {
     kind,
@@ -106,17 +124,37 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     schema,
     stdout,
     stderr,
-    admin: (args) => runNode([HUB_BIN, 'admin', ...args], env),
+    admin: (args, stdin) => runAdminHere(args, env, stdin),
+    adminProcess: (args, started) => runNode([HUB_BIN, 'admin', ...args], env, started),
     openStore: () => openStore(storeOptions),
+    sharedStore: () => (shared ??= openStore(storeOptions)),
     stop: running.stop,
     kill: running.kill,
     startWorker: (extra = {}) => startWorkerProcess({ ...env, ...extra }),
     dispose: async () => {
       await running.stop()
+      if (shared) await (await shared).close()
       rmSync(dataDir, { recursive: true, force: true })
       if (schema) await dropSchema(schema)
     },
   }
+}
+
+/** `runAdmin` with `env`, `stdin` as its input, and its output collected. */
+async function runAdminHere(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+): Promise<CommandRun> {
+  let stdout = ''
+  let stderr = ''
+  const code = await runAdmin(args, {
+    env,
+    stdin: Readable.from([stdin]),
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  })
+  return { code, stdout, stderr }
 }
 
 /** `svc-hub worker` with `env`, once it says it started. */
@@ -144,6 +182,7 @@ afterEach(() => {
 
 /** `svc-hub <args>`, its output collected, and the ways to end it. */
 function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
+  assertBuildFresh()
   const child = spawn(process.execPath, [HUB_BIN, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -204,10 +243,16 @@ async function waitFor<T>(
   }
 }
 
-/** Runs `node <args>` with `env` and collects its output. */
-export function runNode(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandRun> {
+/** Runs `node <args>` with `env` and collects its output; `started` is told the process. */
+export function runNode(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  started?: (child: ChildProcess) => void,
+): Promise<CommandRun> {
+  assertBuildFresh()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    started?.(child)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))

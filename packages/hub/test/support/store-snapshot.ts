@@ -71,19 +71,15 @@ export async function snapshotStore(store: Store): Promise<Record<string, unknow
  * within minutes (one waiting for a retry an hour away holds still).
  */
 export async function expectStoreUnchanged<T>(
-  hub: { openStore(): Promise<Store> },
+  hub: { sharedStore(): Promise<Store> },
   action: () => Promise<T>,
 ): Promise<T> {
-  const store = await hub.openStore()
-  try {
-    await deliveriesAtRest(store)
-    const before = await snapshotStore(store)
-    const result = await action()
-    expect(await snapshotStore(store)).toEqual(before)
-    return result
-  } finally {
-    await store.close()
-  }
+  const store = await hub.sharedStore()
+  await deliveriesAtRest(store)
+  const before = await snapshotStore(store)
+  const result = await action()
+  expect(await snapshotStore(store)).toEqual(before)
+  return result
 }
 
 /** Waits until no webhook delivery is in flight or due in the next five minutes. */

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import {
   dropSchema,
   newSchemaName,
+  emptiedStores,
   openFreshStore,
   postgresUrl,
   storeKinds,
@@ -13,7 +14,15 @@ import { runStoreTests } from '../store.case.js'
 const enabled = (await storeKinds()).includes('postgres')
 
 ;(enabled ? describe : describe.skip)('store on PostgreSQL', () => {
-  runStoreTests({ kind: 'postgres', newStore: () => openFreshStore('postgres') })
+  // Making a schema and running every migration takes a second or more on PostgreSQL: the tests
+  // share one migrated schema, emptied before each; those about new data make a fresh one.
+  const emptied = emptiedStores()
+  afterAll(() => emptied.close())
+  runStoreTests({
+    kind: 'postgres',
+    newStore: () => openFreshStore('postgres'),
+    emptyStore: () => emptied.next(),
+  })
 
   it('several hubs starting at once on a new schema all come up on one migrated schema', async () => {
     // A few rounds: the race it guards against (CREATE SCHEMA, the migrations) is not every time.
