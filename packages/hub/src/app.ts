@@ -22,6 +22,7 @@ import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
 import { webhooks } from './routes/webhooks.js'
 import { webHandler } from './web/index.js'
+import { closeIfBodyUnread } from './http/unread-body.js'
 
 export const HUB_API_VERSION = '1.0.0'
 
@@ -33,6 +34,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   const app = new OpenAPIHono<HubEnv>()
   app.use('*', requestContext(hub, log))
   app.use('*', recordMetrics(hub.metrics))
+  app.use('*', closeIfBodyUnread)
   app.route('/', health)
 
   app.use('/v1/*', authenticate)

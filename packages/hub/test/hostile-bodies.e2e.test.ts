@@ -1,3 +1,4 @@
+import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
@@ -30,6 +31,40 @@ for (const kind of await storeKinds()) {
       targets = await seedUploadTargets(hub)
     })
     afterAll(() => hub?.dispose())
+
+    it('a refusal given before the body is read closes its connection: a pooled client loses nothing', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+      const send = (
+        path: string,
+        method: string,
+        headers: http.OutgoingHttpHeaders,
+        body?: Buffer,
+      ) =>
+        new Promise<{ status?: number; connection?: string }>((resolve, reject) => {
+          const request = http.request(`${hub.url}${path}`, { method, agent, headers }, (res) => {
+            res.resume()
+            res.on('end', () =>
+              resolve({ status: res.statusCode, connection: res.headers.connection }),
+            )
+          })
+          request.on('error', reject)
+          request.end(body)
+        })
+      const body = Buffer.alloc(4 * 1024 * 1024, 'a')
+      const refused = await send(
+        targets.publish,
+        'POST',
+        {
+          authorization: 'Bearer svc_pat_not_a_token',
+          'content-type': MULTIPART,
+          'content-length': body.length,
+        },
+        body,
+      )
+      expect(refused).toEqual({ status: 401, connection: 'close' })
+      expect((await send('/healthz', 'GET', {})).status).toBe(200)
+      agent.destroy()
+    })
 
     for (const route of ['publish', 'baseFiles'] as const) {
       for (const framing of [{ kind: 'length' } as const, ENDED]) {
