@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config'
 // On a clean checkout (CI) vitest knows no durations yet and starts the largest files first. These
 // are the longest by time; started late, each leaves the other workers idle at the end of the run.
 const LONGEST = [
-  'hub/test/webhook-reliability.e2e',
+  'hub/test/webhook-reliability.postgres.e2e',
+  'hub/test/webhook-reliability.sqlite.e2e',
   'hub/test/store-outage.e2e',
   'hub/test/web/settings.e2e',
   'hub/test/deployments.e2e',

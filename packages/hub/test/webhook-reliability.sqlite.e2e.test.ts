@@ -1,0 +1,4 @@
+import { webhookReliability } from './webhook-reliability.case.js'
+
+// One file per store, so that the two halves of this long suite run at the same time.
+webhookReliability('sqlite')
