@@ -47,8 +47,24 @@ export function diffType(
     )
     return diffFields(log, name, before.fields, after.fields) || interfaces
   }
-  if (before.kind === 'input' && after.kind === 'input')
-    return diffInputFields(log, name, before.fields, after.fields)
+  if (before.kind === 'input' && after.kind === 'input') {
+    if (before.oneOf !== after.oneOf) {
+      if (after.oneOf)
+        log.add(
+          'input-one-of-added',
+          name,
+          `Input object \`${name}\` became @oneOf: a value must now set exactly one of its fields.`,
+        )
+      else
+        log.add(
+          'input-one-of-removed',
+          name,
+          `Input object \`${name}\` is no longer @oneOf: a value may set several of its fields, or none.`,
+        )
+    }
+    const fields = diffInputFields(log, name, before.fields, after.fields)
+    return fields || before.oneOf !== after.oneOf
+  }
   if (before.kind === 'enum' && after.kind === 'enum')
     return diffEnumValues(log, name, before.values, after.values)
   if (before.kind === 'union' && after.kind === 'union')

@@ -58,6 +58,7 @@ export function readType(
           parts.flatMap((part) => part.fields ?? []),
           readInput,
         ),
+        oneOf: parts.some((part) => part.directives?.some((d) => d.name.value === 'oneOf')),
       }
     }
     case Kind.ENUM_TYPE_DEFINITION: {

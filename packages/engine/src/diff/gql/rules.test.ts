@@ -35,6 +35,12 @@ const FIELD: Pair = [
   doc('type User { id: ID }'),
   doc('type User { id: ID email: String }'),
 ]
+const ONE_OF: Pair = [
+  'breaking',
+  'PetBy',
+  doc('input PetBy { id: ID name: String } type Mutation { adopt(by: PetBy): Int }'),
+  doc('input PetBy @oneOf { id: ID name: String } type Mutation { adopt(by: PetBy): Int }'),
+]
 const deprecation = (sdl: (directive: string) => string, location: string) =>
   [
     ['warning', location, doc(sdl('')), doc(sdl('@deprecated(reason: "Use emails")'))],
@@ -127,6 +133,8 @@ const PAIRS: Record<GqlRuleId, Pair> = {
     doc('scalar URL'),
     doc('scalar URL @specifiedBy(url: "https://url.spec.whatwg.org")'),
   ],
+  'input-one-of-added': ONE_OF,
+  'input-one-of-removed': swap(ONE_OF, 'info'),
   'field-added': FIELD,
   'field-removed': swap(FIELD, 'breaking'),
   'field-type-changed': [

@@ -65,6 +65,19 @@ export const GQL_RULES = {
     section: 'types',
     summary: "a custom scalar's `@specifiedBy` URL was added, changed or removed",
   },
+  'input-one-of-added': {
+    level: 'breaking',
+    protocol: 'gql',
+    section: 'types',
+    summary:
+      'an input object became `@oneOf`: a value that sets no field, or several, is now refused',
+  },
+  'input-one-of-removed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'types',
+    summary: 'an input object is no longer `@oneOf`: every value it accepted is still accepted',
+  },
   'field-added': {
     level: 'info',
     protocol: 'gql',

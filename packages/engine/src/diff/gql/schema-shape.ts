@@ -31,7 +31,12 @@ export type TypeShape =
       readonly fields: ReadonlyMap<string, FieldShape>
       readonly interfaces: ReadonlySet<string>
     }
-  | { readonly kind: 'input'; readonly fields: ReadonlyMap<string, InputValueShape> }
+  | {
+      readonly kind: 'input'
+      readonly fields: ReadonlyMap<string, InputValueShape>
+      /** Marked `@oneOf`: exactly one field must be set. */
+      readonly oneOf: boolean
+    }
   | { readonly kind: 'enum'; readonly values: ReadonlyMap<string, string | undefined> }
   | { readonly kind: 'union'; readonly members: ReadonlySet<string> }
   | { readonly kind: 'scalar'; readonly specifiedBy: string | undefined }
