@@ -25,6 +25,7 @@ const pet = (propertyName: string) => ({
 const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }> = {
   'type-changed': { old: str, next: { type: 'boolean' } },
   'type-generalized': { old: { type: 'integer' }, next: { type: 'number' } },
+  'type-narrowed': { old: { type: 'number' }, next: { type: 'integer' } },
   'format-changed': { old: { ...str, format: 'date' }, next: { ...str, format: 'date-time' } },
   'became-nullable': { old: str, next: { type: ['string', 'null'] } },
   'became-not-nullable': { old: { type: ['string', 'null'] }, next: str },
@@ -432,5 +433,25 @@ describe('the OpenAPI rule catalogue', () => {
     const hit = changes.find((change) => change.id === id)
     expect(hit, JSON.stringify(changes, null, 2)).toBeDefined()
     expect(hit!.level).toBe(RULES[id as keyof typeof RULES].level)
+  })
+})
+
+describe('a type that narrows', () => {
+  const ids = async (context: 'request-body' | 'response-body', old: Doc, next: Doc) => {
+    const place = PLACEMENTS[context]
+    const { changes } = await diff(place(old), place(next))
+    return changes.map((change) => `${change.id} ${change.level}`)
+  }
+  const oneOf = (...members: Doc[]) => ({ oneOf: members })
+
+  it('to one scalar alternative of a oneOf is safe to receive and breaks a sender', async () => {
+    const [old, next] = [oneOf(str, { type: 'integer' }), str]
+    expect(await ids('response-body', old, next)).toEqual(['response-body-type-narrowed info'])
+    expect(await ids('request-body', old, next)).toEqual(['request-body-type-changed breaking'])
+  })
+
+  it('to one object alternative is a type change both ways: that object may not be the one known', async () => {
+    const [old, next] = [oneOf(obj({ a: str }), obj({ b: str })), obj({ c: str })]
+    expect(await ids('response-body', old, next)).toContain('response-body-type-changed breaking')
   })
 })

@@ -31,6 +31,10 @@ export const SCHEMA_KINDS = {
     in: 'info',
     when: 'the type widened so that every old value is still accepted (integer → number, any value)',
   },
+  'type-narrowed': {
+    out: 'info',
+    when: 'the type narrowed so that every new value was already possible (number → integer, any value → a type, a oneOf/anyOf down to one of its scalar alternatives)',
+  },
   'format-changed': { in: 'warning', out: 'warning', when: 'the format changed' },
   'became-nullable': { in: 'info', out: 'breaking', when: 'null became a valid value' },
   'became-not-nullable': { in: 'breaking', out: 'info', when: 'null is no longer a valid value' },

@@ -143,7 +143,13 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
     )
   if (old.kind !== next.kind) {
     const text = `the type changed from ${typeName(old)} to ${typeName(next)}`
-    place.fact(generalizes(old, next) ? 'type-generalized' : 'type-changed', 'type-changed', text)
+    // Where a client sends the value, only a wider type is harmless; where it receives it, only a
+    // narrower one.
+    place.fact(
+      generalizes(old, next) ? 'type-generalized' : 'type-changed',
+      narrows(old, next) ? 'type-narrowed' : 'type-changed',
+      text,
+    )
     return
   }
   if ('format' in old || 'format' in next) {
@@ -193,6 +199,25 @@ function generalizes(old: Schema, next: Schema): boolean {
   if (next.kind === 'unknown') return true
   if (old.kind === 'integer' && next.kind === 'number') return true
   return next.kind === 'union' && next.members.some((member) => member.kind === old.kind)
+}
+
+const SCALARS: ReadonlySet<Schema['kind']> = new Set(['string', 'integer', 'number', 'boolean'])
+
+/**
+ * Every new value was already valid in the old schema, so a receiver is unaffected. Objects and
+ * arrays left alone of a union are not judged here: their own contents could differ.
+ */
+function narrows(old: Schema, next: Schema): boolean {
+  if (old.kind === 'unknown') return true
+  if (old.kind === 'number' && next.kind === 'integer') return true
+  return (
+    old.kind === 'union' &&
+    SCALARS.has(next.kind) &&
+    old.members.some(
+      (member) =>
+        member.kind === next.kind || (member.kind === 'number' && next.kind === 'integer'),
+    )
+  )
 }
 
 function typeName(schema: Schema): string {
