@@ -455,3 +455,16 @@ describe('a type that narrows', () => {
     expect(await ids('response-body', old, next)).toContain('response-body-type-changed breaking')
   })
 })
+
+describe('a pattern that every string matches', () => {
+  it("constrains nothing: adding '' or '.*' is no change, replacing it with a real one is pattern-added", async () => {
+    const place = PLACEMENTS['request-body']
+    const ids = async (old: Doc, next: Doc) =>
+      (await diff(place(old), place(next))).changes.map((change) => change.id)
+    expect(await ids(str, { ...str, pattern: '' })).toEqual([])
+    expect(await ids({ ...str, pattern: '.*' }, str)).toEqual([])
+    expect(await ids({ ...str, pattern: '' }, { ...str, pattern: '^a' })).toEqual([
+      'request-body-pattern-added',
+    ])
+  })
+})

@@ -262,21 +262,26 @@ function compareEnums(place: Place, old: Schema, next: Schema): void {
       )
 }
 
+/**
+ * A pattern that every string matches constrains nothing: JSON Schema patterns are unanchored, so
+ * an empty one, or `.*`, finds a match in any string.
+ */
+function constraining(pattern: string | undefined): string | undefined {
+  return pattern === '' || pattern === '.*' ? undefined : pattern
+}
+
 function compareStrings(place: Place, old: StringSchema, next: StringSchema): void {
-  if (old.pattern !== next.pattern) {
-    if (old.pattern === undefined)
-      place.fact('pattern-added', 'pattern-added', `the pattern ${shown(next.pattern)} was added`)
-    else if (next.pattern === undefined)
-      place.fact(
-        'pattern-removed',
-        'pattern-removed',
-        `the pattern ${shown(old.pattern)} was removed`,
-      )
+  const [before, after] = [constraining(old.pattern), constraining(next.pattern)]
+  if (before !== after) {
+    if (before === undefined)
+      place.fact('pattern-added', 'pattern-added', `the pattern ${shown(after)} was added`)
+    else if (after === undefined)
+      place.fact('pattern-removed', 'pattern-removed', `the pattern ${shown(before)} was removed`)
     else
       place.fact(
         'pattern-changed',
         'pattern-changed',
-        `the pattern changed from ${shown(old.pattern)} to ${shown(next.pattern)}`,
+        `the pattern changed from ${shown(before)} to ${shown(after)}`,
       )
   }
   compareLimit(
