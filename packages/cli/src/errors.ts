@@ -42,6 +42,28 @@ export async function atStage<Stage extends string, T>(
   }
 }
 
+/** What a staged command answers when a stage failed. */
+export type StageFailed<Stage extends string> = {
+  readonly type: 'failed'
+  readonly projectName: string
+  readonly reason: string
+  readonly stage: Stage
+}
+
+/**
+ * The `failed` result of a staged command for what one of its stages threw; anything that is not
+ * a StageFailure is not a stage's failure and is thrown on.
+ */
+export function stageFailed<Stage extends string>(
+  error: unknown,
+  projectName: string,
+): StageFailed<Stage> {
+  if (!(error instanceof StageFailure)) throw error
+  // Only the command's own stages are thrown inside its try.
+  const stage = error.stage as Stage
+  return { type: 'failed', projectName, reason: error.message, stage }
+}
+
 type LocatedError = { message: string; file?: string; line?: number; column?: number }
 
 /** The stderr line for a document that cannot be read: `error: file:line:column: message`. */

@@ -11,8 +11,6 @@ export type StoreOptions = (
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string }
 ) & { readonly timeouts?: StoreTimeouts }
 
-export { StoreConfigError }
-
 /** Which store the environment asks for: PostgreSQL when `DATABASE_URL` is set, else SQLite. */
 export function storeOptions(config: {
   databaseUrl: string | undefined

@@ -5,7 +5,7 @@ import { StackVersionSchema } from '@svc/hub-api'
 import { isSemverVersion, parseScopedName } from '@svc/project-format'
 import { buildBundle } from '../../bundle/build-bundle.js'
 import type { CommandIO } from '../../command-io.js'
-import { atStage, StageFailure } from '../../errors.js'
+import { atStage, StageFailure, stageFailed, type StageFailed } from '../../errors.js'
 import { hubAdvice } from '../../hub/advice.js'
 import { resolveCredentials } from '../../hub/credentials.js'
 import { hubRequest } from '../../hub/hub-client.js'
@@ -36,12 +36,7 @@ export type PublishResult =
       readonly sourceFileCount: number
       readonly sourceTotalBytes: number
     }
-  | {
-      readonly type: 'failed'
-      readonly projectName: string
-      readonly reason: string
-      readonly stage: PublishStage
-    }
+  | StageFailed<PublishStage>
 
 const RECIPE = {
   usage:
@@ -116,13 +111,7 @@ export async function publish(options: PublishOptions, io: CommandIO): Promise<P
       sourceTotalBytes: record.sourceTotalBytes,
     }
   } catch (error) {
-    if (!(error instanceof StageFailure)) throw error
-    return {
-      type: 'failed',
-      projectName: paths.name,
-      reason: error.message,
-      stage: error.stage as PublishStage,
-    }
+    return stageFailed<PublishStage>(error, paths.name)
   }
 }
 

@@ -7,7 +7,7 @@ import {
   type ClientConfig as ClientConfigBody,
 } from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
-import { atStage, RecipeError, StageFailure } from '../../errors.js'
+import { atStage, RecipeError, StageFailure, stageFailed, type StageFailed } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
 import { requireToken } from '../../hub/require-token.js'
 import { canPrompt, promptStreams } from '../../interactive.js'
@@ -50,12 +50,7 @@ export type PushResult =
       readonly recorded: boolean
     }
   | { readonly type: 'aborted'; readonly projectName: string; readonly project: Destination }
-  | {
-      readonly type: 'failed'
-      readonly projectName: string
-      readonly reason: string
-      readonly stage: PushStage
-    }
+  | StageFailed<PushStage>
 
 const RECIPE = {
   usage:
@@ -140,12 +135,6 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       recorded,
     }
   } catch (error) {
-    if (!(error instanceof StageFailure)) throw error
-    return {
-      type: 'failed',
-      projectName: paths.name,
-      reason: error.message,
-      stage: error.stage as PushStage,
-    }
+    return stageFailed<PushStage>(error, paths.name)
   }
 }
