@@ -26,7 +26,13 @@ export type OasSection =
 /** Sections of a GraphQL schema, as keys of {@link ChangeSummary.details}. */
 export type GqlSection = 'types' | 'fields' | 'arguments' | 'enumValues' | 'directives'
 
-export type ChangeSection = OasSection | GqlSection
+/**
+ * Descriptions, summaries, titles, examples and `externalDocs`, in either protocol: changes that
+ * alter what a reader is told, never what a client sends or receives.
+ */
+export type DocumentationSection = 'documentation'
+
+export type ChangeSection = OasSection | GqlSection | DocumentationSection
 
 export type ChangeDelta = { added: number; deleted: number; modified: number }
 
