@@ -1,6 +1,6 @@
 // Diffs two real pairs of API descriptions with svc and a peer, each call in a fresh child process:
 // GitHub Enterprise Server 3.18 → 3.19 (OpenAPI 3.0, about 11 MB each) beside Atlassian's
-// openapi-diff, and GitHub's GraphQL schema 14.58.0 → 15.26.1 beside @graphql-inspector/core.
+// openapi-diff and api-smart-diff, and GitHub's GraphQL schema 14.58.0 → 15.26.1 beside @graphql-inspector/core.
 // Every figure includes reading both files, parsing (or building) both and diffing.
 // Usage: node bench/diff.js [--runs N] [--only openapi|graphql] [--peer-heap-mb MB]
 import { spawnSync } from 'node:child_process'
@@ -92,6 +92,24 @@ const TOOLS = {
         nonBreaking: result.nonBreakingDifferences?.length ?? 0,
         unclassified: result.unclassifiedDifferences?.length ?? 0,
       }
+    },
+  },
+  'api-smart-diff': {
+    pair: 'openapi',
+    peer: true,
+    label: `api-smart-diff ${version('api-smart-diff')} apiCompare`,
+    load: async () => {
+      // It prints one line per node its own rules fail on (GitHub's anyOf of `required` lists,
+      // about 8,000 lines); the harness keeps stderr for a crash report, so they are dropped.
+      console.error = () => {}
+      return (await import('api-smart-diff')).apiCompare
+    },
+    call: async (apiCompare, pair) => {
+      const read = async (path) => JSON.parse(await readFile(path, 'utf8'))
+      const { diffs } = apiCompare(await read(pair.old), await read(pair.new))
+      const types = {}
+      for (const { type } of diffs) types[type] = (types[type] ?? 0) + 1
+      return { changes: diffs.length, ...types }
     },
   },
   'svc-graphql': {
@@ -260,8 +278,10 @@ function printResults(rows) {
     const met = rows.svc.medianMs < TARGET_MS ? 'met' : 'MISSED'
     console.log(`  target under ${TARGET_MS} ms: ${met} (median ${fmt(rows.svc.medianMs)} ms)`)
   }
-  const peer = rows['openapi-diff']
-  if (peer?.summary) console.log(`openapi-diff, OpenAPI: ${JSON.stringify(peer.summary)}`)
+  for (const name of ['openapi-diff', 'api-smart-diff']) {
+    const peer = rows[name]
+    if (peer?.summary) console.log(`${name}, OpenAPI: ${JSON.stringify(peer.summary)}`)
+  }
   const gql = rows['svc-graphql']?.summary
   const inspector = rows['graphql-inspector']?.summary
   if (gql) {
