@@ -1,4 +1,15 @@
+import { CHANGE_LEVELS } from './revisions.js'
 import { z } from './zod.js'
+
+/** A webhook's minimum level: the least change level a revision needs for its event to be sent. */
+export const WebhookMinLevelSchema = z
+  .enum(CHANGE_LEVELS, { error: 'must be one of `breaking`, `warning`, `info`' })
+  .openapi('WebhookMinLevel', {
+    description:
+      'Revision events are sent only for revisions with a change at this level or above ' +
+      '(breaking > warning > info); `info` sends every revision that differs. Test events ignore it.',
+    example: 'breaking',
+  })
 
 export const WebhookSchema = z
   .object({
@@ -6,6 +17,7 @@ export const WebhookSchema = z
     url: z.string().openapi({ description: 'Where events are POSTed' }),
     description: z.string().nullable(),
     active: z.boolean().openapi({ description: 'Only active webhooks get revision events' }),
+    minLevel: WebhookMinLevelSchema,
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     secretRotatedAt: z.iso
@@ -89,6 +101,7 @@ export const RecoverResultSchema = z
   })
   .openapi('WebhookRecovery')
 
+export type WebhookMinLevel = z.infer<typeof WebhookMinLevelSchema>
 export type Webhook = z.infer<typeof WebhookSchema>
 export type WebhookWithSecret = z.infer<typeof WebhookWithSecretSchema>
 export type DeliveryAttempt = z.infer<typeof AttemptSchema>

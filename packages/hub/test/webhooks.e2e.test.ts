@@ -29,6 +29,7 @@ type Hook = {
   secret: string
   description: string | null
   active: boolean
+  minLevel: 'breaking' | 'warning' | 'info'
   createdAt: string
   updatedAt: string
   secretRotatedAt: string | null
@@ -105,10 +106,12 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
     return `acme/${slug}`
   }
   const push = (api: string, operations: string[], title = 'Pets', query = '') =>
+    pushYaml(api, oasYaml(operations, title), query)
+  const pushYaml = (api: string, yaml: string, query = '') =>
     send('POST', `/apis/${api}/revisions${query}`, {
       token: people.alice,
       headers: { 'content-type': 'application/yaml' },
-      body: oasYaml(operations, title),
+      body: yaml,
     })
 
   /** A new path on a receiver, for one webhook: what arrives there is that webhook's. */
@@ -118,7 +121,13 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
   }
   async function createHook(
     api: string,
-    options: { receiver?: Receiver; active?: boolean; description?: string; token?: string } = {},
+    options: {
+      receiver?: Receiver
+      active?: boolean
+      description?: string
+      minLevel?: Hook['minLevel']
+      token?: string
+    } = {},
   ): Promise<Hook> {
     const target = newTarget(options.receiver)
     const reply = await send('POST', `/apis/${api}/webhooks`, {
@@ -127,6 +136,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
         url: target.url,
         ...(options.active === undefined ? {} : { active: options.active }),
         ...(options.description === undefined ? {} : { description: options.description }),
+        ...(options.minLevel === undefined ? {} : { minLevel: options.minLevel }),
       },
     })
     expect(reply.status, reply.text).toBe(201)
@@ -209,6 +219,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       url: target.url,
       description: 'Regenerate the SDK',
       active: true,
+      minLevel: 'info',
       createdAt: expect.any(String),
       updatedAt: reply.body.createdAt,
       secretRotatedAt: null,
@@ -336,6 +347,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       url: moved.url,
       description: null,
       active: true,
+      minLevel: 'info',
       createdAt: hook.createdAt,
       updatedAt: expect.any(String),
       secretRotatedAt: null,
@@ -351,6 +363,31 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
     expect(verified(request!, hook.secret).id).toBe(delivery.eventId)
     await deliveryWhen(api, hook, delivery.id, finished)
     expect(requestsOf(hook)).toHaveLength(0)
+  })
+
+  it('takes a minimum level on create and on patch, and answers it in every read', async () => {
+    const api = await newApi()
+    const hook = await createHook(api, { minLevel: 'breaking' })
+    expect(hook.minLevel).toBe('breaking')
+    const path = `/apis/${api}/webhooks/${hook.id}`
+    const read = async () => (await send('GET', path, { token: tokens.alice })).body
+    expect(await read()).toMatchObject({ id: hook.id, minLevel: 'breaking' })
+    const listed = await send('GET', `/apis/${api}/webhooks`, { token: tokens.alice })
+    expect(listed.body.webhooks.map((w: Hook) => [w.id, w.minLevel])).toEqual([
+      [hook.id, 'breaking'],
+    ])
+    for (const minLevel of ['warning', 'info', 'breaking'] as const) {
+      const patched = await send('PATCH', path, { token: tokens.alice, json: { minLevel } })
+      expect(patched.status, patched.text).toBe(200)
+      expect(patched.body).toMatchObject({ minLevel, url: hook.url, active: true })
+      expect(await read()).toEqual(patched.body)
+    }
+    // A patch that does not name it keeps it.
+    const other = await send('PATCH', path, {
+      token: tokens.alice,
+      json: { active: false, description: 'breaking changes only' },
+    })
+    expect(other.body).toMatchObject({ minLevel: 'breaking', active: false })
   })
 
   it('sends a signed test event: 202 with a pending delivery, then the receiver gets it and the attempt is logged', async () => {
@@ -477,6 +514,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       url: hook.url,
       description: null,
       active: true,
+      minLevel: 'info',
       createdAt: hook.createdAt,
       updatedAt: reply.body.secretRotatedAt,
       secretRotatedAt: expect.any(String),
@@ -792,6 +830,134 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
     })
   })
 
+  describe('minimum levels', () => {
+    /** The OpenAPI document of `operations` with `get /pets` deprecated (a warning change). */
+    const deprecatedGet = (operations: string[]) =>
+      oasYaml(operations).replace(/\n {4}get:\n/, '$&      deprecated: true\n')
+
+    it('a webhook gets a revision event only when the revision has a change at its minimum level or above', async () => {
+      const api = await newApi()
+      const info = await createHook(api)
+      const warning = await createHook(api, { minLevel: 'warning', receiver: second })
+      const breaking = await createHook(api, { minLevel: 'breaking' })
+      expect([info.minLevel, warning.minLevel, breaking.minLevel]).toEqual([
+        'info',
+        'warning',
+        'breaking',
+      ])
+      const revisionIdsOf = async (hook: Hook) => {
+        const list = await send('GET', `/apis/${api}/webhooks/${hook.id}/deliveries`, {
+          token: tokens.alice,
+        })
+        expect(list.status, list.text).toBe(200)
+        return list.body.deliveries
+          .filter((d: any) => d.eventType === REVISION_EVENT)
+          .map((d: any) => d.event.data.revision.id)
+          .reverse()
+      }
+
+      // A test event ignores the level: it is what the owner asked for.
+      const tested = await sendTest(api, breaking)
+      await deliveryWhen(api, breaking, tested.id, finished)
+
+      // An operation added: info only.
+      const added = await push(api, ['get /pets', 'post /pets'])
+      expect(added.status, added.text).toBe(201)
+      expect(added.body.counts).toMatchObject({ breaking: 0, warning: 0 })
+      expect(added.body.counts.info).toBeGreaterThan(0)
+      expect(added.body.webhookDeliveries).toBe(1)
+
+      // An operation deprecated: a warning, no breaking change.
+      const deprecated = await pushYaml(api, deprecatedGet(['get /pets', 'post /pets']))
+      expect(deprecated.status, deprecated.text).toBe(201)
+      expect(deprecated.body.counts.breaking).toBe(0)
+      expect(deprecated.body.counts.warning).toBeGreaterThan(0)
+      expect(deprecated.body.webhookDeliveries).toBe(2)
+
+      // An operation removed: breaking.
+      const removed = await pushYaml(api, deprecatedGet(['get /pets']))
+      expect(removed.status, removed.text).toBe(201)
+      expect(removed.body.counts.breaking).toBeGreaterThan(0)
+      expect(removed.body.webhookDeliveries).toBe(3)
+
+      const ids = (...replies: Reply[]) => replies.map((r) => r.body.revision.id)
+      expect(await revisionIdsOf(info)).toEqual(ids(added, deprecated, removed))
+      expect(await revisionIdsOf(warning)).toEqual(ids(deprecated, removed))
+      expect(await revisionIdsOf(breaking)).toEqual(ids(removed))
+
+      // What arrives is the same event, byte for byte, whatever the level that let it through.
+      const infoRequests = await waitForRequests(info, 3)
+      const warningRequests = await waitForRequests(warning, 2)
+      const breakingRequests = await waitForRequests(breaking, 2)
+      const bodiesOf = (requests: Received[], secret: string) =>
+        requests
+          .map((r) => ({ event: verified(r, secret), body: r.body }))
+          .filter((r) => r.event.type === REVISION_EVENT)
+          .sort((a, b) => a.event.time.localeCompare(b.event.time))
+      const breakingEvents = bodiesOf(breakingRequests, breaking.secret)
+      expect(breakingEvents).toHaveLength(1)
+      expect(bodiesOf(infoRequests, info.secret).at(-1)!.body).toBe(breakingEvents[0]!.body)
+      expect(bodiesOf(warningRequests, warning.secret).at(-1)!.body).toBe(breakingEvents[0]!.body)
+      expect(Object.keys(breakingEvents[0]!.event).sort()).toEqual(
+        [
+          'data',
+          'datacontenttype',
+          'id',
+          'source',
+          'specversion',
+          'subject',
+          'time',
+          'type',
+        ].sort(),
+      )
+      expect(Object.keys(breakingEvents[0]!.event.data).sort()).toEqual(
+        ['api', 'changesUrl', 'counts', 'previousRevision', 'revision', 'summary'].sort(),
+      )
+      expect((breakingEvents[0]!.event.data as any).counts).toEqual(removed.body.counts)
+
+      // A new level applies from the next revision on.
+      for (const [hook, minLevel] of [
+        [info, 'breaking'],
+        [breaking, 'info'],
+      ] as const) {
+        const patched = await send('PATCH', `/apis/${api}/webhooks/${hook.id}`, {
+          token: tokens.alice,
+          json: { minLevel },
+        })
+        expect(patched.body.minLevel, patched.text).toBe(minLevel)
+      }
+      const addedAgain = await pushYaml(api, deprecatedGet(['get /pets', 'put /pets']))
+      expect(addedAgain.status, addedAgain.text).toBe(201)
+      expect(addedAgain.body.counts).toMatchObject({ breaking: 0, warning: 0 })
+      expect(addedAgain.body.webhookDeliveries).toBe(1)
+      expect(await revisionIdsOf(info)).toEqual(ids(added, deprecated, removed))
+      expect(await revisionIdsOf(warning)).toEqual(ids(deprecated, removed))
+      expect(await revisionIdsOf(breaking)).toEqual(ids(removed, addedAgain))
+      await waitForRequests(breaking, 3)
+    })
+
+    it('the OpenAPI description of the hub has minLevel on the webhook, its create and its patch', async () => {
+      const doc = (await call(v1('/openapi.json'))).body
+      const level = { $ref: '#/components/schemas/WebhookMinLevel' }
+      expect(doc.components.schemas.WebhookMinLevel).toMatchObject({
+        type: 'string',
+        enum: ['breaking', 'warning', 'info'],
+      })
+      expect(doc.components.schemas.Webhook.properties.minLevel).toEqual(level)
+      expect(doc.components.schemas.Webhook.required).toContain('minLevel')
+      // Create and rotate answer the webhook with its secret: the same record, minLevel included.
+      expect(doc.components.schemas.WebhookWithSecret.allOf[0]).toEqual({
+        $ref: '#/components/schemas/Webhook',
+      })
+      const create = doc.components.schemas.CreateWebhook
+      expect(create.properties.minLevel).toEqual({ allOf: [level, { default: 'info' }] })
+      expect(create.required ?? []).not.toContain('minLevel')
+      const update = doc.components.schemas.UpdateWebhook
+      expect(update.properties.minLevel).toEqual(level)
+      expect(update.required ?? []).not.toContain('minLevel')
+    })
+  })
+
   describe('who may manage webhooks', () => {
     /** Every endpoint of one webhook of `api`, and of one of its deliveries. */
     const endpoints = (api: string, hookId: string, deliveryId: string) =>
@@ -1023,6 +1189,13 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
         ['description over 500', { url, description: 'd'.repeat(501) }],
         ['description with NUL', { url, description: 'a\u0000b' }],
         ['description with an unpaired surrogate', { url, description: 'a\ud800b' }],
+        ['minLevel not a level', { url, minLevel: 'critical' }],
+        ['minLevel in capitals', { url, minLevel: 'BREAKING' }],
+        ['minLevel the level of the CLI gate', { url, minLevel: 'error' }],
+        ['minLevel empty', { url, minLevel: '' }],
+        ['minLevel null', { url, minLevel: null }],
+        ['minLevel a number', { url, minLevel: 2 }],
+        ['minLevel a list', { url, minLevel: ['breaking'] }],
         ['an array', [{ url }]],
         ['null', null],
         ['a string', url],
@@ -1040,6 +1213,11 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
         ['description over 500', { description: 'd'.repeat(501) }],
         ['description with NUL', { description: '\u0000' }],
         ['description with an unpaired surrogate', { description: '\udfff' }],
+        ['minLevel not a level', { minLevel: 'none' }],
+        ['minLevel in capitals', { minLevel: 'Info' }],
+        ['minLevel null', { minLevel: null }],
+        ['minLevel a number', { minLevel: 0 }],
+        ['minLevel valid beside a bad url', { minLevel: 'breaking', url: '' }],
         ['an array', []],
         ['null', null],
       ]
@@ -1054,6 +1232,36 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
           const reply = await send('PATCH', path, { token: tokens.alice, json })
           expectError(reply, 422, 'invalid_request', what)
         }
+      })
+      expect((await send('GET', path, { token: tokens.alice })).body).toEqual(before)
+      expect(before.minLevel).toBe('info')
+    })
+
+    it('refuses a minimum level that is not breaking, warning or info with 422 invalid_request naming the three', async () => {
+      const api = await newApi()
+      const hook = await createHook(api, { minLevel: 'warning' })
+      const path = `/apis/${api}/webhooks/${hook.id}`
+      const before = (await send('GET', path, { token: tokens.alice })).body
+      const issue = {
+        path: 'json.minLevel',
+        message: 'must be one of `breaking`, `warning`, `info`',
+      }
+      await expectStoreUnchanged(hub, async () => {
+        const created = await send('POST', `/apis/${api}/webhooks`, {
+          token: tokens.alice,
+          json: { url: newTarget().url, minLevel: 'critical' },
+        })
+        expectError(created, 422, 'invalid_request')
+        expect(created.body.details.issues).toEqual([issue])
+        expect(created.body.message).toBe(
+          'The request is not valid: json.minLevel: must be one of `breaking`, `warning`, `info`.',
+        )
+        const patched = await send('PATCH', path, {
+          token: tokens.alice,
+          json: { minLevel: 'breaking-only' },
+        })
+        expectError(patched, 422, 'invalid_request')
+        expect(patched.body.details.issues).toEqual([issue])
       })
       expect((await send('GET', path, { token: tokens.alice })).body).toEqual(before)
     })

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import {
   DeliverySchema,
   WebhookListSchema,
+  WebhookMinLevelSchema,
   WebhookSchema,
   WebhookWithSecretSchema,
 } from '@svc/hub-api'
@@ -49,6 +50,7 @@ const CreateWebhookSchema = z
     url: WebhookUrl,
     description: Description.optional(),
     active: z.boolean().default(true),
+    minLevel: WebhookMinLevelSchema.default('info').openapi({ default: 'info' }),
   })
   .openapi('CreateWebhook')
 
@@ -57,6 +59,7 @@ const UpdateWebhookSchema = z
     url: WebhookUrl.optional(),
     description: Description.optional(),
     active: z.boolean().optional(),
+    minLevel: WebhookMinLevelSchema.optional(),
   })
   .openapi('UpdateWebhook')
 
@@ -103,6 +106,7 @@ webhooks.openapi(
         url: outboundUrl(body.url, config.allowPrivateNetworks, 'json.url'),
         description: body.description ?? null,
         active: body.active,
+        min_level: body.minLevel,
         secret: newSecret(WEBHOOK_SECRET_PREFIX),
         created_by: requireCaller(c).userId,
       },
@@ -186,10 +190,11 @@ webhooks.openapi(
     method: 'patch',
     path: '/{owner}/{slug}/webhooks/{id}',
     tags: ['webhooks'],
-    summary: "Change a webhook's url, description or active flag",
+    summary: "Change a webhook's url, description, active flag or minimum level",
     description:
       'A new `url` applies to every later attempt, retries of earlier events included. Switching a ' +
-      'webhook off fails its pending deliveries when they come due (recover them later).',
+      'webhook off fails its pending deliveries when they come due (recover them later). A new ' +
+      '`minLevel` applies to later revisions; deliveries already queued are kept.',
     security: BEARER,
     middleware: [MANAGE, jsonBodyLimit] as const,
     request: {
@@ -220,6 +225,7 @@ webhooks.openapi(
         ...(url === undefined ? {} : { url }),
         ...(body.description === undefined ? {} : { description: body.description }),
         ...(body.active === undefined ? {} : { active: body.active }),
+        ...(body.minLevel === undefined ? {} : { min_level: body.minLevel }),
       },
       now(),
     )

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
+import type { Generated, Insertable, Selectable } from 'kysely'
 
 /**
  * The hub's tables. Times are ISO 8601 UTC strings (they sort as text on both engines);
@@ -193,6 +193,8 @@ export type WebhooksTable = {
   description: string | null
   /** 1 or 0: only active webhooks get revision events. */
   active: number
+  /** The least change level a revision must have for its event to be sent here (`info`: any). */
+  min_level: Generated<WebhookMinLevel>
   /** `whsec_…`, kept as is because every attempt is signed with it. */
   secret: string
   secret_rotated_at: string | null
@@ -200,6 +202,8 @@ export type WebhooksTable = {
   created_at: string
   updated_at: string
 }
+
+export type WebhookMinLevel = 'breaking' | 'warning' | 'info'
 
 export type WebhookEventType = 'dev.svc.api.revision.v1' | 'dev.svc.api.test.v1'
 

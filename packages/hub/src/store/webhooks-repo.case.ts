@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { Completion } from './deliveries-repo.js'
 import type { WebhookEventRow } from './schema.js'
@@ -100,7 +101,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
       const updated = await store.webhooks.update(api.id, first!.id, { active: false }, at(5))
       expect(updated).toMatchObject({ active: 0, url: first!.url, updated_at: at(5) })
       // Only the active one gets a delivery of an event.
-      expect(await store.webhooks.enqueueForActive(event(api.id))).toBe(1)
+      expect(await store.webhooks.enqueueForActive(event(api.id), ['info'])).toBe(1)
       const queued = await store.kysely.selectFrom('webhook_deliveries').selectAll().execute()
       expect(queued).toMatchObject([
         {
@@ -118,7 +119,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
       ])
       expect(queued[0]!.id).toMatch(/^dlv_[0-9a-f]{24}$/)
       await store.webhooks.update(api.id, second!.id, { active: false }, at(5))
-      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_2'))).toBe(0)
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_2'), ['info'])).toBe(0)
       expect(await store.kysely.selectFrom('webhook_events').select('id').execute()).toEqual([
         { id: 'evt_1' },
       ])
@@ -129,6 +130,123 @@ export function runWebhooksRepoTests(current: () => Store): void {
       expect(await store.webhooks.delete(api.id, first!.id)).toBe(true)
       expect(await store.webhooks.delete(api.id, first!.id)).toBe(false)
       expect(await store.webhooks.find(api.id, first!.id)).toBeUndefined()
+    })
+
+    it('a minimum level is stored, defaults to info, and only webhooks it admits get a delivery', async () => {
+      const store = current()
+      const { alice, api, hooks } = await seed(store, 3)
+      const [info, warning, breaking] = hooks
+      expect(info!.min_level).toBe('info')
+      expect(await store.webhooks.find(api.id, info!.id)).toMatchObject({ min_level: 'info' })
+      await store.webhooks.update(api.id, warning!.id, { min_level: 'warning' }, at(1))
+      const changed = await store.webhooks.update(
+        api.id,
+        breaking!.id,
+        { min_level: 'breaking' },
+        at(1),
+      )
+      expect(changed).toMatchObject({ min_level: 'breaking', url: breaking!.url, active: 1 })
+      // A row written without the column (as every row was before it existed) reads as info.
+      await store.kysely
+        .insertInto('webhooks')
+        .values({
+          id: 'whk_000000000000000000000000',
+          api_id: api.id,
+          url: 'https://example.com/hook/old',
+          description: null,
+          active: 1,
+          secret: 'whsec_old',
+          secret_rotated_at: null,
+          created_by: alice.id,
+          created_at: T0,
+          updated_at: T0,
+        })
+        .execute()
+      expect(await store.webhooks.find(api.id, 'whk_000000000000000000000000')).toMatchObject({
+        min_level: 'info',
+      })
+      const made = await store.webhooks.create(
+        {
+          api_id: api.id,
+          url: 'https://example.com/hook/b',
+          description: null,
+          secret: 'whsec_b',
+          created_by: alice.id,
+          active: true,
+          min_level: 'breaking',
+        },
+        T0,
+      )
+      expect(made.min_level).toBe('breaking')
+
+      const receivers = async (eventId: string) =>
+        (
+          await store.kysely
+            .selectFrom('webhook_deliveries')
+            .select('webhook_id')
+            .where('event_id', '=', eventId)
+            .execute()
+        )
+          .map((d) => d.webhook_id)
+          .sort()
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_info'), ['info'])).toBe(2)
+      expect(await receivers('evt_info')).toEqual([info!.id, 'whk_000000000000000000000000'].sort())
+      expect(
+        await store.webhooks.enqueueForActive(event(api.id, 'evt_warning'), ['info', 'warning']),
+      ).toBe(3)
+      expect(await receivers('evt_warning')).toEqual(
+        [info!.id, warning!.id, 'whk_000000000000000000000000'].sort(),
+      )
+      expect(
+        await store.webhooks.enqueueForActive(event(api.id, 'evt_breaking'), [
+          'info',
+          'warning',
+          'breaking',
+        ]),
+      ).toBe(5)
+      // No webhook admits it: neither the event nor a delivery is stored.
+      await store.webhooks.update(api.id, info!.id, { active: false }, at(2))
+      await store.webhooks.update(
+        api.id,
+        'whk_000000000000000000000000',
+        { min_level: 'breaking' },
+        at(2),
+      )
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_none'), ['info'])).toBe(0)
+      expect(
+        await store.kysely
+          .selectFrom('webhook_events')
+          .select('id')
+          .where('id', '=', 'evt_none')
+          .execute(),
+      ).toEqual([])
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_empty'), [])).toBe(0)
+    })
+
+    it('the minimum-level migration gives the webhooks that existed before it info', async () => {
+      const store = current()
+      // Back to the schema before the migration, with a webhook in it, then migrate again.
+      await store.kysely.schema.alterTable('webhooks').dropColumn('min_level').execute()
+      await sql`delete from kysely_migration where name = '0008-webhook-min-level'`.execute(
+        store.kysely,
+      )
+      const alice = await store.accounts.create('alice', 'user')
+      const api = await store.apis.create({
+        account_id: alice.id,
+        slug: 'petstore',
+        name: 'Petstore',
+        visibility: 'private',
+        source_url: null,
+      })
+      await sql`insert into webhooks (id, api_id, url, description, active, secret,
+        secret_rotated_at, created_by, created_at, updated_at)
+        values ('whk_000000000000000000000001', ${api.id}, 'https://example.com/hook', null, 1,
+        'whsec_old', null, ${alice.id}, ${T0}, ${T0})`.execute(store.kysely)
+      await store.migrate()
+      expect(await store.webhooks.find(api.id, 'whk_000000000000000000000001')).toMatchObject({
+        min_level: 'info',
+        active: 1,
+      })
     })
 
     it('deleting a webhook deletes its deliveries and their attempts, not the event', async () => {

@@ -2,19 +2,22 @@ import { sql, type Kysely } from 'kysely'
 import type { DialectCapabilities } from './dialect.js'
 import { newId } from './ids.js'
 import { pastKeyset } from './keyset.js'
-import type { Database, WebhookEventRow, WebhookRow } from './schema.js'
+import type { Database, WebhookEventRow, WebhookMinLevel, WebhookRow } from './schema.js'
 
 export type NewWebhook = Pick<
   WebhookRow,
   'api_id' | 'url' | 'description' | 'secret' | 'created_by'
 > & {
   readonly active: boolean
+  /** `info` when not given: every revision event. */
+  readonly min_level?: WebhookMinLevel
 }
 
 export type WebhookChanges = {
   readonly url?: string
   readonly description?: string | null
   readonly active?: boolean
+  readonly min_level?: WebhookMinLevel
 }
 
 /** Where a page of webhooks starts: after this one, oldest first. */
@@ -71,6 +74,7 @@ export class WebhooksRepo {
       url: webhook.url,
       description: webhook.description,
       active: webhook.active ? 1 : 0,
+      min_level: webhook.min_level ?? 'info',
       secret: webhook.secret,
       secret_rotated_at: null,
       created_by: webhook.created_by,
@@ -113,6 +117,7 @@ export class WebhooksRepo {
         ...(changes.url === undefined ? {} : { url: changes.url }),
         ...(changes.description === undefined ? {} : { description: changes.description }),
         ...(changes.active === undefined ? {} : { active: changes.active ? 1 : 0 }),
+        ...(changes.min_level === undefined ? {} : { min_level: changes.min_level }),
         updated_at: at,
       })
       .where('api_id', '=', apiId)
@@ -147,17 +152,23 @@ export class WebhooksRepo {
   }
 
   /**
-   * Stores the event and one pending delivery of it per active webhook of its API, due at once,
-   * unless the API has no active webhook (then nothing is stored). One statement for all the
-   * deliveries, however many webhooks there are. Call it in the transaction of what caused the
-   * event. Answers how many deliveries it queued.
+   * Stores the event and one pending delivery of it per active webhook of its API whose minimum
+   * level is one of `levels`, due at once, unless no webhook qualifies (then nothing is stored).
+   * One statement for all the deliveries, however many webhooks there are. Call it in the
+   * transaction of what caused the event, so a webhook changed meanwhile is seen before or after
+   * the change, never half. Answers how many deliveries it queued.
    */
-  async enqueueForActive(event: WebhookEventRow): Promise<number> {
+  async enqueueForActive(
+    event: WebhookEventRow,
+    levels: readonly WebhookMinLevel[],
+  ): Promise<number> {
+    if (levels.length === 0) return 0
     const active = await this.db
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('api_id', '=', event.api_id)
       .where('active', '=', 1)
+      .where('min_level', 'in', levels)
       .executeTakeFirstOrThrow()
     if (Number(active.n) === 0) return 0
     await this.db.insertInto('webhook_events').values(event).execute()
@@ -174,7 +185,8 @@ export class WebhooksRepo {
             ...newDelivery(event.created_at),
           ])
           .where('api_id', '=', event.api_id)
-          .where('active', '=', 1),
+          .where('active', '=', 1)
+          .where('min_level', 'in', levels),
       )
       .executeTakeFirst()
     return Number(result.numInsertedOrUpdatedRows ?? 0)

@@ -4,11 +4,13 @@ import { newId } from '../store/ids.js'
 import type { WebhookEventRow } from '../store/schema.js'
 import type { Repos } from '../store/store.js'
 import { revisionEvent, testEvent } from './events.js'
+import { minLevelsReached } from './min-level.js'
 
 /**
- * Writes the revision event and one delivery per active webhook of the API. Runs inside the
- * transaction that makes `revision` the latest, so the event exists exactly when the revision
- * does (SPEC §3 "Revision events"). Answers how many deliveries it queued.
+ * Writes the revision event and one delivery per active webhook of the API whose minimum level
+ * the changelog reaches. Runs inside the transaction that makes `revision` the latest, so the
+ * event exists exactly when the revision does (SPEC §3 "Revision events"), and a webhook the
+ * level filters out has no delivery at all. Answers how many deliveries it queued.
  */
 export async function enqueueRevisionEvent(
   tx: Repos,
@@ -21,9 +23,10 @@ export async function enqueueRevisionEvent(
     readonly at: string
   },
 ): Promise<number> {
-  if (!input.changelog.summary.diff) return 0
+  const levels = minLevelsReached(input.changelog)
+  if (levels.length === 0) return 0
   const event = revisionEvent({ ...input, id: newId('evt'), time: input.at })
-  return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id))
+  return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id), levels)
 }
 
 /** Writes a test event for one webhook and its delivery; answers the delivery id. */

@@ -11,6 +11,7 @@ export function webhookRecord(row: WebhookRow): WebhookRecord {
     url: row.url,
     description: row.description,
     active: row.active === 1,
+    minLevel: row.min_level,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     secretRotatedAt: row.secret_rotated_at,

@@ -98,9 +98,14 @@ describe('APIs, changes and webhooks in Chromium', () => {
     await page.getByRole('link', { name: 'New webhook' }).first().click()
     await page.locator('#f-url').fill(`${receiver.origin}/hook`)
     await page.locator('#f-description').fill('Regenerate the SDK')
+    // Breaking changes only: the second revision below has one.
+    expect(await page.locator('#f-minLevel').inputValue()).toBe('info')
+    await page.getByLabel('Minimum level').selectOption('breaking')
     await page.getByRole('button', { name: 'Create webhook' }).click()
     const secret = (await page.getByTestId('secret').textContent())!
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+    expect(await page.getByTestId('min-level').textContent()).toBe('breaking')
+    expect(await page.locator('#f-minLevel').inputValue()).toBe('breaking')
     await screenshot(page, 'apis-6-webhook-created')
     const hookPage = path()
     await page.reload()
@@ -177,9 +182,11 @@ describe('APIs, changes and webhooks in Chromium', () => {
 
     // Switch it off, then delete it after the confirmation.
     await page.locator('input[name=active]').uncheck()
+    await page.getByLabel('Minimum level').selectOption('warning')
     await page.getByRole('button', { name: 'Save' }).click()
     await expect.poll(flash).toBe('Webhook saved.')
     expect(await page.getByText('inactive').count()).toBeGreaterThan(0)
+    expect(await page.getByTestId('min-level').textContent()).toBe('warning')
     await page.getByRole('link', { name: 'Delete…' }).click()
     await page.getByLabel('Yes, delete the webhook and its deliveries').check()
     await screenshot(page, 'apis-12-delete-confirm')

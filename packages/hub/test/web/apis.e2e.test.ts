@@ -407,4 +407,63 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect(test.status).toBe(409)
     expect(test.text).toContain('is switched off')
   })
+
+  it('the webhook form sets, shows and changes the minimum level; a bad one is refused and writes nothing', async () => {
+    const form = await alice.get(`${api}/webhooks/new`)
+    expect(form.text).toMatch(/<select id="f-minLevel" name="minLevel"/)
+    expect(form.text).toContain('<option value="info" selected="">')
+    const made = await alice.submit(`${api}/webhooks/new`, {
+      url: `${receiver.origin}/breaking-only`,
+      description: 'Breaking changes only',
+      minLevel: 'breaking',
+      active: 'on',
+    })
+    expect(made.status, made.text).toBe(303)
+    const hook = made.headers.get('location')!
+    const id = /whk_[0-9a-f]{24}$/.exec(hook)![0]
+    const token = await adminToken(hub, 'alice', 'admin:webhooks')
+    const record = async () =>
+      (await call(`${hub.url}/v1/apis/acme/${SLUG}/webhooks/${id}`, { token })).body
+    expect(await record()).toMatchObject({ minLevel: 'breaking', active: true })
+    const page = await alice.get(hook)
+    expect(page.text).toContain('data-testid="min-level">breaking<')
+    expect(page.text).toContain('<option value="breaking" selected="">')
+    expect((await alice.get(`${api}/webhooks`)).text).toContain('<td>breaking</td>')
+
+    const saved = await alice.post(hook, {
+      url: `${receiver.origin}/breaking-only`,
+      description: 'Warnings too',
+      minLevel: 'warning',
+      active: 'on',
+    })
+    expect(saved.status, saved.text).toBe(303)
+    expect(await record()).toMatchObject({ minLevel: 'warning', description: 'Warnings too' })
+
+    // A form without the field (an older page) keeps the level.
+    await alice.get(hook)
+    const kept = await alice.post(hook, { url: `${receiver.origin}/breaking-only`, active: 'on' })
+    expect(kept.status, kept.text).toBe(303)
+    expect(await record()).toMatchObject({ minLevel: 'warning' })
+
+    await alice.get(hook)
+    await expectStoreUnchanged(hub, async () => {
+      const refused = await alice.post(hook, {
+        url: `${receiver.origin}/breaking-only`,
+        minLevel: 'critical',
+        active: 'on',
+      })
+      expect(refused.status).toBe(422)
+      expect(refused.text).toContain(
+        'class="field-error">must be one of `breaking`, `warning`, `info`<',
+      )
+      const refusedNew = await alice.post(`${api}/webhooks/new`, {
+        url: `${receiver.origin}/never`,
+        minLevel: 'BREAKING',
+        active: 'on',
+      })
+      expect(refusedNew.status).toBe(422)
+      expect(refusedNew.text).toContain('class="field-error">must be one of')
+    })
+    expect(await record()).toMatchObject({ minLevel: 'warning' })
+  })
 })

@@ -16,6 +16,7 @@ import {
   refusal,
   HookFields,
   ActiveBadge,
+  minLevelJson,
   type FormState,
 } from './shared.js'
 
@@ -49,8 +50,9 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
         }
       />
       <p class="lead">
-        When a new revision of this API changes something, the hub POSTs a signed CloudEvent to
-        every active webhook, and logs each delivery and its attempts.
+        When a new revision of this API changes something at a webhook's minimum level or above, the
+        hub POSTs a signed CloudEvent to it (if it is active), and logs each delivery and its
+        attempts.
       </p>
       {webhooks.length === 0 ? (
         <Empty>
@@ -62,6 +64,7 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
             <tr>
               <th>URL</th>
               <th>State</th>
+              <th>Minimum level</th>
               <th>Created</th>
               <th>Secret rotated</th>
             </tr>
@@ -78,6 +81,7 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
                 <td>
                   <ActiveBadge active={hook.active} />
                 </td>
+                <td>{hook.minLevel}</td>
                 <td>
                   <Time at={hook.createdAt} />
                 </td>
@@ -116,6 +120,7 @@ webhookListPages.post('/:owner/apis/:slug/webhooks/new', async (c) => {
       url: values.url,
       active: values.active,
       ...(values.description ? { description: values.description } : {}),
+      ...minLevelJson(values),
     },
   })
   if (!answer.ok) {
@@ -147,7 +152,7 @@ function newHookPage(c: WebContext, api: Api, state: FormState, status = 200) {
         <HookFields
           c={c}
           action={`${hooksPath(api)}/new`}
-          values={state.values ?? { active: true }}
+          values={state.values ?? { active: true, minLevel: 'info' }}
           errors={state.errors ?? {}}
           submit="Create webhook"
         />

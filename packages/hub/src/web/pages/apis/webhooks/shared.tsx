@@ -1,6 +1,6 @@
-import type { Api } from '@svc/hub-api'
+import type { Api, WebhookMinLevel } from '@svc/hub-api'
 import type { ApiErrorBody } from '../../../../errors/api-error.js'
-import { Badge, Field, Form } from '../../../components.js'
+import { Badge, Field, Form, Select } from '../../../components.js'
 import type { WebContext } from '../../../env.js'
 import { formText, type FormBody } from '../../../forms.js'
 import { signInRedirect } from '../../../responses.js'
@@ -25,7 +25,8 @@ export function hidden(status: number): boolean {
   return status === 401 || status === 403 || status === 404
 }
 
-export type HookForm = { url?: string; description?: string; active?: boolean }
+/** `minLevel` as posted: '' when the form had none (the webhook's level is then kept). */
+export type HookForm = { url?: string; description?: string; active?: boolean; minLevel?: string }
 export type FormState = { values?: HookForm; error?: string; errors?: Record<string, string> }
 
 export function hookValues(form: FormBody): Required<HookForm> {
@@ -33,8 +34,20 @@ export function hookValues(form: FormBody): Required<HookForm> {
     url: formText(form, 'url').trim(),
     description: formText(form, 'description').trim(),
     active: formText(form, 'active') === 'on',
+    minLevel: formText(form, 'minLevel'),
   }
 }
+
+/** The webhook's `minLevel` for the API, when the form gave one. */
+export function minLevelJson(values: HookForm): { minLevel?: string } {
+  return values.minLevel ? { minLevel: values.minLevel } : {}
+}
+
+const MIN_LEVELS = [
+  { value: 'info', label: 'info: every revision that changes something' },
+  { value: 'warning', label: 'warning: revisions with a warning or a breaking change' },
+  { value: 'breaking', label: 'breaking: revisions with a breaking change' },
+] as const satisfies readonly { value: WebhookMinLevel; label: string }[]
 
 export function refusal(error: ApiErrorBody): Pick<FormState, 'error' | 'errors'> {
   const errors = fieldErrors(error)
@@ -69,6 +82,14 @@ export function HookFields(props: {
         label="Description (optional)"
         value={values.description ?? ''}
         error={errors.description}
+      />
+      <Select
+        name="minLevel"
+        label="Minimum level"
+        hint="Revision events go to this webhook only when the revision has a change at this level or above. Test events always do."
+        options={MIN_LEVELS}
+        value={values.minLevel || 'info'}
+        error={errors.minLevel}
       />
       <label class="check">
         <input

@@ -21,6 +21,7 @@ import {
   refusal,
   HookFields,
   ActiveBadge,
+  minLevelJson,
   type FormState,
 } from './shared.js'
 import { DeliveryCard, STATES } from './delivery-card.js'
@@ -47,7 +48,12 @@ hookPages.post('/:owner/apis/:slug/webhooks/:id', async (c) => {
   if (api instanceof Response) return api
   const values = hookValues(await c.req.parseBody())
   const answer = await c.get('api').send(WebhookSchema, 'PATCH', v1Hook(api, c.req.param('id')), {
-    json: { url: values.url, description: values.description || null, active: values.active },
+    json: {
+      url: values.url,
+      description: values.description || null,
+      active: values.active,
+      ...minLevelJson(values),
+    },
   })
   if (!answer.ok) {
     if (hidden(answer.status)) return apiErrorPage(c, answer)
@@ -153,6 +159,8 @@ export async function hookPage(c: WebContext, api: Api, state: HookPageState, st
         <dd>
           <Time at={hook.updatedAt} />
         </dd>
+        <dt>Minimum level</dt>
+        <dd data-testid="min-level">{hook.minLevel}</dd>
         <dt>Secret rotated</dt>
         <dd>
           {hook.secretRotatedAt ? (
@@ -175,6 +183,7 @@ export async function hookPage(c: WebContext, api: Api, state: HookPageState, st
                 url: hook.url,
                 description: hook.description ?? '',
                 active: hook.active,
+                minLevel: hook.minLevel,
               }
             }
             errors={edit?.errors ?? {}}
