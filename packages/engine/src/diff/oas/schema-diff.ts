@@ -233,7 +233,7 @@ function compareWrapped(place: Place, o: Schema, next: UnionSchema): boolean {
       ? `the schema became an alternative of a oneOf beside ${beside}, which may match the same values`
       : `the schema became an alternative of a ${next.mode} beside ${beside}`,
   )
-  compareAt(place.part(`/${next.mode}/${index}`, place.at), o, kept)
+  compareAt(place.part(`/${next.mode}/${index}`, place.at), o, admittingNull(kept, next.nullable))
   return true
 }
 
@@ -254,8 +254,13 @@ function compareUnwrapped(place: Place, old: UnionSchema, n: Schema): boolean {
         `the alternative ${memberName(member)} was removed (the ${old.mode} was unwrapped)`,
       )
   })
-  compareAt(place.part('', place.at), old.members[index]!, n)
+  compareAt(place.part('', place.at), admittingNull(old.members[index]!, old.nullable), n)
   return true
+}
+
+/** An alternative as its union admits it: null too if the union does (compared above). */
+function admittingNull(member: Schema, nullable: boolean): Schema {
+  return nullable && !member.nullable ? { ...member, nullable } : member
 }
 
 function compareArrays(place: Place, old: ArraySchema, next: ArraySchema): void {

@@ -48,6 +48,13 @@ describe('a schema wrapped in a oneOf/anyOf', () => {
     ])
   })
 
+  it('judges null once, at the union, when a nullable schema is wrapped', async () => {
+    const next = { oneOf: [str, { type: 'integer' }, { type: 'null' }] }
+    expect(await verdicts('request-body', { type: ['string', 'null'] }, next)).toEqual([
+      'request-body-wrapped-in-union info',
+    ])
+  })
+
   it('keeps comparing the wrapped schema with the alternative that replaced it', async () => {
     const components = { schemas: { Pet: obj({ name: str }), Code: str } }
     const next = { oneOf: [ref('Pet'), ref('Code')] }
