@@ -49,8 +49,8 @@ export const SCHEMA_KINDS = {
   'became-enum': { in: 'breaking', out: 'info', when: 'values became restricted to an enum' },
   'enum-dropped': { in: 'info', out: 'warning', when: 'the enum restriction was removed' },
   'pattern-added': { in: 'warning', out: 'info', when: 'a pattern was added' },
-  'pattern-changed': { in: 'warning', out: 'warning', when: 'the pattern changed' },
-  'pattern-removed': { in: 'info', out: 'warning', when: 'the pattern was removed' },
+  'pattern-changed': { in: 'warning', out: 'info', when: 'the pattern changed' },
+  'pattern-removed': { in: 'info', out: 'info', when: 'the pattern was removed' },
   'max-length-decreased': { in: 'breaking', out: 'info', when: 'maxLength was lowered' },
   'max-length-increased': {
     in: 'info',
@@ -137,7 +137,7 @@ export const SCHEMA_KINDS = {
   },
   'union-member-added': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'a oneOf/anyOf alternative was added',
   },
   'union-member-removed': {
@@ -228,12 +228,12 @@ export const SCHEMA_KINDS = {
   },
   'wrapped-in-union': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'the schema became one alternative of a oneOf/anyOf whose other alternatives cannot match the same values',
   },
   'one-of-overlap-added': {
     in: 'breaking',
-    out: 'warning',
+    out: 'breaking',
     when: 'a oneOf gained an alternative (or wrapped the schema beside one) that may match the same values as another, so a value matching both is rejected',
   },
   'any-of-became-one-of': {

@@ -24,13 +24,13 @@ async function verdicts(context: Context, old: Doc, next: Doc, components?: Doc)
 }
 
 describe('a schema wrapped in a oneOf/anyOf', () => {
-  it('beside an alternative of another type widens: harmless to send, news to receive', async () => {
+  it('beside an alternative of another type widens: harmless to send, a new shape to receive', async () => {
     const [old, next] = [str, { oneOf: [str, { type: 'integer' }] }]
     expect(await verdicts('request-body', old, next)).toEqual([
       'request-body-wrapped-in-union info',
     ])
     expect(await verdicts('response-body', old, next)).toEqual([
-      'response-body-wrapped-in-union warning',
+      'response-body-wrapped-in-union breaking',
     ])
   })
 
@@ -40,7 +40,7 @@ describe('a schema wrapped in a oneOf/anyOf', () => {
       'request-body-one-of-overlap-added breaking',
     ])
     expect(await verdicts('response-body', old, next)).toEqual([
-      'response-body-one-of-overlap-added warning',
+      'response-body-one-of-overlap-added breaking',
     ])
     // anyOf accepts a value that matches both.
     expect(await verdicts('request-body', old, { anyOf: next.oneOf })).toEqual([
