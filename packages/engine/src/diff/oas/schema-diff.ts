@@ -436,11 +436,12 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
 }
 
 /**
- * oneOf and anyOf accept the same values when no two alternatives overlap; where some may, a
- * oneOf rejects a value that matches two and an anyOf accepts it.
+ * oneOf and anyOf accept the same values when no two alternatives overlap (or a discriminator
+ * tells them apart); where some may, a oneOf rejects a value that matches two and an anyOf
+ * accepts it.
  */
 function compareModes(place: Place, old: UnionSchema, next: UnionSchema): void {
-  if (old.mode === next.mode) return
+  if (old.mode === next.mode || next.discriminator !== undefined) return
   const { members } = next
   const overlap = members.some((a, i) =>
     members.some((b, j) => j > i && mayOverlap(place.cmp.next, a, b)),

@@ -123,6 +123,20 @@ describe('oneOf versus anyOf on the same alternatives', () => {
     expect(await verdicts('response-body', oneOf, anyOf)).toEqual([
       'response-body-one-of-became-any-of warning',
     ])
+    const components = { schemas: { Cat: obj({ kind: str }), Dog: obj({ kind: str }) } }
+    const pets = [ref('Cat'), ref('Dog')]
+    const discriminator = { propertyName: 'kind' }
+    expect(
+      await verdicts(
+        'request-body',
+        { anyOf: pets, discriminator },
+        { oneOf: pets, discriminator },
+        components,
+      ),
+    ).toEqual([])
+    expect(await verdicts('request-body', { anyOf: pets }, { oneOf: pets }, components)).toEqual([
+      'request-body-any-of-became-one-of breaking',
+    ])
   })
 })
 
