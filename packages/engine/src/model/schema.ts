@@ -26,6 +26,11 @@ export type SchemaAnnotations = {
   readonly writeOnly?: boolean
   readonly default?: unknown
   readonly example?: unknown
+  /**
+   * A 3.1 `const`, as written: the one value the schema accepts. Scalar schemas also carry it as
+   * a one-value `enum`; it is kept apart so that a diff can tell a constant from an enum.
+   */
+  readonly const?: unknown
   /** `x-*` extensions, as written. */
   readonly extensions?: Readonly<Record<string, unknown>>
 }

@@ -16,9 +16,9 @@ const pets = {
   Cat: obj({ kind: str }, ['kind']),
   Dog: obj({ kind: str }, ['kind']),
 }
-const pet = (propertyName: string) => ({
+const pet = (propertyName: string, mapping?: Record<string, string>) => ({
   oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
-  discriminator: { propertyName },
+  discriminator: { propertyName, ...(mapping ? { mapping } : {}) },
 })
 
 /** For each schema kind: two schemas (and components) whose difference is that kind. */
@@ -37,6 +37,7 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
   'pattern-changed': { old: { ...str, pattern: '^a' }, next: { ...str, pattern: '^b' } },
   'pattern-removed': { old: { ...str, pattern: '^a' }, next: str },
   'max-length-decreased': { old: { ...str, maxLength: 10 }, next: { ...str, maxLength: 5 } },
+  'max-length-set': { old: str, next: { ...str, maxLength: 10 } },
   'max-length-increased': { old: { ...str, maxLength: 5 }, next: { ...str, maxLength: 10 } },
   'min-length-increased': { old: { ...str, minLength: 1 }, next: { ...str, minLength: 2 } },
   'min-length-decreased': { old: { ...str, minLength: 2 }, next: { ...str, minLength: 1 } },
@@ -46,6 +47,8 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     old: { type: 'integer', minimum: 0 },
     next: { type: 'integer', exclusiveMinimum: 0 },
   },
+  'max-set': { old: { type: 'integer' }, next: { type: 'integer', exclusiveMaximum: 10 } },
+  'min-set': { old: { type: 'number' }, next: { type: 'number', minimum: 0 } },
   'min-decreased': { old: { type: 'integer', minimum: 5 }, next: { type: 'integer', minimum: 1 } },
   'multiple-of-changed': {
     old: { type: 'integer', multipleOf: 2 },
@@ -60,8 +63,16 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     next: { type: 'array', items: str, maxItems: 10 },
   },
   'min-items-increased': {
+    old: { type: 'array', items: str, minItems: 1 },
+    next: { type: 'array', items: str, minItems: 2 },
+  },
+  'min-items-set': {
     old: { type: 'array', items: str },
     next: { type: 'array', items: str, minItems: 1 },
+  },
+  'max-items-set': {
+    old: { type: 'array', items: str, minItems: 0 },
+    next: { type: 'array', items: str, maxItems: 250 },
   },
   'min-items-decreased': {
     old: { type: 'array', items: str, minItems: 2 },
@@ -98,8 +109,69 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     old: { oneOf: [str, { type: 'integer' }, { type: 'boolean' }] },
     next: { oneOf: [str, { type: 'integer' }] },
   },
-  'discriminator-changed': { old: pet('kind'), next: pet('type'), components: { schemas: pets } },
   'default-changed': { old: { ...str, default: 'a' }, next: { ...str, default: 'b' } },
+  'default-added': { old: str, next: { ...str, default: 'a' } },
+  'default-removed': { old: { ...str, default: 'a' }, next: str },
+  'const-added': { old: str, next: { ...str, const: 'a' } },
+  'const-changed': { old: { ...str, const: 'a' }, next: { ...str, const: 'b' } },
+  'const-removed': { old: { const: { a: 1 } }, next: {} },
+  'property-no-longer-read-only': {
+    old: obj({ a: { ...str, readOnly: true } }),
+    next: obj({ a: str }),
+  },
+  'property-no-longer-write-only': {
+    old: obj({ a: { ...str, writeOnly: true } }),
+    next: obj({ a: str }),
+  },
+  'property-reactivated': { old: obj({ a: { ...str, deprecated: true } }), next: obj({ a: str }) },
+  'extensible-enum-value-added': {
+    old: { ...str, 'x-extensible-enum': ['a'] },
+    next: { ...str, 'x-extensible-enum': ['a', 'b'] },
+  },
+  'extensible-enum-value-removed': {
+    old: { ...str, 'x-extensible-enum': ['a', 'b'] },
+    next: { ...str, 'x-extensible-enum': ['a'] },
+  },
+  'discriminator-added': {
+    old: { oneOf: pet('kind').oneOf },
+    next: pet('kind'),
+    components: { schemas: pets },
+  },
+  'discriminator-removed': {
+    old: pet('kind'),
+    next: { oneOf: pet('kind').oneOf },
+    components: { schemas: pets },
+  },
+  'discriminator-property-changed': {
+    old: pet('kind'),
+    next: pet('type'),
+    components: { schemas: pets },
+  },
+  'discriminator-mapping-added': {
+    old: pet('kind'),
+    next: pet('kind', { cat: 'Cat' }),
+    components: { schemas: pets },
+  },
+  'discriminator-mapping-removed': {
+    old: pet('kind', { cat: 'Cat' }),
+    next: pet('kind'),
+    components: { schemas: pets },
+  },
+  'discriminator-mapping-changed': {
+    old: pet('kind', { cat: 'Cat' }),
+    next: pet('kind', { cat: '#/components/schemas/Dog' }),
+    components: { schemas: pets },
+  },
+  'wrapped-in-union': { old: str, next: { type: ['string', 'integer'] } },
+  'one-of-overlap-added': { old: str, next: { oneOf: [str, { ...str, format: 'email' }] } },
+  'any-of-became-one-of': {
+    old: { anyOf: [{ type: 'number' }, { type: 'integer' }] },
+    next: { oneOf: [{ type: 'number' }, { type: 'integer' }] },
+  },
+  'one-of-became-any-of': {
+    old: { oneOf: [{ type: 'number' }, { type: 'integer' }] },
+    next: { anyOf: [{ type: 'number' }, { type: 'integer' }] },
+  },
 }
 
 const schemaCases = Object.entries(SCHEMA_CONTEXTS).flatMap(([context, { direction }]) =>

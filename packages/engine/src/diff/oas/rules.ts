@@ -17,7 +17,13 @@ export const SCHEMA_CONTEXTS = {
 export type SchemaContext = keyof typeof SCHEMA_CONTEXTS
 export type Direction = 'in' | 'out'
 
-type KindLevels = { readonly in?: ChangeLevel; readonly out?: ChangeLevel; readonly when: string }
+type KindLevels = {
+  readonly in?: ChangeLevel
+  readonly out?: ChangeLevel
+  /** A level that differs from the direction's in one context (a parameter's default, say). */
+  readonly at?: Partial<Record<SchemaContext, ChangeLevel>>
+  readonly when: string
+}
 
 /**
  * What can change inside a schema, with its level where a client sends the value (`in`) and where
@@ -43,16 +49,12 @@ export const SCHEMA_KINDS = {
   'became-enum': { in: 'breaking', out: 'info', when: 'values became restricted to an enum' },
   'enum-dropped': { in: 'info', out: 'warning', when: 'the enum restriction was removed' },
   'pattern-added': { in: 'warning', out: 'info', when: 'a pattern was added' },
-  'pattern-changed': { in: 'warning', out: 'warning', when: 'the pattern changed' },
-  'pattern-removed': { in: 'info', out: 'warning', when: 'the pattern was removed' },
-  'max-length-decreased': {
-    in: 'breaking',
-    out: 'info',
-    when: 'maxLength was lowered or added',
-  },
+  'pattern-changed': { in: 'warning', out: 'info', when: 'the pattern changed' },
+  'pattern-removed': { in: 'info', out: 'info', when: 'the pattern was removed' },
+  'max-length-decreased': { in: 'breaking', out: 'info', when: 'maxLength was lowered' },
   'max-length-increased': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'maxLength was raised or removed',
   },
   'min-length-increased': {
@@ -62,48 +64,40 @@ export const SCHEMA_KINDS = {
   },
   'min-length-decreased': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'minLength was lowered or removed',
   },
   'max-decreased': {
     in: 'breaking',
     out: 'info',
-    when: 'the maximum (or exclusive maximum) was lowered or added',
+    when: 'the maximum (or exclusive maximum) was lowered',
   },
   'max-increased': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'the maximum (or exclusive maximum) was raised or removed',
   },
   'min-increased': {
     in: 'breaking',
     out: 'info',
-    when: 'the minimum (or exclusive minimum) was raised or added',
+    when: 'the minimum (or exclusive minimum) was raised',
   },
   'min-decreased': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'the minimum (or exclusive minimum) was lowered or removed',
   },
   'multiple-of-changed': { in: 'breaking', out: 'warning', when: 'multipleOf changed' },
-  'max-items-decreased': {
-    in: 'breaking',
-    out: 'info',
-    when: 'maxItems was lowered or added',
-  },
+  'max-items-decreased': { in: 'breaking', out: 'info', when: 'maxItems was lowered' },
   'max-items-increased': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'maxItems was raised or removed',
   },
-  'min-items-increased': {
-    in: 'breaking',
-    out: 'info',
-    when: 'minItems was raised or added',
-  },
+  'min-items-increased': { in: 'breaking', out: 'info', when: 'minItems was raised' },
   'min-items-decreased': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'minItems was lowered or removed',
   },
   'property-added': { in: 'info', out: 'info', when: 'an optional property was added' },
@@ -143,7 +137,7 @@ export const SCHEMA_KINDS = {
   },
   'union-member-added': {
     in: 'info',
-    out: 'warning',
+    out: 'breaking',
     when: 'a oneOf/anyOf alternative was added',
   },
   'union-member-removed': {
@@ -151,12 +145,107 @@ export const SCHEMA_KINDS = {
     out: 'info',
     when: 'a oneOf/anyOf alternative was removed',
   },
-  'discriminator-changed': {
+  'default-changed': {
+    in: 'warning',
+    out: 'info',
+    at: { 'request-parameter': 'breaking' },
+    when: 'the default value changed',
+  },
+  'max-length-set': {
+    in: 'warning',
+    out: 'info',
+    when: 'maxLength was added where there was none',
+  },
+  'max-set': {
+    in: 'warning',
+    out: 'info',
+    when: 'a maximum (or exclusive maximum) was added where there was none',
+  },
+  'min-set': {
+    in: 'warning',
+    out: 'info',
+    when: 'a minimum (or exclusive minimum) was added where there was none',
+  },
+  'max-items-set': { in: 'warning', out: 'info', when: 'maxItems was added where there was none' },
+  'min-items-set': { in: 'warning', out: 'info', when: 'minItems was added where there was none' },
+  'const-added': { in: 'breaking', out: 'info', when: 'values became restricted to a const' },
+  'const-changed': { in: 'breaking', out: 'breaking', when: 'the const value changed' },
+  'const-removed': { in: 'info', out: 'breaking', when: 'the const restriction was removed' },
+  'default-added': {
+    in: 'info',
+    out: 'info',
+    at: { 'request-parameter': 'breaking' },
+    when: 'a default value was added',
+  },
+  'default-removed': {
+    in: 'warning',
+    out: 'info',
+    at: { 'request-parameter': 'breaking' },
+    when: 'the default value was removed',
+  },
+  'property-no-longer-read-only': {
+    in: 'info',
+    out: 'info',
+    when: 'a property is no longer readOnly (a required one becomes required in requests)',
+  },
+  'property-no-longer-write-only': {
+    in: 'info',
+    out: 'info',
+    when: 'a property is no longer writeOnly (responses may carry it)',
+  },
+  'property-reactivated': { in: 'info', out: 'info', when: 'a property is no longer deprecated' },
+  'extensible-enum-value-added': {
+    in: 'info',
+    out: 'info',
+    when: 'an `x-extensible-enum` value was added (the enum is open: clients expect new values)',
+  },
+  'extensible-enum-value-removed': {
+    in: 'breaking',
+    out: 'info',
+    when: 'an `x-extensible-enum` value was removed',
+  },
+  'discriminator-added': { in: 'info', out: 'info', when: 'a discriminator was added' },
+  'discriminator-removed': { in: 'info', out: 'warning', when: 'the discriminator was removed' },
+  'discriminator-property-changed': {
     in: 'breaking',
     out: 'breaking',
-    when: 'the discriminator property or its mapping changed',
+    when: 'the discriminator property changed',
   },
-  'default-changed': { in: 'warning', out: 'info', when: 'the default value changed' },
+  'discriminator-mapping-added': {
+    in: 'info',
+    out: 'info',
+    when: 'a discriminator mapping entry was added',
+  },
+  'discriminator-mapping-removed': {
+    in: 'warning',
+    out: 'info',
+    when: 'a discriminator mapping entry was removed',
+  },
+  'discriminator-mapping-changed': {
+    in: 'warning',
+    out: 'warning',
+    when: 'a discriminator value now maps to another schema',
+  },
+  'wrapped-in-union': {
+    in: 'info',
+    out: 'breaking',
+    when: 'the schema became one alternative of a oneOf/anyOf whose other alternatives cannot match the same values',
+  },
+  'one-of-overlap-added': {
+    in: 'breaking',
+    out: 'breaking',
+    when: 'a oneOf gained an alternative (or wrapped the schema beside one) that may match the same values as another, so a value matching both is rejected',
+  },
+  'any-of-became-one-of': {
+    in: 'breaking',
+    out: 'info',
+    when: 'an anyOf whose alternatives may overlap became a oneOf (a value matching two is rejected)',
+  },
+  'one-of-became-any-of': {
+    in: 'info',
+    out: 'warning',
+    when: 'a oneOf whose alternatives may overlap became an anyOf (a value may match two)',
+  },
 } as const satisfies Record<string, KindLevels>
 
 export type SchemaKind = keyof typeof SCHEMA_KINDS
@@ -387,7 +476,7 @@ function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
   const rules: Record<string, RuleDefinition> = {}
   for (const [context, { direction, section, what }] of Object.entries(SCHEMA_CONTEXTS))
     for (const [kind, levels] of Object.entries(SCHEMA_KINDS) as [string, KindLevels][]) {
-      const level = levels[direction]
+      const level = levels.at?.[context as SchemaContext] ?? levels[direction]
       if (level) rules[`${context}-${kind}`] = rule(level, section, `${what}: ${levels.when}`)
     }
   return rules

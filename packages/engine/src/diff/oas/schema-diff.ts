@@ -1,7 +1,6 @@
 import type {
   ArraySchema,
   ComponentBucket,
-  Discriminator,
   NumericConstraints,
   ObjectSchema,
   OasModel,
@@ -10,7 +9,11 @@ import type {
   UnionSchema,
 } from '../../model/index.js'
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
-import type { SchemaKind } from './rules.js'
+import { compareDiscriminators } from './schema/discriminator.js'
+import { compareCounts, compareNumbers, compareStrings } from './schema/limits.js'
+import { mayOverlap } from './schema/overlap.js'
+import { memberName, Place, resolved, shown, typeName } from './schema/place.js'
+import { compareDefaults, compareValueSets } from './schema/values.js'
 import { canonical, escapePointer, READ_ONLY, type Scope, Shared, WRITE_ONLY } from './scope.js'
 
 /** The parse keeps inline schemas to this depth; the comparison follows them as far. */
@@ -69,46 +72,6 @@ function componentSchema(model: OasModel, name: string): Schema {
     : { kind: 'unknown', nullable: false }
 }
 
-function resolved(model: OasModel, schema: Schema): Schema {
-  if (schema.kind !== 'ref') return schema
-  const seen = new Set<string>()
-  let current: Schema = schema
-  let nullable = schema.nullable
-  while (current.kind === 'ref') {
-    if (seen.has(current.refName) || !Object.hasOwn(model.components.schemas, current.refName))
-      return { kind: 'unknown', nullable: true }
-    seen.add(current.refName)
-    current = model.components.schemas[current.refName]!
-    nullable ||= current.nullable
-  }
-  return nullable === current.nullable ? current : { ...current, nullable }
-}
-
-/**
- * Where two schemas are compared: the comparison, the scope that collects what differs, the
- * JSON pointer and property path of the place, what masks it (readOnly, writeOnly) and how deep
- * it is.
- */
-class Place {
-  constructor(
-    readonly cmp: Comparison,
-    readonly scope: Scope,
-    readonly pointer: string,
-    readonly at = '',
-    readonly mask = 0,
-    readonly depth = 0,
-  ) {}
-
-  fact(inKind: SchemaKind, outKind: SchemaKind, text: string, mask = this.mask): void {
-    this.scope.schema(inKind, outKind, this.pointer, this.at, text, mask)
-  }
-
-  /** A part of the schema here: `/items`, `/properties/name` … */
-  part(pointer: string, at: string, mask = this.mask): Place {
-    return new Place(this.cmp, this.scope, `${this.pointer}${pointer}`, at, mask, this.depth + 1)
-  }
-}
-
 /**
  * Compares two schemas at one place and records what changed. Component refs on both sides are
  * compared once, as shared components; a ref against an inline schema compares the ref's target,
@@ -134,14 +97,13 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
   }
   const old = resolved(cmp.old, o)
   const next = resolved(cmp.next, n)
-  compareNullable(place, old.nullable, next.nullable)
-  if (canonical(old.default) !== canonical(next.default))
-    place.fact(
-      'default-changed',
-      'default-changed',
-      `the default changed from ${shown(old.default)} to ${shown(next.default)}`,
-    )
+  // Any value includes null: to or from it, the type change says all.
+  if (old.kind !== 'unknown' && next.kind !== 'unknown')
+    compareNullable(place, old.nullable, next.nullable)
+  compareDefaults(place, old, next)
   if (old.kind !== next.kind) {
+    if (next.kind === 'union' && compareWrapped(place, o, next)) return
+    if (old.kind === 'union' && compareUnwrapped(place, old, n)) return
     const text = `the type changed from ${typeName(old)} to ${typeName(next)}`
     // Where a client sends the value, only a wider type is harmless; where it receives it, only a
     // narrower one.
@@ -161,7 +123,7 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
         `the format changed from ${shown(a)} to ${shown(b)}`,
       )
   }
-  if ('enum' in old || 'enum' in next) compareEnums(place, old, next)
+  compareValueSets(place, old, next)
   switch (next.kind) {
     case 'string':
       compareStrings(place, old as StringSchema, next)
@@ -183,7 +145,7 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
     case 'ref':
     case 'unknown':
     case 'void':
-      // Nothing beyond the kind, the enum and nullability, compared above.
+      // Nothing beyond the kind, the values and nullability, compared above.
       break
   }
 }
@@ -220,186 +182,89 @@ function narrows(old: Schema, next: Schema): boolean {
   )
 }
 
-function typeName(schema: Schema): string {
-  switch (schema.kind) {
-    case 'unknown':
-      return 'any value'
-    case 'void':
-      return 'no value'
-    case 'union':
-      return schema.mode
-    default:
-      return schema.kind
+/**
+ * The alternative of a union that stands for a schema outside it: the same component, else the
+ * only alternative of the same type (an integer is kept by a number alternative), else the one
+ * of that type that is written the same.
+ */
+function keptAlternative(
+  schema: Schema,
+  outside: OasModel,
+  members: readonly Schema[],
+  memberModel: OasModel,
+): number {
+  if (schema.kind === 'ref') {
+    const same = members.findIndex((m) => m.kind === 'ref' && m.refName === schema.refName)
+    if (same >= 0) return same
   }
-}
-
-function shown(value: unknown): string {
-  return value === undefined ? 'none' : `\`${JSON.stringify(value)}\``
-}
-
-function compareEnums(place: Place, old: Schema, next: Schema): void {
-  const a = (old as { enum?: readonly unknown[] }).enum
-  const b = (next as { enum?: readonly unknown[] }).enum
-  if (!a && !b) return
-  if (!a)
-    return place.fact(
-      'became-enum',
-      'became-enum',
-      `values became restricted to ${b!.length} enum values`,
-    )
-  if (!b) return place.fact('enum-dropped', 'enum-dropped', 'the enum restriction was removed')
-  const before = new Set(a.map(canonical))
-  const after = new Set(b.map(canonical))
-  for (const value of b)
-    if (!before.has(canonical(value)))
-      place.fact('enum-value-added', 'enum-value-added', `the enum value ${shown(value)} was added`)
-  for (const value of a)
-    if (!after.has(canonical(value)))
-      place.fact(
-        'enum-value-removed',
-        'enum-value-removed',
-        `the enum value ${shown(value)} was removed`,
-      )
+  const alone = resolved(outside, schema)
+  const fits = (m: Schema) => {
+    const k = resolved(memberModel, m).kind
+    return k === alone.kind || (alone.kind === 'integer' && k === 'number')
+  }
+  const matches = members.flatMap((m, index) => (fits(m) ? [index] : []))
+  if (matches.length === 1) return matches[0]!
+  // Several of that type: the one written the same way, if there is one.
+  const same = canonical(alone)
+  return matches.find((index) => canonical(resolved(memberModel, members[index]!)) === same) ?? -1
 }
 
 /**
- * A pattern that every string matches constrains nothing: JSON Schema patterns are unanchored, so
- * an empty one, or `.*`, finds a match in any string.
+ * A schema that became one alternative of a oneOf/anyOf (X → oneOf[X, Y]): every old value still
+ * matches X, so a sender is unaffected unless a oneOf's other alternatives may match it too (a
+ * value valid against two alternatives of a oneOf is rejected). A receiver may now get Y.
  */
-function constraining(pattern: string | undefined): string | undefined {
-  return pattern === '' || pattern === '.*' ? undefined : pattern
-}
-
-function compareStrings(place: Place, old: StringSchema, next: StringSchema): void {
-  const [before, after] = [constraining(old.pattern), constraining(next.pattern)]
-  if (before !== after) {
-    if (before === undefined)
-      place.fact('pattern-added', 'pattern-added', `the pattern ${shown(after)} was added`)
-    else if (after === undefined)
-      place.fact('pattern-removed', 'pattern-removed', `the pattern ${shown(before)} was removed`)
-    else
-      place.fact(
-        'pattern-changed',
-        'pattern-changed',
-        `the pattern changed from ${shown(before)} to ${shown(after)}`,
-      )
-  }
-  compareLimit(
-    place,
-    'maxLength',
-    'upper',
-    old.maxLength,
-    next.maxLength,
-    'max-length-decreased',
-    'max-length-increased',
+function compareWrapped(place: Place, o: Schema, next: UnionSchema): boolean {
+  const { cmp } = place
+  const index = keptAlternative(o, cmp.old, next.members, cmp.next)
+  if (index < 0) return false
+  const kept = next.members[index]!
+  const others = next.members.filter((_, i) => i !== index)
+  const overlaps =
+    next.mode === 'oneOf' &&
+    next.discriminator === undefined &&
+    others.some((member) => mayOverlap(cmp.next, kept, member))
+  const beside = others.map(memberName).join(', ')
+  const kind = overlaps ? 'one-of-overlap-added' : 'wrapped-in-union'
+  place.fact(
+    kind,
+    kind,
+    overlaps
+      ? `the schema became an alternative of a oneOf beside ${beside}, which may match the same values`
+      : `the schema became an alternative of a ${next.mode} beside ${beside}`,
   )
-  compareLimit(
-    place,
-    'minLength',
-    'lower',
-    old.minLength ?? 0,
-    next.minLength ?? 0,
-    'min-length-increased',
-    'min-length-decreased',
-  )
+  compareAt(place.part(`/${next.mode}/${index}`, place.at), o, admittingNull(kept, next.nullable))
+  return true
 }
 
 /**
- * A length or item count limit: lowering (raising) an upper (lower) one, or setting it, narrows
- * the values; the opposite widens them.
+ * A oneOf/anyOf down to one of its object or array alternatives (scalars are a type narrowing):
+ * the other alternatives were removed, and the one kept is compared with what replaced it.
  */
-function compareLimit(
-  place: Place,
-  name: string,
-  bound: 'upper' | 'lower',
-  old: number | undefined,
-  next: number | undefined,
-  narrowed: SchemaKind,
-  widened: SchemaKind,
-): void {
-  if (old === next) return
-  const tighter =
-    next !== undefined && (old === undefined || (bound === 'upper' ? next < old : next > old))
-  const kind = tighter ? narrowed : widened
-  place.fact(kind, kind, `${name} changed from ${shown(old)} to ${shown(next)}`)
+function compareUnwrapped(place: Place, old: UnionSchema, n: Schema): boolean {
+  const { cmp } = place
+  if (SCALARS.has(resolved(cmp.next, n).kind)) return false
+  const index = keptAlternative(n, cmp.next, old.members, cmp.old)
+  if (index < 0) return false
+  old.members.forEach((member, i) => {
+    if (i !== index)
+      place.fact(
+        'union-member-removed',
+        'union-member-removed',
+        `the alternative ${memberName(member)} was removed (the ${old.mode} was unwrapped)`,
+      )
+  })
+  compareAt(place.part('', place.at), admittingNull(old.members[index]!, old.nullable), n)
+  return true
 }
 
-type Bound = { value: number; exclusive: boolean } | undefined
-
-function upper(schema: NumericConstraints): Bound {
-  return tighter(schema.maximum, schema.exclusiveMaximum, (a, b) => a < b)
-}
-
-function lower(schema: NumericConstraints): Bound {
-  return tighter(schema.minimum, schema.exclusiveMinimum, (a, b) => a > b)
-}
-
-function tighter(
-  inclusive: number | undefined,
-  exclusive: number | undefined,
-  stricter: (a: number, b: number) => boolean,
-): Bound {
-  if (exclusive === undefined)
-    return inclusive === undefined ? undefined : { value: inclusive, exclusive: false }
-  if (inclusive === undefined || !stricter(inclusive, exclusive))
-    return { value: exclusive, exclusive: true }
-  return { value: inclusive, exclusive: false }
-}
-
-function boundText(bound: Bound): string {
-  return bound ? `${bound.exclusive ? 'exclusive ' : ''}${bound.value}` : 'none'
-}
-
-function compareNumbers(place: Place, old: NumericConstraints, next: NumericConstraints): void {
-  const [oldMax, newMax] = [upper(old), upper(next)]
-  if (canonical(oldMax) !== canonical(newMax)) {
-    const text = `the maximum changed from ${boundText(oldMax)} to ${boundText(newMax)}`
-    const narrowed =
-      newMax !== undefined &&
-      (oldMax === undefined ||
-        newMax.value < oldMax.value ||
-        (newMax.value === oldMax.value && newMax.exclusive))
-    if (narrowed) place.fact('max-decreased', 'max-decreased', text)
-    else place.fact('max-increased', 'max-increased', text)
-  }
-  const [oldMin, newMin] = [lower(old), lower(next)]
-  if (canonical(oldMin) !== canonical(newMin)) {
-    const text = `the minimum changed from ${boundText(oldMin)} to ${boundText(newMin)}`
-    const narrowed =
-      newMin !== undefined &&
-      (oldMin === undefined ||
-        newMin.value > oldMin.value ||
-        (newMin.value === oldMin.value && newMin.exclusive))
-    if (narrowed) place.fact('min-increased', 'min-increased', text)
-    else place.fact('min-decreased', 'min-decreased', text)
-  }
-  if (old.multipleOf !== next.multipleOf)
-    place.fact(
-      'multiple-of-changed',
-      'multiple-of-changed',
-      `multipleOf changed from ${shown(old.multipleOf)} to ${shown(next.multipleOf)}`,
-    )
+/** An alternative as its union admits it: null too if the union does (compared above). */
+function admittingNull(member: Schema, nullable: boolean): Schema {
+  return nullable && !member.nullable ? { ...member, nullable } : member
 }
 
 function compareArrays(place: Place, old: ArraySchema, next: ArraySchema): void {
-  compareLimit(
-    place,
-    'maxItems',
-    'upper',
-    old.maxItems,
-    next.maxItems,
-    'max-items-decreased',
-    'max-items-increased',
-  )
-  compareLimit(
-    place,
-    'minItems',
-    'lower',
-    old.minItems ?? 0,
-    next.minItems ?? 0,
-    'min-items-increased',
-    'min-items-decreased',
-  )
+  compareCounts(place, old, next)
   compareAt(place.part('/items', `${place.at}[]`), old.items, next.items)
 }
 
@@ -447,23 +312,7 @@ function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): vo
         'property-became-optional',
         'the property became optional',
       )
-    // Judged where the property was still sent (received): the mask it now has would hide them.
-    if (!a.readOnly && b.readOnly)
-      here.fact(
-        'property-became-read-only',
-        'property-became-read-only',
-        'the property became readOnly',
-        place.mask,
-      )
-    if (!a.writeOnly && b.writeOnly)
-      here.fact(
-        'property-became-write-only',
-        'property-became-write-only',
-        'the property became writeOnly',
-        place.mask,
-      )
-    if (!a.deprecated && b.deprecated)
-      here.fact('property-deprecated', 'property-deprecated', 'the property was deprecated')
+    compareFlags(place, here, a, b, wasRequired && isRequired)
     compareAt(here, before, property)
   }
   for (const name of Object.keys(old.properties)) {
@@ -480,6 +329,46 @@ function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): vo
   }
   compareAdditional(place, old, next)
   compareDiscriminators(place, old.discriminator, next.discriminator)
+}
+
+/** readOnly, writeOnly and deprecated, set or cleared on a property that stays. */
+function compareFlags(place: Place, here: Place, a: Schema, b: Schema, required: boolean): void {
+  // Judged where the property was still sent (received): the mask it now has would hide them.
+  if (!a.readOnly && b.readOnly)
+    here.fact(
+      'property-became-read-only',
+      'property-became-read-only',
+      'the property became readOnly',
+      place.mask,
+    )
+  if (a.readOnly && !b.readOnly)
+    // A required readOnly property is not required in requests; no longer readOnly, it is.
+    here.fact(
+      required ? 'property-became-required' : 'property-no-longer-read-only',
+      'property-no-longer-read-only',
+      `the property is no longer readOnly${required ? ' (it is required, so requests must send it)' : ''}`,
+    )
+  if (!a.writeOnly && b.writeOnly)
+    here.fact(
+      'property-became-write-only',
+      'property-became-write-only',
+      'the property became writeOnly',
+      place.mask,
+    )
+  if (a.writeOnly && !b.writeOnly)
+    here.fact(
+      'property-no-longer-write-only',
+      'property-no-longer-write-only',
+      'the property is no longer writeOnly',
+    )
+  if (!a.deprecated && b.deprecated)
+    here.fact('property-deprecated', 'property-deprecated', 'the property was deprecated')
+  if (a.deprecated && !b.deprecated)
+    here.fact(
+      'property-reactivated',
+      'property-reactivated',
+      'the property is no longer deprecated',
+    )
 }
 
 function compareAdditional(place: Place, old: ObjectSchema, next: ObjectSchema): void {
@@ -500,21 +389,6 @@ function compareAdditional(place: Place, old: ObjectSchema, next: ObjectSchema):
     compareAt(place.part('/additionalProperties', `${place.at}{}`), a, b)
 }
 
-function compareDiscriminators(
-  place: Place,
-  old: Discriminator | undefined,
-  next: Discriminator | undefined,
-): void {
-  if (canonical(old) === canonical(next)) return
-  place.fact(
-    'discriminator-changed',
-    'discriminator-changed',
-    `the discriminator changed from ${shown(old?.propertyName)} to ${shown(next?.propertyName)}${
-      old?.propertyName === next?.propertyName ? ' (its mapping changed)' : ''
-    }`,
-  )
-}
-
 /**
  * Members are matched by the component they name, then, for what is left, by their kind after
  * resolving refs (so a member inlined in place of its `$ref` still matches).
@@ -532,8 +406,19 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
     const match = left.findIndex((candidate) => resolved(cmp.old, candidate).kind === kind)
     if (match >= 0) pair[0] = left.splice(match, 1)[0]
   }
+  compareModes(place, old, next)
+  const exclusive = next.mode === 'oneOf' && next.discriminator === undefined
   for (const [before, member, index] of pairs) {
     if (before) compareAt(place.part(`/${next.mode}/${index}`, place.at), before, member)
+    else if (
+      exclusive &&
+      next.members.some((other, i) => i !== index && mayOverlap(cmp.next, member, other))
+    )
+      place.fact(
+        'one-of-overlap-added',
+        'one-of-overlap-added',
+        `the alternative ${memberName(member)} was added, and may match the same values as another`,
+      )
     else
       place.fact(
         'union-member-added',
@@ -550,10 +435,26 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
   compareDiscriminators(place, old.discriminator, next.discriminator)
 }
 
-function memberKey(schema: Schema): string {
-  return schema.kind === 'ref' ? `ref:${schema.refName}` : schema.kind
+/**
+ * oneOf and anyOf accept the same values when no two alternatives overlap (or a discriminator
+ * tells them apart); where some may, a oneOf rejects a value that matches two and an anyOf
+ * accepts it.
+ */
+function compareModes(place: Place, old: UnionSchema, next: UnionSchema): void {
+  if (old.mode === next.mode || next.discriminator !== undefined) return
+  const { members } = next
+  const overlap = members.some((a, i) =>
+    members.some((b, j) => j > i && mayOverlap(place.cmp.next, a, b)),
+  )
+  if (!overlap) return
+  const kind = next.mode === 'oneOf' ? 'any-of-became-one-of' : 'one-of-became-any-of'
+  place.fact(
+    kind,
+    kind,
+    `the ${old.mode} became a ${next.mode}, and some of its alternatives may match the same values`,
+  )
 }
 
-function memberName(schema: Schema): string {
-  return schema.kind === 'ref' ? `\`${schema.refName}\`` : typeName(schema)
+function memberKey(schema: Schema): string {
+  return schema.kind === 'ref' ? `ref:${schema.refName}` : schema.kind
 }

@@ -18,6 +18,7 @@ export function annotate<S extends Schema>(ctx: OasContext, f: SchemaFields, nod
   if (f.readOnly === true) node.readOnly = true
   if (f.writeOnly === true) node.writeOnly = true
   if (f.extensions) node.extensions = Object.freeze(f.extensions)
+  if (f.const !== undefined) node.const = f.const
   if (f.default !== undefined) {
     const value = readDefault(ctx, f.default, node as S)
     if (value !== undefined) node.default = value

@@ -467,7 +467,7 @@ describe('OpenAPI 3.1 schemas', () => {
     expect(model.components.schemas.AlsoNull).toEqual({ kind: 'unknown', nullable: true })
   })
 
-  it('reads const as a one-value enum, examples[0] as the example, numeric exclusive bounds', async () => {
+  it('reads const as a one-value enum (keeping const), examples[0] as the example, numeric exclusive bounds', async () => {
     const { model } = await schemas(
       {
         Kind: { type: 'string', const: 'dog' },
@@ -479,6 +479,7 @@ describe('OpenAPI 3.1 schemas', () => {
       kind: 'string',
       nullable: false,
       enum: ['dog'],
+      const: 'dog',
     })
     expect(model.components.schemas.Age).toEqual({
       kind: 'integer',

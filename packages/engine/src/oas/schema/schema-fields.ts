@@ -27,6 +27,7 @@ export class SchemaFields {
   exclusiveMaximum: unknown = undefined
   multipleOf: unknown = undefined
   enum: unknown = undefined
+  const: unknown = undefined
   allOf: unknown = undefined
   oneOf: unknown = undefined
   anyOf: unknown = undefined
@@ -72,6 +73,7 @@ export class SchemaFields {
     this.minimum = this.maximum = this.exclusiveMinimum = this.exclusiveMaximum = undefined
     this.multipleOf =
       this.enum =
+      this.const =
       this.allOf =
       this.oneOf =
       this.anyOf =
@@ -125,7 +127,6 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
   const known = knownKeys(ctx.dialect, 'schema')
   let constraints = 0
   let keys = 0
-  let constValue: unknown
   for (const key in raw) {
     const value = raw[key]
     keys++
@@ -252,11 +253,11 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
         if (key.startsWith('x-')) (fields.extensions ??= {})[key] = value
         else if (!known.has(key)) ctx.unexpected(key)
         else if (key === 'examples') fields.examples = value
-        else if (key === 'const') constValue = value
+        else if (key === 'const') fields.const = value
     }
   }
-  if (constValue !== undefined && fields.enum === undefined) {
-    fields.enum = [constValue]
+  if (fields.const !== undefined && fields.enum === undefined) {
+    fields.enum = [fields.const]
     constraints++
   }
   fields.constraints = constraints

@@ -1,0 +1,106 @@
+import type { Schema } from '../../../model/index.js'
+import { canonical } from '../scope.js'
+import { type Place, shown } from './place.js'
+
+/** The default: what the server assumes when the value is left out. */
+export function compareDefaults(place: Place, old: Schema, next: Schema): void {
+  const [a, b] = [old.default, next.default]
+  if (canonical(a) === canonical(b)) return
+  if (a === undefined)
+    place.fact('default-added', 'default-added', `the default ${shown(b)} was added`)
+  else if (b === undefined)
+    place.fact('default-removed', 'default-removed', `the default ${shown(a)} was removed`)
+  else
+    place.fact(
+      'default-changed',
+      'default-changed',
+      `the default changed from ${shown(a)} to ${shown(b)}`,
+    )
+}
+
+function enumOf(schema: Schema): readonly unknown[] | undefined {
+  return (schema as { enum?: readonly unknown[] }).enum
+}
+
+/**
+ * The values a schema is restricted to: its `const`, its `enum`, and the open `x-extensible-enum`.
+ * A const against a const, or against no restriction at all, is judged as a const (its old value
+ * never comes back); a const against an enum is a one-value enum.
+ */
+export function compareValueSets(place: Place, old: Schema, next: Schema): void {
+  compareExtensibleEnums(place, old, next)
+  const [a, b] = [old.const, next.const]
+  if (a !== undefined && b !== undefined) {
+    if (canonical(a) !== canonical(b))
+      place.fact(
+        'const-changed',
+        'const-changed',
+        `the const changed from ${shown(a)} to ${shown(b)}`,
+      )
+    return
+  }
+  if (a === undefined && b !== undefined && enumOf(old) === undefined)
+    return place.fact('const-added', 'const-added', `values became restricted to ${shown(b)}`)
+  if (a !== undefined && b === undefined && enumOf(next) === undefined)
+    return place.fact('const-removed', 'const-removed', `the const ${shown(a)} was removed`)
+  compareEnums(place, enumOf(old), enumOf(next))
+}
+
+function compareEnums(
+  place: Place,
+  a: readonly unknown[] | undefined,
+  b: readonly unknown[] | undefined,
+): void {
+  if (!a && !b) return
+  if (!a)
+    return place.fact(
+      'became-enum',
+      'became-enum',
+      `values became restricted to ${b!.length} enum values`,
+    )
+  if (!b) return place.fact('enum-dropped', 'enum-dropped', 'the enum restriction was removed')
+  const before = new Set(a.map(canonical))
+  const after = new Set(b.map(canonical))
+  for (const value of b)
+    if (!before.has(canonical(value)))
+      place.fact('enum-value-added', 'enum-value-added', `the enum value ${shown(value)} was added`)
+  for (const value of a)
+    if (!after.has(canonical(value)))
+      place.fact(
+        'enum-value-removed',
+        'enum-value-removed',
+        `the enum value ${shown(value)} was removed`,
+      )
+}
+
+const EXTENSIBLE_ENUM = 'x-extensible-enum'
+
+function extensibleEnum(schema: Schema): readonly unknown[] {
+  const values = schema.extensions?.[EXTENSIBLE_ENUM]
+  return Array.isArray(values) ? values : []
+}
+
+/**
+ * `x-extensible-enum` lists the values known today of an open set: clients must expect others, so
+ * a value added is news, while a value removed is one a sender can no longer use.
+ */
+function compareExtensibleEnums(place: Place, old: Schema, next: Schema): void {
+  const [a, b] = [extensibleEnum(old), extensibleEnum(next)]
+  if (a.length === 0 && b.length === 0) return
+  const before = new Set(a.map(canonical))
+  const after = new Set(b.map(canonical))
+  for (const value of b)
+    if (!before.has(canonical(value)))
+      place.fact(
+        'extensible-enum-value-added',
+        'extensible-enum-value-added',
+        `the x-extensible-enum value ${shown(value)} was added`,
+      )
+  for (const value of a)
+    if (!after.has(canonical(value)))
+      place.fact(
+        'extensible-enum-value-removed',
+        'extensible-enum-value-removed',
+        `the x-extensible-enum value ${shown(value)} was removed`,
+      )
+}
