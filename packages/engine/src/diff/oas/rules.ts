@@ -50,7 +50,7 @@ export const SCHEMA_KINDS = {
   'enum-dropped': { in: 'info', out: 'warning', when: 'the enum restriction was removed' },
   'pattern-added': { in: 'warning', out: 'info', when: 'a pattern was added' },
   'pattern-changed': { in: 'warning', out: 'info', when: 'the pattern changed' },
-  'pattern-removed': { in: 'info', out: 'info', when: 'the pattern was removed' },
+  'pattern-removed': { in: 'info', out: 'breaking', when: 'the pattern was removed' },
   'max-length-decreased': { in: 'breaking', out: 'info', when: 'maxLength was lowered' },
   'max-length-increased': {
     in: 'info',
