@@ -5,6 +5,7 @@ import type {
   NumberSchema,
   ObjectSchema,
   Schema,
+  SchemaConditions,
   StringSchema,
   UnionSchema,
 } from '../../model/schema.js'
@@ -219,7 +220,27 @@ function withAnnotations(node: Schema, left: Schema, right: Schema): Schema {
   if (left.readOnly || right.readOnly) copy.readOnly = true
   if (left.writeOnly || right.writeOnly) copy.writeOnly = true
   if (left.deprecated || right.deprecated) copy.deprecated = true
+  if (copy.kind !== 'void' && copy.kind !== 'ref') mergeConditions(copy, left, right)
   return Object.freeze(copy)
+}
+
+/** A value must match neither `not`: one `not` of an `anyOf`; every `if` of both still applies. */
+function mergeConditions(node: Mutable<SchemaConditions>, left: Schema, right: Schema): void {
+  const a = 'not' in left ? left.not : undefined
+  const b = 'not' in right ? right.not : undefined
+  if (a && b && a !== b)
+    node.not = Object.freeze({
+      kind: 'union',
+      mode: 'anyOf',
+      members: Object.freeze([a, b]),
+      nullable: a.nullable || b.nullable,
+    })
+  else if (a ?? b) node.not = a ?? b
+  const conditions = [
+    ...(('conditions' in left && left.conditions) || []),
+    ...(('conditions' in right && right.conditions) || []),
+  ]
+  if (conditions.length > 0) node.conditions = Object.freeze([...new Set(conditions)])
 }
 
 type Bounded = { minimum?: number; maximum?: number } & Record<string, unknown>
