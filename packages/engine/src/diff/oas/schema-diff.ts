@@ -10,6 +10,7 @@ import type {
   UnionSchema,
 } from '../../model/index.js'
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
+import { compareApplicators } from './applicators-diff.js'
 import type { SchemaKind } from './rules.js'
 import { canonical, escapePointer, READ_ONLY, type Scope, Shared, WRITE_ONLY } from './scope.js'
 
@@ -162,6 +163,7 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
       )
   }
   if ('enum' in old || 'enum' in next) compareEnums(place, old, next)
+  compareApplicators(place, old, next, compareAt)
   switch (next.kind) {
     case 'string':
       compareStrings(place, old as StringSchema, next)
