@@ -97,6 +97,10 @@ function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: nu
     }
     tighten(node, left, right, 'minItems', 'maxItems')
     if (left.uniqueItems || right.uniqueItems) node.uniqueItems = true
+    const prefixItems = mergePrefixItems(state, left, right, depth)
+    if (prefixItems) node.prefixItems = prefixItems
+    if (left.unevaluatedItems === false || right.unevaluatedItems === false)
+      node.unevaluatedItems = false
     return node
   }
   if (left.kind === 'string' && right.kind === 'string') {
@@ -169,7 +173,55 @@ function mergeObjects(
   tighten(node, left, right, 'minProperties', 'maxProperties')
   const discriminator = left.discriminator ?? right.discriminator
   if (discriminator) node.discriminator = discriminator
+  const patterns = mergeSchemaMaps(state, left.patternProperties, right.patternProperties, depth)
+  if (patterns) node.patternProperties = patterns
+  const dependents = mergeSchemaMaps(state, left.dependentSchemas, right.dependentSchemas, depth)
+  if (dependents) node.dependentSchemas = dependents
+  if (left.propertyNames && right.propertyNames)
+    node.propertyNames = merge(state, left.propertyNames, right.propertyNames, depth + 1)
+  if (left.dependentRequired && right.dependentRequired) {
+    const both: Record<string, readonly string[]> = { ...left.dependentRequired }
+    for (const [name, names] of Object.entries(right.dependentRequired))
+      setOwn(both, name, Object.freeze([...new Set([...(both[name] ?? []), ...names])]))
+    node.dependentRequired = Object.freeze(both)
+  }
+  if (left.unevaluatedProperties === false || right.unevaluatedProperties === false)
+    node.unevaluatedProperties = false
   return node
+}
+
+/** Both members' entries; an entry both have must hold twice, so its schemas are merged. */
+function mergeSchemaMaps(
+  state: MergeState,
+  left: Readonly<Record<string, Schema>> | undefined,
+  right: Readonly<Record<string, Schema>> | undefined,
+  depth: number,
+): Readonly<Record<string, Schema>> | undefined {
+  if (!left || !right) return left ?? right
+  const merged: Record<string, Schema> = { ...left }
+  for (const [key, schema] of Object.entries(right))
+    setOwn(
+      merged,
+      key,
+      Object.hasOwn(merged, key) ? merge(state, merged[key]!, schema, depth + 1) : schema,
+    )
+  return Object.freeze(merged)
+}
+
+/** Position by position; past one member's prefixItems (or without any) its `items` holds there. */
+function mergePrefixItems(
+  state: MergeState,
+  left: ArraySchema,
+  right: ArraySchema,
+  depth: number,
+): readonly Schema[] | undefined {
+  if (!left.prefixItems && !right.prefixItems) return undefined
+  const [a, b] = [left.prefixItems ?? [], right.prefixItems ?? []]
+  return Object.freeze(
+    Array.from({ length: Math.max(a.length, b.length) }, (_, index) =>
+      merge(state, a[index] ?? left.items, b[index] ?? right.items, depth + 1),
+    ),
+  )
 }
 
 /** allOf over a union: every member of the union merged with the other side; failing members drop out. */

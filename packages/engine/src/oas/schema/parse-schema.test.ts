@@ -913,3 +913,72 @@ describe('JSON Schema 2020-12 applicators (3.1)', () => {
     )
   })
 })
+
+describe('allOf over JSON Schema 2020-12 keywords', () => {
+  it('keeps what each member says', async () => {
+    const { parseIssues, model } = await schemas(
+      {
+        Labels: {
+          allOf: [
+            {
+              type: 'object',
+              patternProperties: { '^x-': { type: 'string' } },
+              dependentRequired: { a: ['b'] },
+            },
+            {
+              type: 'object',
+              patternProperties: {
+                '^x-': { type: 'string', maxLength: 5 },
+                '^y-': { type: 'integer' },
+              },
+              dependentRequired: { a: ['c'] },
+              unevaluatedProperties: false,
+            },
+          ],
+        },
+        Pair: {
+          allOf: [
+            { type: 'array', prefixItems: [{ type: 'string' }] },
+            { type: 'array', items: { type: 'string', maxLength: 3 } },
+          ],
+        },
+      },
+      '3.1.0',
+    )
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Labels).toMatchObject({
+      patternProperties: {
+        '^x-': { kind: 'string', maxLength: 5 },
+        '^y-': { kind: 'integer' },
+      },
+      dependentRequired: { a: ['b', 'c'] },
+      unevaluatedProperties: false,
+    })
+    expect(model.components.schemas.Pair).toMatchObject({
+      prefixItems: [{ kind: 'string', maxLength: 3 }],
+      items: { kind: 'string', maxLength: 3 },
+    })
+  })
+})
+
+describe('3.1 schemas without a type', () => {
+  it('read object keywords as an object, silently, and prefixItems as an array', async () => {
+    const { parseIssues, model } = await schemas(
+      { Needs: { required: ['a'] }, Pair: { prefixItems: [{ type: 'string' }] } },
+      '3.1.0',
+    )
+    expect(brief(parseIssues)).toEqual([
+      { type: 'MISSING_ARRAY_TYPE', level: 'warning', location: 'components:schemas:Pair' },
+    ])
+    expect(parseIssues[0]!.message).toBe(
+      'Schema has "prefixItems" but no type; treated as type "array".',
+    )
+    expect(model.components.schemas.Needs).toMatchObject({ kind: 'object', required: ['a'] })
+    expect(model.components.schemas.Pair).toMatchObject({ kind: 'array' })
+  })
+
+  it('stay unknown in 3.0 with only required', async () => {
+    const { model } = await schemas({ Needs: { required: ['a'] } })
+    expect(model.components.schemas.Needs).toMatchObject({ kind: 'unknown' })
+  })
+})
