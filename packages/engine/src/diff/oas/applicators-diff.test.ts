@@ -84,3 +84,15 @@ describe('JSON Schema 2020-12 subschemas are compared by their effect', () => {
     expect(await changes('request-body', inline, split)).toEqual([])
   })
 })
+
+describe('a not or an if that only changed its wording', () => {
+  it('is no change', async () => {
+    const worded = (description: string) => ({
+      ...obj({ a: str }),
+      not: { ...obj({ kind: { ...str, description } }), required: ['kind'] },
+      if: { required: ['a'], description },
+      then: { required: ['a'] },
+    })
+    expect(await changes('request-body', worded('old'), worded('new'))).toEqual([])
+  })
+})

@@ -56,8 +56,33 @@ function shown(value: unknown): string {
   return value === undefined ? 'none' : `\`${JSON.stringify(value)}\``
 }
 
+const ANNOTATIONS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'default',
+  'example',
+  'extensions',
+])
+
+/** The schema without its annotations, which do not change what it matches. */
+function constraints(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map(constraints)
+  const record = value as Record<string, unknown>
+  // A schema node has a string `kind`; records of properties or patterns hold nodes by name.
+  const node = typeof record.kind === 'string'
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(record))
+    if (!node || !ANNOTATIONS.has(key)) copy[key] = constraints(record[key])
+  return copy
+}
+
+/** Whether two subschemas match the same values as far as their keywords tell. */
 function same(a: Schema, b: Schema): boolean {
-  return a === b || canonical(a) === canonical(b)
+  return a === b || canonical(constraints(a)) === canonical(constraints(b))
 }
 
 function compareNot(place: Facts, old?: Schema, next?: Schema): void {
