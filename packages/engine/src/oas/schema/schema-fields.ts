@@ -96,7 +96,11 @@ export class SchemaFields {
         undefined
     this.nullable = this.title = this.description = this.default = this.example = undefined
     this.examples = this.deprecated = this.readOnly = this.writeOnly = this.extensions = undefined
-    for (const key of APPLICATORS) this[key] = undefined
+    this.not = this.if = this.then = this.else = this.prefixItems = this.contains = undefined
+    this.minContains = this.maxContains = this.unevaluatedItems = this.patternProperties = undefined
+    this.propertyNames = this.dependentRequired = this.dependentSchemas = undefined
+    this.unevaluatedProperties = this.contentMediaType = this.contentEncoding = undefined
+    this.contentSchema = undefined
     this.constraints = 0
     this.keys = 0
     return this
