@@ -35,48 +35,94 @@ export type SchemaAnnotations = {
   readonly extensions?: Readonly<Record<string, unknown>>
 }
 
+/**
+ * JSON Schema 2020-12 keywords that hold whatever the type: `not` and `if`/`then`/`else`. A lazy
+ * `ref` carries none (the parser merges them into the target) and a `void` schema needs none.
+ */
+export type SchemaConditions = {
+  /** Values that match this schema are rejected; several `not`s (from `allOf`) become one `anyOf`. */
+  readonly not?: Schema
+  /** One per `if` (`allOf` members can bring several); `then`/`else` without `if` do nothing. */
+  readonly conditions?: readonly Conditional[]
+}
+
+export type Conditional = {
+  readonly if: Schema
+  readonly then?: Schema
+  readonly else?: Schema
+}
+
 export type Discriminator = {
   readonly propertyName: string
   /** Discriminator value → `$ref` of the member schema. */
   readonly mapping?: Readonly<Record<string, string>>
 }
 
-export type ObjectSchema = SchemaAnnotations & {
-  readonly kind: 'object'
-  readonly properties: Readonly<Record<string, Schema>>
-  readonly required: readonly string[]
-  /** Absent when the document says nothing; `false` closes the object; a schema types extra keys. */
-  readonly additionalProperties?: Schema | boolean
-  readonly minProperties?: number
-  readonly maxProperties?: number
-  /** Set on the base of an inheritance hierarchy (`allOf` + `discriminator`). */
-  readonly discriminator?: Discriminator
-}
+export type ObjectSchema = SchemaAnnotations &
+  SchemaConditions & {
+    readonly kind: 'object'
+    readonly properties: Readonly<Record<string, Schema>>
+    readonly required: readonly string[]
+    /** Absent when the document says nothing; `false` closes the object; a schema types extra keys. */
+    readonly additionalProperties?: Schema | boolean
+    readonly minProperties?: number
+    readonly maxProperties?: number
+    /** Set on the base of an inheritance hierarchy (`allOf` + `discriminator`). */
+    readonly discriminator?: Discriminator
+    /** Regular expression → the schema of every property whose name it matches. */
+    readonly patternProperties?: Readonly<Record<string, Schema>>
+    /** The schema every property name (a string) must match. */
+    readonly propertyNames?: Schema
+    /** Property name → the properties that become required when it is present. */
+    readonly dependentRequired?: Readonly<Record<string, readonly string[]>>
+    /** Property name → a schema the whole object must also match when it is present. */
+    readonly dependentSchemas?: Readonly<Record<string, Schema>>
+    /** `false` rejects properties no other keyword evaluated; `true` is the same as absent. */
+    readonly unevaluatedProperties?: Schema | false
+  }
 
-export type ArraySchema = SchemaAnnotations & {
-  readonly kind: 'array'
-  readonly items: Schema
-  readonly minItems?: number
-  readonly maxItems?: number
-  readonly uniqueItems?: boolean
-}
+export type ArraySchema = SchemaAnnotations &
+  SchemaConditions & {
+    readonly kind: 'array'
+    /** The items after `prefixItems` (every item when there is none). */
+    readonly items: Schema
+    /** The schemas of the first items, by position (a tuple). */
+    readonly prefixItems?: readonly Schema[]
+    readonly minItems?: number
+    readonly maxItems?: number
+    readonly uniqueItems?: boolean
+    /** At least `minContains` (default 1), at most `maxContains` items match this schema. */
+    readonly contains?: Schema
+    readonly minContains?: number
+    readonly maxContains?: number
+    /** `false` rejects items no other keyword evaluated; `true` is the same as absent. */
+    readonly unevaluatedItems?: Schema | false
+  }
 
 /** `oneOf` / `anyOf`, a 3.1 type array with several types, or a GraphQL union or interface. */
-export type UnionSchema = SchemaAnnotations & {
-  readonly kind: 'union'
-  readonly mode: 'oneOf' | 'anyOf'
-  readonly members: readonly Schema[]
-  readonly discriminator?: Discriminator
-}
+export type UnionSchema = SchemaAnnotations &
+  SchemaConditions & {
+    readonly kind: 'union'
+    readonly mode: 'oneOf' | 'anyOf'
+    readonly members: readonly Schema[]
+    readonly discriminator?: Discriminator
+  }
 
-export type StringSchema = SchemaAnnotations & {
-  readonly kind: 'string'
-  readonly format?: string
-  readonly enum?: readonly (string | null)[]
-  readonly pattern?: string
-  readonly minLength?: number
-  readonly maxLength?: number
-}
+export type StringSchema = SchemaAnnotations &
+  SchemaConditions & {
+    readonly kind: 'string'
+    readonly format?: string
+    readonly enum?: readonly (string | null)[]
+    readonly pattern?: string
+    readonly minLength?: number
+    readonly maxLength?: number
+    /** The media type of the string's content (`image/png`, `application/json`). */
+    readonly contentMediaType?: string
+    /** How the content is encoded into the string (`base64`). */
+    readonly contentEncoding?: string
+    /** The schema of the decoded content. */
+    readonly contentSchema?: Schema
+  }
 
 export type NumericConstraints = {
   readonly format?: string
@@ -88,16 +134,21 @@ export type NumericConstraints = {
   readonly multipleOf?: number
 }
 
-export type IntegerSchema = SchemaAnnotations & NumericConstraints & { readonly kind: 'integer' }
-export type NumberSchema = SchemaAnnotations & NumericConstraints & { readonly kind: 'number' }
+export type IntegerSchema = SchemaAnnotations &
+  SchemaConditions &
+  NumericConstraints & { readonly kind: 'integer' }
+export type NumberSchema = SchemaAnnotations &
+  SchemaConditions &
+  NumericConstraints & { readonly kind: 'number' }
 
-export type BooleanSchema = SchemaAnnotations & {
-  readonly kind: 'boolean'
-  readonly enum?: readonly (boolean | null)[]
-}
+export type BooleanSchema = SchemaAnnotations &
+  SchemaConditions & {
+    readonly kind: 'boolean'
+    readonly enum?: readonly (boolean | null)[]
+  }
 
 /** Any value: a schema without a type, `{}`, or a 3.1 `true` schema. */
-export type UnknownSchema = SchemaAnnotations & { readonly kind: 'unknown' }
+export type UnknownSchema = SchemaAnnotations & SchemaConditions & { readonly kind: 'unknown' }
 
 /** No value at all: a 3.1 `false` schema. */
 export type VoidSchema = SchemaAnnotations & { readonly kind: 'void' }

@@ -12,6 +12,7 @@ const obj = (properties: Doc, required: string[] = [], extra: Doc = {}) => ({
   ...(required.length ? { required } : {}),
   ...extra,
 })
+const list = (extra: Doc = {}) => ({ type: 'array', items: str, ...extra })
 const pets = {
   Cat: obj({ kind: str }, ['kind']),
   Dog: obj({ kind: str }, ['kind']),
@@ -171,6 +172,107 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
   'one-of-became-any-of': {
     old: { oneOf: [{ type: 'number' }, { type: 'integer' }] },
     next: { anyOf: [{ type: 'number' }, { type: 'integer' }] },
+  },
+
+  // JSON Schema 2020-12 applicators
+  'prefix-item-added': {
+    old: { type: 'array', prefixItems: [str], items: false },
+    next: { type: 'array', prefixItems: [str, { type: 'integer' }], items: false },
+  },
+  'prefix-item-removed': {
+    old: { type: 'array', prefixItems: [str, { type: 'integer' }], items: false },
+    next: { type: 'array', prefixItems: [str], items: false },
+  },
+  'contains-added': { old: list(), next: list({ contains: str }) },
+  'contains-removed': { old: list({ contains: str }), next: list() },
+  'min-contains-increased': {
+    old: list({ contains: str }),
+    next: list({ contains: str, minContains: 2 }),
+  },
+  'min-contains-decreased': {
+    old: list({ contains: str, minContains: 2 }),
+    next: list({ contains: str }),
+  },
+  'max-contains-decreased': {
+    old: list({ contains: str }),
+    next: list({ contains: str, maxContains: 3 }),
+  },
+  'max-contains-increased': {
+    old: list({ contains: str, maxContains: 3 }),
+    next: list({ contains: str, maxContains: 5 }),
+  },
+  'unevaluated-items-closed': { old: list(), next: list({ unevaluatedItems: false }) },
+  'unevaluated-items-opened': { old: list({ unevaluatedItems: false }), next: list() },
+  'pattern-property-added': {
+    old: obj({ a: str }),
+    next: obj({ a: str }, [], { patternProperties: { '^x-': str } }),
+  },
+  'pattern-property-removed': {
+    old: obj({ a: str }, [], { patternProperties: { '^x-': str } }),
+    next: obj({ a: str }),
+  },
+  'property-names-added': {
+    old: obj({ a: str }),
+    next: obj({ a: str }, [], { propertyNames: { ...str, maxLength: 10 } }),
+  },
+  'property-names-removed': {
+    old: obj({ a: str }, [], { propertyNames: { ...str, maxLength: 10 } }),
+    next: obj({ a: str }),
+  },
+  'dependent-required-added': {
+    old: obj({ a: str, b: str }),
+    next: obj({ a: str, b: str }, [], { dependentRequired: { a: ['b'] } }),
+  },
+  'dependent-required-removed': {
+    old: obj({ a: str, b: str }, [], { dependentRequired: { a: ['b'] } }),
+    next: obj({ a: str, b: str }),
+  },
+  'dependent-schema-added': {
+    old: obj({ a: str, b: str }),
+    next: obj({ a: str, b: str }, [], { dependentSchemas: { a: { required: ['b'] } } }),
+  },
+  'dependent-schema-removed': {
+    old: obj({ a: str, b: str }, [], { dependentSchemas: { a: { required: ['b'] } } }),
+    next: obj({ a: str, b: str }),
+  },
+  'unevaluated-properties-closed': {
+    old: obj({ a: str }),
+    next: obj({ a: str }, [], { unevaluatedProperties: false }),
+  },
+  'unevaluated-properties-opened': {
+    old: obj({ a: str }, [], { unevaluatedProperties: false }),
+    next: obj({ a: str }),
+  },
+  'content-media-type-changed': {
+    old: { ...str, contentMediaType: 'image/png' },
+    next: { ...str, contentMediaType: 'image/jpeg' },
+  },
+  'content-encoding-changed': { old: str, next: { ...str, contentEncoding: 'base64' } },
+  'content-schema-added': {
+    old: { ...str, contentMediaType: 'application/json' },
+    next: { ...str, contentMediaType: 'application/json', contentSchema: { type: 'object' } },
+  },
+  'content-schema-removed': {
+    old: { ...str, contentMediaType: 'application/json', contentSchema: { type: 'object' } },
+    next: { ...str, contentMediaType: 'application/json' },
+  },
+  'not-schema-added': { old: str, next: { ...str, not: { ...str, enum: ['x'] } } },
+  'not-schema-removed': { old: { ...str, not: { ...str, enum: ['x'] } }, next: str },
+  'not-schema-changed': {
+    old: { ...str, not: { ...str, enum: ['x'] } },
+    next: { ...str, not: { ...str, enum: ['y'] } },
+  },
+  'conditional-added': {
+    old: obj({ a: str, b: str }),
+    next: obj({ a: str, b: str }, [], { if: { required: ['a'] }, then: { required: ['b'] } }),
+  },
+  'conditional-removed': {
+    old: obj({ a: str, b: str }, [], { if: { required: ['a'] }, then: { required: ['b'] } }),
+    next: obj({ a: str, b: str }),
+  },
+  'conditional-changed': {
+    old: obj({ a: str, b: str }, [], { if: { required: ['a'] }, then: { required: ['b'] } }),
+    next: obj({ a: str, b: str }, [], { if: { required: ['b'] }, then: { required: ['a'] } }),
   },
 }
 

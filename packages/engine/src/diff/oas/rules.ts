@@ -246,6 +246,117 @@ export const SCHEMA_KINDS = {
     out: 'warning',
     when: 'a oneOf whose alternatives may overlap became an anyOf (a value may match two)',
   },
+  // JSON Schema 2020-12 applicators
+  'prefix-item-added': {
+    in: 'info',
+    out: 'breaking',
+    when: 'a tuple closed by items: false got one more prefixItems position',
+  },
+  'prefix-item-removed': {
+    in: 'breaking',
+    out: 'info',
+    when: 'a tuple closed by items: false lost a prefixItems position',
+  },
+  'contains-added': { in: 'breaking', out: 'info', when: 'contains was added' },
+  'contains-removed': { in: 'info', out: 'breaking', when: 'contains was removed' },
+  'min-contains-increased': { in: 'breaking', out: 'info', when: 'minContains was raised' },
+  'min-contains-decreased': { in: 'info', out: 'breaking', when: 'minContains was lowered' },
+  'max-contains-decreased': {
+    in: 'breaking',
+    out: 'info',
+    when: 'maxContains was lowered or added',
+  },
+  'max-contains-increased': {
+    in: 'info',
+    out: 'breaking',
+    when: 'maxContains was raised or removed',
+  },
+  'unevaluated-items-closed': {
+    in: 'breaking',
+    out: 'info',
+    when: 'unevaluatedItems was added or became false',
+  },
+  'unevaluated-items-opened': {
+    in: 'info',
+    out: 'breaking',
+    when: 'unevaluatedItems was removed or is no longer false',
+  },
+  'pattern-property-added': {
+    in: 'breaking',
+    out: 'info',
+    when: 'a patternProperties entry was added',
+  },
+  'pattern-property-removed': {
+    in: 'info',
+    out: 'breaking',
+    when: 'a patternProperties entry was removed',
+  },
+  'property-names-added': { in: 'breaking', out: 'info', when: 'propertyNames was added' },
+  'property-names-removed': { in: 'info', out: 'breaking', when: 'propertyNames was removed' },
+  'dependent-required-added': {
+    in: 'breaking',
+    out: 'info',
+    when: 'a property became required when another is present (dependentRequired)',
+  },
+  'dependent-required-removed': {
+    in: 'info',
+    out: 'breaking',
+    when: 'a property is no longer required when another is present (dependentRequired)',
+  },
+  'dependent-schema-added': {
+    in: 'breaking',
+    out: 'info',
+    when: 'a dependentSchemas entry was added',
+  },
+  'dependent-schema-removed': {
+    in: 'info',
+    out: 'breaking',
+    when: 'a dependentSchemas entry was removed',
+  },
+  'unevaluated-properties-closed': {
+    in: 'breaking',
+    out: 'info',
+    when: 'unevaluatedProperties was added or became false',
+  },
+  'unevaluated-properties-opened': {
+    in: 'info',
+    out: 'breaking',
+    when: 'unevaluatedProperties was removed or is no longer false',
+  },
+  'content-media-type-changed': {
+    in: 'breaking',
+    out: 'breaking',
+    when: 'contentMediaType was added, removed or changed',
+  },
+  'content-encoding-changed': {
+    in: 'breaking',
+    out: 'breaking',
+    when: 'contentEncoding was added, removed or changed',
+  },
+  'content-schema-added': { in: 'breaking', out: 'info', when: 'contentSchema was added' },
+  'content-schema-removed': { in: 'info', out: 'breaking', when: 'contentSchema was removed' },
+  'not-schema-added': {
+    in: 'breaking',
+    out: 'info',
+    when: 'a not schema was added (values matching it are rejected)',
+  },
+  'not-schema-removed': { in: 'info', out: 'breaking', when: 'the not schema was removed' },
+  'not-schema-changed': { in: 'breaking', out: 'breaking', when: 'the not schema changed' },
+  'conditional-added': {
+    in: 'breaking',
+    out: 'info',
+    when: 'an if/then/else condition, or a then or else branch, was added',
+  },
+  'conditional-removed': {
+    in: 'info',
+    out: 'breaking',
+    when: 'an if/then/else condition, or a then or else branch, was removed',
+  },
+  'conditional-changed': {
+    in: 'breaking',
+    out: 'breaking',
+    when: 'the if schema of an if/then/else condition changed',
+  },
 } as const satisfies Record<string, KindLevels>
 
 export type SchemaKind = keyof typeof SCHEMA_KINDS

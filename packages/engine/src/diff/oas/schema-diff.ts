@@ -14,6 +14,7 @@ import { compareCounts, compareNumbers, compareStrings } from './schema/limits.j
 import { mayOverlap } from './schema/overlap.js'
 import { memberName, Place, resolved, shown, typeName } from './schema/place.js'
 import { compareDefaults, compareValueSets } from './schema/values.js'
+import { compareApplicators } from './applicators-diff.js'
 import { canonical, escapePointer, READ_ONLY, type Scope, Shared, WRITE_ONLY } from './scope.js'
 
 /** The parse keeps inline schemas to this depth; the comparison follows them as far. */
@@ -124,6 +125,7 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
       )
   }
   compareValueSets(place, old, next)
+  compareApplicators(place, old, next, compareAt)
   switch (next.kind) {
     case 'string':
       compareStrings(place, old as StringSchema, next)

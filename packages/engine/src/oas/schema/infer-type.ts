@@ -30,13 +30,14 @@ const STRING_FORMATS: ReadonlySet<string> = new Set([
 ])
 
 /**
- * The type of a schema that declares none, inferred as object (`properties`), array (`items`),
+ * The type of a schema that declares none, inferred as object (`properties`, and in 3.1 the other
+ * object keywords), array (`items`, `prefixItems`),
  * boolean (a boolean default or example) or string (a string default or example, a string-only
  * enum, a string format), in that order, each with its MISSING_*_TYPE issue. Undefined when
  * nothing suggests a type: the schema stays unknown.
  */
 export function inferType(ctx: OasContext, raw: SchemaFields): SchemaType | undefined {
-  if (isObject(raw.properties)) {
+  if (isObject(raw.properties) || (ctx.dialect === '3.1' && hasObjectKeyword(raw))) {
     if (ctx.dialect === '3.0') {
       ctx.report(
         OAS_ISSUES.missingObjectType,
@@ -45,10 +46,15 @@ export function inferType(ctx: OasContext, raw: SchemaFields): SchemaType | unde
     }
     return 'object'
   }
-  if (isObject(raw.items)) {
+  const arrayKeyword = isObject(raw.items)
+    ? 'items'
+    : Array.isArray(raw.prefixItems)
+      ? 'prefixItems'
+      : undefined
+  if (arrayKeyword) {
     ctx.report(
       OAS_ISSUES.missingArrayType,
-      'Schema has "items" but no type; treated as type "array".',
+      `Schema has "${arrayKeyword}" but no type; treated as type "array".`,
     )
     return 'array'
   }
@@ -69,6 +75,22 @@ export function inferType(ctx: OasContext, raw: SchemaFields): SchemaType | unde
     return 'string'
   }
   return undefined
+}
+
+/**
+ * 3.1 schemas often leave out the type where only objects make sense: `if: { required: [a] }`,
+ * `not: { required: [b] }`, a map of `patternProperties`. They are read as objects, silently, as
+ * `properties` is.
+ */
+function hasObjectKeyword(raw: SchemaFields): boolean {
+  return (
+    Array.isArray(raw.required) ||
+    isObject(raw.patternProperties) ||
+    raw.propertyNames !== undefined ||
+    isObject(raw.dependentRequired) ||
+    isObject(raw.dependentSchemas) ||
+    raw.unevaluatedProperties !== undefined
+  )
 }
 
 function stringEvidence(raw: SchemaFields): string | undefined {

@@ -5,6 +5,7 @@ import type {
   NumberSchema,
   ObjectSchema,
   Schema,
+  SchemaConditions,
   StringSchema,
   UnionSchema,
 } from '../../model/schema.js'
@@ -96,6 +97,10 @@ function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: nu
     }
     tighten(node, left, right, 'minItems', 'maxItems')
     if (left.uniqueItems || right.uniqueItems) node.uniqueItems = true
+    const prefixItems = mergePrefixItems(state, left, right, depth)
+    if (prefixItems) node.prefixItems = prefixItems
+    if (left.unevaluatedItems === false || right.unevaluatedItems === false)
+      node.unevaluatedItems = false
     return node
   }
   if (left.kind === 'string' && right.kind === 'string') {
@@ -168,7 +173,55 @@ function mergeObjects(
   tighten(node, left, right, 'minProperties', 'maxProperties')
   const discriminator = left.discriminator ?? right.discriminator
   if (discriminator) node.discriminator = discriminator
+  const patterns = mergeSchemaMaps(state, left.patternProperties, right.patternProperties, depth)
+  if (patterns) node.patternProperties = patterns
+  const dependents = mergeSchemaMaps(state, left.dependentSchemas, right.dependentSchemas, depth)
+  if (dependents) node.dependentSchemas = dependents
+  if (left.propertyNames && right.propertyNames)
+    node.propertyNames = merge(state, left.propertyNames, right.propertyNames, depth + 1)
+  if (left.dependentRequired && right.dependentRequired) {
+    const both: Record<string, readonly string[]> = { ...left.dependentRequired }
+    for (const [name, names] of Object.entries(right.dependentRequired))
+      setOwn(both, name, Object.freeze([...new Set([...(both[name] ?? []), ...names])]))
+    node.dependentRequired = Object.freeze(both)
+  }
+  if (left.unevaluatedProperties === false || right.unevaluatedProperties === false)
+    node.unevaluatedProperties = false
   return node
+}
+
+/** Both members' entries; an entry both have must hold twice, so its schemas are merged. */
+function mergeSchemaMaps(
+  state: MergeState,
+  left: Readonly<Record<string, Schema>> | undefined,
+  right: Readonly<Record<string, Schema>> | undefined,
+  depth: number,
+): Readonly<Record<string, Schema>> | undefined {
+  if (!left || !right) return left ?? right
+  const merged: Record<string, Schema> = { ...left }
+  for (const [key, schema] of Object.entries(right))
+    setOwn(
+      merged,
+      key,
+      Object.hasOwn(merged, key) ? merge(state, merged[key]!, schema, depth + 1) : schema,
+    )
+  return Object.freeze(merged)
+}
+
+/** Position by position; past one member's prefixItems (or without any) its `items` holds there. */
+function mergePrefixItems(
+  state: MergeState,
+  left: ArraySchema,
+  right: ArraySchema,
+  depth: number,
+): readonly Schema[] | undefined {
+  if (!left.prefixItems && !right.prefixItems) return undefined
+  const [a, b] = [left.prefixItems ?? [], right.prefixItems ?? []]
+  return Object.freeze(
+    Array.from({ length: Math.max(a.length, b.length) }, (_, index) =>
+      merge(state, a[index] ?? left.items, b[index] ?? right.items, depth + 1),
+    ),
+  )
 }
 
 /** allOf over a union: every member of the union merged with the other side; failing members drop out. */
@@ -219,7 +272,27 @@ function withAnnotations(node: Schema, left: Schema, right: Schema): Schema {
   if (left.readOnly || right.readOnly) copy.readOnly = true
   if (left.writeOnly || right.writeOnly) copy.writeOnly = true
   if (left.deprecated || right.deprecated) copy.deprecated = true
+  if (copy.kind !== 'void' && copy.kind !== 'ref') mergeConditions(copy, left, right)
   return Object.freeze(copy)
+}
+
+/** A value must match neither `not`: one `not` of an `anyOf`; every `if` of both still applies. */
+function mergeConditions(node: Mutable<SchemaConditions>, left: Schema, right: Schema): void {
+  const a = 'not' in left ? left.not : undefined
+  const b = 'not' in right ? right.not : undefined
+  if (a && b && a !== b)
+    node.not = Object.freeze({
+      kind: 'union',
+      mode: 'anyOf',
+      members: Object.freeze([a, b]),
+      nullable: a.nullable || b.nullable,
+    })
+  else if (a ?? b) node.not = a ?? b
+  const conditions = [
+    ...(('conditions' in left && left.conditions) || []),
+    ...(('conditions' in right && right.conditions) || []),
+  ]
+  if (conditions.length > 0) node.conditions = Object.freeze([...new Set(conditions)])
 }
 
 type Bounded = { minimum?: number; maximum?: number } & Record<string, unknown>

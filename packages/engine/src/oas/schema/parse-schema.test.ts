@@ -741,3 +741,245 @@ describe('schema kinds', () => {
     expect(Object.keys(model.components.schemas)).toEqual(['Fine'])
   })
 })
+
+describe('JSON Schema 2020-12 applicators (3.1)', () => {
+  const str = { type: 'string' }
+
+  it('reads array, object and string keywords onto their nodes', async () => {
+    const { parseIssues, model } = await schemas(
+      {
+        Pair: {
+          type: 'array',
+          prefixItems: [str, { type: 'integer' }],
+          items: false,
+          contains: str,
+          minContains: 1,
+          maxContains: 2,
+          unevaluatedItems: false,
+        },
+        Labels: {
+          type: 'object',
+          patternProperties: { '^x-': str },
+          propertyNames: { type: 'string', maxLength: 20 },
+          dependentRequired: { card: ['billing'] },
+          dependentSchemas: { card: { type: 'object', required: ['cvc'] } },
+          unevaluatedProperties: true,
+        },
+        Picture: {
+          type: 'string',
+          contentMediaType: 'image/png',
+          contentEncoding: 'base64',
+          contentSchema: { type: 'object' },
+        },
+      },
+      '3.1.0',
+    )
+    expect(parseIssues).toEqual([])
+    const { Pair, Labels, Picture } = model.components.schemas
+    expect(Pair).toMatchObject({
+      kind: 'array',
+      items: { kind: 'void' },
+      prefixItems: [{ kind: 'string' }, { kind: 'integer' }],
+      contains: { kind: 'string' },
+      minContains: 1,
+      maxContains: 2,
+      unevaluatedItems: false,
+    })
+    expect(Labels).toMatchObject({
+      kind: 'object',
+      patternProperties: { '^x-': { kind: 'string' } },
+      propertyNames: { kind: 'string', maxLength: 20 },
+      dependentRequired: { card: ['billing'] },
+      dependentSchemas: { card: { kind: 'object', required: ['cvc'] } },
+    })
+    // `unevaluatedProperties: true` constrains nothing.
+    expect(Labels).not.toHaveProperty('unevaluatedProperties')
+    expect(Picture).toMatchObject({
+      kind: 'string',
+      contentMediaType: 'image/png',
+      contentEncoding: 'base64',
+      contentSchema: { kind: 'object' },
+    })
+  })
+
+  it('reads not and if/then/else on any schema, typed or not', async () => {
+    const { parseIssues, model } = await schemas(
+      {
+        NotEmpty: { type: 'string', not: { type: 'string', enum: [''] } },
+        Anything: { not: { type: 'null' } },
+        Shipping: {
+          type: 'object',
+          if: { properties: { country: { type: 'string', const: 'US' } } },
+          then: { required: ['zip'] },
+          else: { required: ['postcode'] },
+        },
+      },
+      '3.1.0',
+    )
+    expect(parseIssues).toEqual([])
+    const { NotEmpty, Anything, Shipping } = model.components.schemas
+    expect(NotEmpty).toMatchObject({ kind: 'string', not: { kind: 'string', enum: [''] } })
+    expect(Anything).toMatchObject({ kind: 'unknown', not: { kind: 'unknown', nullable: true } })
+    expect(Shipping).toMatchObject({
+      kind: 'object',
+      conditions: [
+        {
+          if: { kind: 'object', properties: { country: { kind: 'string', enum: ['US'] } } },
+          then: { kind: 'object', required: ['zip'] },
+          else: { kind: 'object', required: ['postcode'] },
+        },
+      ],
+    })
+  })
+
+  it('keeps not and if/then/else through allOf and $ref siblings', async () => {
+    const { model } = await schemas(
+      {
+        Base: { type: 'object', not: { required: ['a'] } },
+        Both: {
+          allOf: [
+            { $ref: '#/components/schemas/Base' },
+            { type: 'object', not: { required: ['b'] }, if: { required: ['c'] }, then: {} },
+          ],
+        },
+        Sibling: { $ref: '#/components/schemas/Base', if: { required: ['d'] }, then: {} },
+      },
+      '3.1.0',
+    )
+    const { Both, Sibling } = model.components.schemas
+    expect(Both).toMatchObject({
+      kind: 'object',
+      not: {
+        kind: 'union',
+        mode: 'anyOf',
+        members: [{ required: ['a'] }, { required: ['b'] }],
+      },
+      conditions: [{ if: { required: ['c'] } }],
+    })
+    expect(Sibling).toMatchObject({
+      kind: 'object',
+      not: { required: ['a'] },
+      conditions: [{ if: { required: ['d'] } }],
+    })
+  })
+
+  it('does not ask for items beside prefixItems', async () => {
+    const { parseIssues, model } = await schemas(
+      { Pair: { type: 'array', prefixItems: [str] } },
+      '3.1.0',
+    )
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Pair).toMatchObject({ items: { kind: 'unknown' } })
+  })
+
+  it('reads not in 3.0 too, and reports the 3.1-only keywords there', async () => {
+    const { parseIssues, model } = await schemas({
+      A: { type: 'string', not: { type: 'string', enum: ['x'] }, contentMediaType: 'text/plain' },
+    })
+    expect(brief(parseIssues)).toEqual([
+      {
+        type: 'UNEXPECTED_PROPERTY',
+        level: 'warning',
+        location: 'components:schemas:A:contentMediaType',
+      },
+    ])
+    expect(model.components.schemas.A).toMatchObject({ not: { enum: ['x'] } })
+    expect(model.components.schemas.A).not.toHaveProperty('contentMediaType')
+  })
+
+  it.each([
+    [{ type: 'array', items: str, prefixItems: {} }, '"prefixItems" must be a non-empty array'],
+    [{ type: 'array', items: str, contains: str, minContains: -1 }, '"minContains" must be'],
+    [{ type: 'object', patternProperties: [] }, '"patternProperties" must be an object'],
+    [{ type: 'object', dependentRequired: { a: 'b' } }, '"dependentRequired" must map'],
+    [{ type: 'object', dependentSchemas: 1 }, '"dependentSchemas" must be an object'],
+    [{ type: 'string', contentMediaType: 1 }, '"contentMediaType" must be a string'],
+    [{ type: 'string', contentEncoding: true }, '"contentEncoding" must be a string'],
+  ])('fails the schema on a malformed keyword: %j', async (schema, message) => {
+    const { parseIssues, model } = await schemas({ Bad: schema }, '3.1.0')
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' },
+    ])
+    expect(parseIssues[0]!.message).toContain(message)
+    expect(model.components.schemas).toEqual({})
+  })
+
+  it('names where a malformed subschema is', async () => {
+    const { parseIssues } = await schemas(
+      { Bad: { type: 'array', items: str, prefixItems: [str, { type: 'file' }] } },
+      '3.1.0',
+    )
+    expect(parseIssues[0]!.message).toBe(
+      'Unknown type "file" (at components:schemas:Bad:prefixItems:1).',
+    )
+  })
+})
+
+describe('allOf over JSON Schema 2020-12 keywords', () => {
+  it('keeps what each member says', async () => {
+    const { parseIssues, model } = await schemas(
+      {
+        Labels: {
+          allOf: [
+            {
+              type: 'object',
+              patternProperties: { '^x-': { type: 'string' } },
+              dependentRequired: { a: ['b'] },
+            },
+            {
+              type: 'object',
+              patternProperties: {
+                '^x-': { type: 'string', maxLength: 5 },
+                '^y-': { type: 'integer' },
+              },
+              dependentRequired: { a: ['c'] },
+              unevaluatedProperties: false,
+            },
+          ],
+        },
+        Pair: {
+          allOf: [
+            { type: 'array', prefixItems: [{ type: 'string' }] },
+            { type: 'array', items: { type: 'string', maxLength: 3 } },
+          ],
+        },
+      },
+      '3.1.0',
+    )
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Labels).toMatchObject({
+      patternProperties: {
+        '^x-': { kind: 'string', maxLength: 5 },
+        '^y-': { kind: 'integer' },
+      },
+      dependentRequired: { a: ['b', 'c'] },
+      unevaluatedProperties: false,
+    })
+    expect(model.components.schemas.Pair).toMatchObject({
+      prefixItems: [{ kind: 'string', maxLength: 3 }],
+      items: { kind: 'string', maxLength: 3 },
+    })
+  })
+})
+
+describe('3.1 schemas without a type', () => {
+  it('read object keywords as an object, silently, and prefixItems as an array', async () => {
+    const { parseIssues, model } = await schemas(
+      { Needs: { required: ['a'] }, Pair: { prefixItems: [{ type: 'string' }] } },
+      '3.1.0',
+    )
+    expect(brief(parseIssues)).toEqual([
+      { type: 'MISSING_ARRAY_TYPE', level: 'warning', location: 'components:schemas:Pair' },
+    ])
+    expect(parseIssues[0]!.message).toBe(
+      'Schema has "prefixItems" but no type; treated as type "array".',
+    )
+    expect(model.components.schemas.Needs).toMatchObject({ kind: 'object', required: ['a'] })
+    expect(model.components.schemas.Pair).toMatchObject({ kind: 'array' })
+  })
+
+  it('stay unknown in 3.0 with only required', async () => {
+    const { model } = await schemas({ Needs: { required: ['a'] } })
+    expect(model.components.schemas.Needs).toMatchObject({ kind: 'unknown' })
+  })
+})

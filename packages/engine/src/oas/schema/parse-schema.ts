@@ -1,9 +1,11 @@
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import { OAS_ISSUES } from '../../issues/index.js'
 import type {
+  ArraySchema,
   BooleanSchema,
   IntegerSchema,
   NumberSchema,
+  ObjectSchema,
   Schema,
   StringSchema,
   UnionSchema,
@@ -12,6 +14,7 @@ import type {
 import { describeValue, isObject, type OasContext } from '../context.js'
 import { parseAllOf } from './all-of.js'
 import { annotate, type Mutable } from './annotations.js'
+import { readConditions } from './applicators.js'
 import { inferType } from './infer-type.js'
 import { bareOf, readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { parseSchemaRef } from './schema-ref.js'
@@ -65,7 +68,7 @@ function parseFieldsIn(ctx: OasContext, f: SchemaFields, depth: number): Schema 
   if (type === 'null' && ctx.dialect === '3.1') return parseTypeArray(ctx, f, [type], depth)
   if (type === undefined) {
     const inferred = inferType(ctx, f)
-    return inferred ? parseTyped(ctx, f, inferred, depth) : parseUnknown(ctx, f)
+    return inferred ? parseTyped(ctx, f, inferred, depth) : parseUnknown(ctx, f, depth)
   }
   if (typeof type !== 'string' || !TYPES.has(type)) return failType(ctx, type)
   return parseTyped(ctx, f, type as SchemaType, depth)
@@ -76,7 +79,7 @@ function failType(ctx: OasContext, type: unknown): never {
   return ctx.fail(`"type" must name a type, got ${describeValue(type)}`)
 }
 
-function parseUnknown(ctx: OasContext, f: SchemaFields): Schema {
+function parseUnknown(ctx: OasContext, f: SchemaFields, depth: number): Schema {
   const nullable = nullableOf(ctx, f)
   if (nullable && ctx.dialect === '3.0') {
     ctx.report(
@@ -86,6 +89,7 @@ function parseUnknown(ctx: OasContext, f: SchemaFields): Schema {
     )
   }
   const node: Mutable<UnknownSchema> = { kind: 'unknown', nullable }
+  readConditions(ctx, f, node, depth)
   return annotate(ctx, f, node)
 }
 
@@ -97,7 +101,7 @@ function parseTypeArray(ctx: OasContext, f: SchemaFields, types: unknown[], dept
   const rest = [...new Set(types.filter((type) => type !== 'null'))] as SchemaType[]
   const fields = f.without('type')
   fields.nullable = nullable
-  if (rest.length === 0) return annotate(ctx, fields, { kind: 'unknown', nullable })
+  if (rest.length === 0) return parseUnknown(ctx, fields, depth)
   if (rest.length === 1) return parseTyped(ctx, fields, rest[0]!, depth)
   const bare = bareOf(fields)
   const members = rest.map((type) => parseTyped(ctx, bare, type, depth))
@@ -114,21 +118,31 @@ function parseTyped(ctx: OasContext, f: SchemaFields, type: SchemaType, depth: n
   const nullable = nullableOf(ctx, f)
   switch (type) {
     case 'object':
-      return annotate(ctx, f, buildObject(ctx, f, nullable, depth))
+      return structured(ctx, f, buildObject(ctx, f, nullable, depth), depth)
     case 'array':
-      return annotate(ctx, f, buildArray(ctx, f, nullable, depth))
+      return structured(ctx, f, buildArray(ctx, f, nullable, depth), depth)
     case 'string':
-      return leaf(ctx, f, buildString(ctx, f, nullable))
+      return leaf(ctx, f, buildString(ctx, f, nullable, depth), depth)
     case 'integer':
     case 'number':
-      return leaf(ctx, f, buildNumeric(ctx, f, type, nullable))
+      return leaf(ctx, f, buildNumeric(ctx, f, type, nullable), depth)
     case 'boolean': {
       const node: Mutable<BooleanSchema> = { kind: 'boolean', nullable }
       const values = readEnum<boolean>(ctx, f.enum, 'boolean', nullable)
       if (values) node.enum = values
-      return leaf(ctx, f, node)
+      return leaf(ctx, f, node, depth)
     }
   }
+}
+
+function structured(
+  ctx: OasContext,
+  f: SchemaFields,
+  node: Mutable<ObjectSchema | ArraySchema>,
+  depth: number,
+): Schema {
+  readConditions(ctx, f, node, depth)
+  return annotate(ctx, f, node)
 }
 
 /** A scalar schema; a plain one (type, format and nullable only) is the shared node for those. */
@@ -136,8 +150,12 @@ function leaf(
   ctx: OasContext,
   f: SchemaFields,
   node: Mutable<StringSchema | IntegerSchema | NumberSchema | BooleanSchema>,
+  depth: number,
 ): Schema {
-  if (!f.isPlain) return annotate(ctx, f, node)
+  if (!f.isPlain) {
+    readConditions(ctx, f, node, depth)
+    return annotate(ctx, f, node)
+  }
   const format = 'format' in node ? node.format : undefined
   return ctx.shared(
     `${node.kind}${node.nullable ? '?' : ''}${format === undefined ? '' : `:${format}`}`,

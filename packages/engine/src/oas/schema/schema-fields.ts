@@ -41,6 +41,23 @@ export class SchemaFields {
   deprecated: unknown = undefined
   readOnly: unknown = undefined
   writeOnly: unknown = undefined
+  not: unknown = undefined
+  if: unknown = undefined
+  then: unknown = undefined
+  else: unknown = undefined
+  prefixItems: unknown = undefined
+  contains: unknown = undefined
+  minContains: unknown = undefined
+  maxContains: unknown = undefined
+  unevaluatedItems: unknown = undefined
+  patternProperties: unknown = undefined
+  propertyNames: unknown = undefined
+  dependentRequired: unknown = undefined
+  dependentSchemas: unknown = undefined
+  unevaluatedProperties: unknown = undefined
+  contentMediaType: unknown = undefined
+  contentEncoding: unknown = undefined
+  contentSchema: unknown = undefined
   extensions: Record<string, unknown> | undefined = undefined
   /** Keywords that constrain values (as opposed to annotations), other than composition. */
   constraints = 0
@@ -81,6 +98,11 @@ export class SchemaFields {
         undefined
     this.nullable = this.title = this.description = this.default = this.example = undefined
     this.examples = this.deprecated = this.readOnly = this.writeOnly = this.extensions = undefined
+    this.not = this.if = this.then = this.else = this.prefixItems = this.contains = undefined
+    this.minContains = this.maxContains = this.unevaluatedItems = this.patternProperties = undefined
+    this.propertyNames = this.dependentRequired = this.dependentSchemas = undefined
+    this.unevaluatedProperties = this.contentMediaType = this.contentEncoding = undefined
+    this.contentSchema = undefined
     this.constraints = 0
     this.keys = 0
     return this
@@ -92,6 +114,32 @@ export class SchemaFields {
     return count
   }
 }
+
+/**
+ * JSON Schema 2020-12 applicator, validation and content keywords beyond OpenAPI 3.0's (and `not`,
+ * which 3.0 has too). They are rare, so they are read after the frequent keywords.
+ */
+const APPLICATORS = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'unevaluatedItems',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
+] as const satisfies readonly (keyof SchemaFields)[]
+type Applicator = (typeof APPLICATORS)[number]
+const APPLICATOR_KEYS: ReadonlySet<string> = new Set(APPLICATORS)
 
 const CONSTRAINTS = [
   'type',
@@ -114,6 +162,7 @@ const CONSTRAINTS = [
   'exclusiveMaximum',
   'multipleOf',
   'enum',
+  ...APPLICATORS,
 ] as const satisfies readonly (keyof SchemaFields)[]
 
 /**
@@ -254,6 +303,10 @@ export function readSchemaFields(ctx: OasContext, raw: RawObject): SchemaFields 
         else if (!known.has(key)) ctx.unexpected(key)
         else if (key === 'examples') fields.examples = value
         else if (key === 'const') fields.const = value
+        else if (APPLICATOR_KEYS.has(key)) {
+          fields[key as Applicator] = value
+          constraints++
+        }
     }
   }
   if (fields.const !== undefined && fields.enum === undefined) {

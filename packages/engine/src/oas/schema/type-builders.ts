@@ -11,8 +11,9 @@ import type {
 } from '../../model/schema.js'
 import { describeValue, isObject, type OasContext } from '../context.js'
 import type { Mutable } from './annotations.js'
+import { readArrayApplicators, readContent, readObjectApplicators } from './applicators.js'
 import type { SchemaFields } from './schema-fields.js'
-import { readEnum, readNumericFormat } from './values.js'
+import { readCount, readEnum, readNumericFormat } from './values.js'
 
 const ANY: Schema = Object.freeze({ kind: 'unknown', nullable: true })
 const NONE: readonly string[] = Object.freeze([])
@@ -53,6 +54,7 @@ export function buildObject(
   const maxProperties = readCount(ctx, f.maxProperties, 'maxProperties')
   if (maxProperties !== undefined) node.maxProperties = maxProperties
   if (f.discriminator !== undefined) node.discriminator = readDiscriminator(ctx, f.discriminator)
+  readObjectApplicators(ctx, f, node, depth)
   return node
 }
 
@@ -75,11 +77,13 @@ export function buildArray(
   depth: number,
 ): Mutable<ArraySchema> {
   let items = ANY
+  // With `prefixItems`, `items` only speaks of the items after them: leaving it out is normal.
   if (f.items === undefined) {
-    ctx.report(
-      OAS_ISSUES.arrayWithoutItems,
-      'Array schema has no "items"; treating its items as unknown values.',
-    )
+    if (f.prefixItems === undefined)
+      ctx.report(
+        OAS_ISSUES.arrayWithoutItems,
+        'Array schema has no "items"; treating its items as unknown values.',
+      )
   } else {
     ctx.push('items')
     items = ctx.schemas.schema(ctx, f.items, depth + 1)
@@ -95,6 +99,7 @@ export function buildArray(
       ctx.fail(`"uniqueItems" must be a boolean, got ${describeValue(f.uniqueItems)}`)
     if (f.uniqueItems) node.uniqueItems = true
   }
+  readArrayApplicators(ctx, f, node, depth)
   return node
 }
 
@@ -102,6 +107,7 @@ export function buildString(
   ctx: OasContext,
   f: SchemaFields,
   nullable: boolean,
+  depth: number,
 ): Mutable<StringSchema> {
   const node: Mutable<StringSchema> = { kind: 'string', nullable }
   if (f.format !== undefined) {
@@ -120,6 +126,7 @@ export function buildString(
   if (maxLength !== undefined) node.maxLength = maxLength
   const values = readEnum<string>(ctx, f.enum, 'string', nullable)
   if (values) node.enum = values
+  readContent(ctx, f, node, depth)
   return node
 }
 
@@ -167,14 +174,6 @@ function readExclusive(
   if (value === undefined || value === false) return undefined
   if (value === true) return bound
   return readNumber(ctx, value, key)
-}
-
-function readCount(ctx: OasContext, value: unknown, key: string): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    return ctx.fail(`"${key}" must be a non-negative integer, got ${describeValue(value)}`)
-  }
-  return value
 }
 
 export function readDiscriminator(ctx: OasContext, value: unknown): Discriminator {

@@ -192,3 +192,12 @@ export function readNumericFormat(
 export function nullableOf(ctx: OasContext, f: SchemaFields): boolean {
   return ctx.dialect === '3.0' ? readNullable(ctx, f.nullable) : f.nullable === true
 }
+
+/** A count (`minItems`, `maxContains` …): a non-negative integer, or the schema fails. */
+export function readCount(ctx: OasContext, value: unknown, key: string): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    return ctx.fail(`"${key}" must be a non-negative integer, got ${describeValue(value)}`)
+  }
+  return value
+}
