@@ -28,6 +28,8 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
   'type-generalized': { old: { type: 'integer' }, next: { type: 'number' } },
   'type-narrowed': { old: { type: 'number' }, next: { type: 'integer' } },
   'format-changed': { old: { ...str, format: 'date' }, next: { ...str, format: 'date-time' } },
+  'format-added': { old: str, next: { ...str, format: 'email' } },
+  'format-removed': { old: { ...str, format: 'email' }, next: str },
   'became-nullable': { old: str, next: { type: ['string', 'null'] } },
   'became-not-nullable': { old: { type: ['string', 'null'] }, next: str },
   'enum-value-added': { old: { ...str, enum: ['a'] }, next: { ...str, enum: ['a', 'b'] } },

@@ -41,7 +41,13 @@ export const SCHEMA_KINDS = {
     out: 'info',
     when: 'the type narrowed so that every new value was already possible (number → integer, any value → a type, a oneOf/anyOf down to one of its scalar alternatives)',
   },
-  'format-changed': { in: 'warning', out: 'warning', when: 'the format changed' },
+  'format-changed': {
+    in: 'breaking',
+    out: 'breaking',
+    when: 'the format changed (other than int32 → int64 or float → double, judged as a type)',
+  },
+  'format-added': { in: 'breaking', out: 'info', when: 'a format was added' },
+  'format-removed': { in: 'info', out: 'breaking', when: 'the format was removed' },
   'became-nullable': { in: 'info', out: 'breaking', when: 'null became a valid value' },
   'became-not-nullable': { in: 'breaking', out: 'info', when: 'null is no longer a valid value' },
   'enum-value-added': { in: 'info', out: 'warning', when: 'an enum value was added' },
@@ -124,7 +130,7 @@ export const SCHEMA_KINDS = {
     out: 'breaking',
     when: 'a property became writeOnly (responses no longer carry it)',
   },
-  'property-deprecated': { in: 'warning', out: 'warning', when: 'a property was deprecated' },
+  'property-deprecated': { in: 'info', out: 'info', when: 'a property was deprecated' },
   'additional-properties-closed': {
     in: 'breaking',
     out: 'info',

@@ -115,15 +115,8 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
     )
     return
   }
-  if ('format' in old || 'format' in next) {
-    const [a, b] = [(old as StringSchema).format, (next as StringSchema).format]
-    if (a !== b)
-      place.fact(
-        'format-changed',
-        'format-changed',
-        `the format changed from ${shown(a)} to ${shown(b)}`,
-      )
-  }
+  if ('format' in old || 'format' in next)
+    compareFormats(place, (old as StringSchema).format, (next as StringSchema).format)
   compareValueSets(place, old, next)
   compareApplicators(place, old, next, compareAt)
   switch (next.kind) {
@@ -150,6 +143,24 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
       // Nothing beyond the kind, the values and nullability, compared above.
       break
   }
+}
+
+/** Formats whose values are all values of another: a sender of the first may send the second. */
+const WIDER_FORMAT: Readonly<Record<string, string>> = { int32: 'int64', float: 'double' }
+
+/**
+ * A format narrows the values a schema allows (generated clients also map it to a type: `int64`,
+ * `date-time`), so one added narrows, one removed widens, and any other change is breaking both
+ * ways, except a numeric format widened to the one that holds all its values.
+ */
+function compareFormats(place: Place, a: string | undefined, b: string | undefined): void {
+  if (a === b) return
+  const text = `the format changed from ${shown(a)} to ${shown(b)}`
+  if (a === undefined) place.fact('format-added', 'format-added', text)
+  else if (b === undefined) place.fact('format-removed', 'format-removed', text)
+  else if (WIDER_FORMAT[a] === b) place.fact('type-generalized', 'type-changed', text)
+  else if (WIDER_FORMAT[b] === a) place.fact('type-changed', 'type-narrowed', text)
+  else place.fact('format-changed', 'format-changed', text)
 }
 
 function compareNullable(place: Place, old: boolean, next: boolean): void {

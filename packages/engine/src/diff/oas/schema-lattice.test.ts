@@ -324,3 +324,40 @@ describe('null and any value (3.1)', () => {
     ])
   })
 })
+
+describe('formats', () => {
+  const int = (format: string) => ({ type: 'integer', format })
+
+  it('int32 → int64 widens what a client may send and what it may receive', async () => {
+    expect(await verdicts('request-body', int('int32'), int('int64'))).toEqual([
+      'request-body-type-generalized info',
+    ])
+    expect(await verdicts('response-body', int('int32'), int('int64'))).toEqual([
+      'response-body-type-changed breaking',
+    ])
+  })
+
+  it('int64 → int32 narrows them', async () => {
+    expect(await verdicts('request-body', int('int64'), int('int32'))).toEqual([
+      'request-body-type-changed breaking',
+    ])
+    expect(await verdicts('response-body', int('int64'), int('int32'))).toEqual([
+      'response-body-type-narrowed info',
+    ])
+  })
+
+  it('a format added narrows, one removed widens, one changed to an unrelated format breaks both', async () => {
+    const email = { ...str, format: 'email' }
+    expect(await verdicts('request-body', str, email)).toEqual([
+      'request-body-format-added breaking',
+    ])
+    expect(await verdicts('response-body', str, email)).toEqual(['response-body-format-added info'])
+    expect(await verdicts('request-body', email, str)).toEqual(['request-body-format-removed info'])
+    expect(await verdicts('response-body', email, str)).toEqual([
+      'response-body-format-removed breaking',
+    ])
+    expect(await verdicts('response-body', email, { ...str, format: 'uri' })).toEqual([
+      'response-body-format-changed breaking',
+    ])
+  })
+})
