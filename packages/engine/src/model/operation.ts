@@ -45,7 +45,10 @@ export type Parameter = {
 }
 
 export type MediaType = {
+  /** Any value when the media type has no `schema`. */
   readonly schema: Schema
+  /** Set when the media type has no `schema`, so that its absence can be told from `{}`. */
+  readonly schemaOmitted?: true
   readonly example?: unknown
   readonly encoding?: Readonly<Record<string, Encoding>>
 }

@@ -38,6 +38,7 @@ function parseMediaType(ctx: OasContext, value: unknown): MediaType {
     ctx.pop()
   }
   const node: Mutable<MediaType> = { schema }
+  if (value.schema === undefined) node.schemaOmitted = true
   const example = readExamples(ctx, value, schema)
   if (example !== undefined) node.example = example
   if (value.encoding !== undefined) node.encoding = parseEncodings(ctx, value.encoding)

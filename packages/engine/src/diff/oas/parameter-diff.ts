@@ -61,9 +61,9 @@ export function compareParameters(
   }
   for (const { value } of before.values())
     scope.fixed(
-      'request-parameter-removed',
+      value.deprecated ? 'deprecated-request-parameter-removed' : 'request-parameter-removed',
       `${pointer}/parameters/${value.in}/${escapePointer(value.name)}`,
-      `The ${parameterLabel(value)} was removed.`,
+      `The ${value.deprecated ? 'deprecated ' : ''}${parameterLabel(value)} was removed.`,
     )
 }
 
@@ -93,6 +93,8 @@ export function compareParameter(
     scope.fixed('request-parameter-became-optional', pointer, `${label} became optional.`)
   if (!old.deprecated && next.deprecated)
     scope.fixed('request-parameter-deprecated', pointer, `${label} was deprecated.`)
+  if (old.deprecated && !next.deprecated)
+    scope.fixed('request-parameter-reactivated', pointer, `${label} is no longer deprecated.`)
   if (old.mediaType !== next.mediaType)
     scope.fixed(
       'request-parameter-media-type-changed',

@@ -217,6 +217,16 @@ const FIXED_RULES = {
     'a required parameter became optional',
   ),
   'request-parameter-deprecated': rule('warning', 'operations', 'a parameter was deprecated'),
+  'request-parameter-reactivated': rule(
+    'info',
+    'operations',
+    'a parameter is no longer deprecated',
+  ),
+  'deprecated-request-parameter-removed': rule(
+    'info',
+    'operations',
+    'a deprecated parameter was removed',
+  ),
   'request-parameter-style-changed': rule(
     'breaking',
     'operations',
@@ -230,7 +240,11 @@ const FIXED_RULES = {
 
   'new-required-request-body': rule('breaking', 'operations', 'a required request body was added'),
   'new-optional-request-body': rule('info', 'operations', 'an optional request body was added'),
-  'request-body-removed': rule('warning', 'operations', 'the request body was removed'),
+  'request-body-removed': rule(
+    'breaking',
+    'operations',
+    'the request body was removed (a server that does not expect one may reject it)',
+  ),
   'request-body-became-required': rule(
     'breaking',
     'operations',
@@ -242,6 +256,16 @@ const FIXED_RULES = {
     'breaking',
     'operations',
     'a request media type was removed',
+  ),
+  'request-body-media-type-schema-added': rule(
+    'breaking',
+    'operations',
+    'a request media type that accepted any value got a schema',
+  ),
+  'request-body-media-type-schema-removed': rule(
+    'info',
+    'operations',
+    'a request media type lost its schema (any value is accepted)',
   ),
 
   'response-status-added': rule('info', 'operations', 'a response status was added'),
@@ -260,6 +284,16 @@ const FIXED_RULES = {
     'breaking',
     'operations',
     'a response media type was removed',
+  ),
+  'response-media-type-schema-added': rule(
+    'info',
+    'operations',
+    'a response media type that could hold any value got a schema',
+  ),
+  'response-media-type-schema-removed': rule(
+    'breaking',
+    'operations',
+    'a response media type lost its schema (it may now hold any value)',
   ),
   'response-header-added': rule('info', 'operations', 'a response header was added'),
   'response-required-header-removed': rule(
@@ -316,10 +350,11 @@ const FIXED_RULES = {
 
   'webhook-added': rule('info', 'webhooks', 'a webhook was added'),
   'webhook-removed': rule(
-    'warning',
+    'breaking',
     'webhooks',
-    'a webhook was removed (receivers stop getting it)',
+    'a webhook that was not deprecated was removed (receivers stop getting it)',
   ),
+  'deprecated-webhook-removed': rule('warning', 'webhooks', 'a deprecated webhook was removed'),
   'webhook-deprecated': rule('warning', 'webhooks', 'a webhook was deprecated'),
   'webhook-payload-added': rule('info', 'webhooks', 'a webhook now carries a payload'),
   'webhook-payload-removed': rule('warning', 'webhooks', 'a webhook no longer carries a payload'),
@@ -332,6 +367,16 @@ const FIXED_RULES = {
     'warning',
     'webhooks',
     'a webhook payload media type was removed',
+  ),
+  'webhook-payload-media-type-schema-added': rule(
+    'info',
+    'webhooks',
+    'a webhook payload media type that could hold any value got a schema',
+  ),
+  'webhook-payload-media-type-schema-removed': rule(
+    'warning',
+    'webhooks',
+    'a webhook payload media type lost its schema (it may now hold any value)',
   ),
 
   'security-scheme-added': rule('info', 'securitySchemes', 'a security scheme was added'),
@@ -355,6 +400,74 @@ const FIXED_RULES = {
   'oauth-flow-removed': rule('breaking', 'securitySchemes', 'an OAuth flow was removed'),
   'oauth-scope-added': rule('info', 'securitySchemes', 'an OAuth scope was added'),
   'oauth-scope-removed': rule('warning', 'securitySchemes', 'an OAuth scope was removed'),
+  'oauth-scope-description-changed': rule(
+    'info',
+    'securitySchemes',
+    'the description of an OAuth scope changed',
+  ),
+
+  // Rules that only a policy turns on (DiffOptions.policies, `svc diff --policy`).
+  'endpoint-deprecated-without-sunset': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated without an `x-sunset` date',
+  ),
+  'endpoint-sunset-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` of a deprecated operation is not a date (YYYY-MM-DD)',
+  ),
+  'endpoint-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated with an `x-sunset` date that has already passed',
+  ),
+  'endpoint-sunset-removed': rule(
+    'breaking',
+    'operations',
+    'a deprecated operation lost its `x-sunset` date',
+  ),
+  'endpoint-sunset-moved-earlier': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` date of a deprecated operation moved earlier',
+  ),
+  'endpoint-removed-before-sunset': rule(
+    'breaking',
+    'operations',
+    'a deprecated operation was removed before its `x-sunset` date',
+  ),
+  'endpoint-stability-decreased': rule(
+    'breaking',
+    'operations',
+    'the `x-stability-level` of an operation decreased (stable → beta → alpha → draft)',
+  ),
+  'endpoint-stability-increased': rule(
+    'info',
+    'operations',
+    'the `x-stability-level` of an operation increased',
+  ),
+  'endpoint-stability-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-stability-level` of an operation is not draft, alpha, beta or stable',
+  ),
+  'unstable-endpoint-removed': rule(
+    'info',
+    'operations',
+    'an operation whose `x-stability-level` is draft or alpha was removed',
+  ),
+  'api-version-not-bumped': rule(
+    'warning',
+    'api',
+    'the document has breaking changes and `info.version` did not change',
+  ),
+  'api-major-version-not-bumped': rule(
+    'warning',
+    'api',
+    'the document has breaking changes and `info.version` rose without a major (semver) bump',
+  ),
+  'api-version-decreased': rule('warning', 'api', '`info.version` decreased (semver)'),
 
   'server-added': rule('info', 'servers', 'a server was added'),
   'server-removed': rule('warning', 'servers', 'a server was removed'),

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import type { DiffPolicy } from '../policies.js'
+import { api, diff, withOperation, type Doc } from './test-documents.js'
+
+const TODAY = new Date('2026-06-01T12:00:00Z')
+const op = (extra: Doc = {}, info?: Doc) => withOperation(extra, info ? { info } : {})
+const version = (v: string) => ({ title: 'Test', version: v })
+const breakingPair = (from: string, to: string): [Doc, Doc] => [
+  op({}, version(from)),
+  api({ info: version(to) }),
+]
+
+async function ids(old: Doc, next: Doc, ...policies: DiffPolicy[]): Promise<string[]> {
+  const { changes } = await diff(old, next, { policies: new Set(policies), now: TODAY })
+  return changes.map((change) => change.id)
+}
+
+describe('the sunset policy', () => {
+  it('lets a deprecated operation go once its sunset date has passed', async () => {
+    const old = op({ deprecated: true, 'x-sunset': '2026-05-31' })
+    expect(await ids(old, api(), 'sunset')).toEqual(['deprecated-endpoint-removed'])
+  })
+
+  it('takes the day of a date-time sunset, and accepts a deprecation with a future date', async () => {
+    expect(await ids(op(), op({ deprecated: true, 'x-sunset': '2026-12-31' }), 'sunset')).toEqual([
+      'endpoint-deprecated',
+    ])
+    const old = op({ deprecated: true, 'x-sunset': '2026-06-02T00:00:00Z' })
+    expect(await ids(old, api(), 'sunset')).toEqual(['endpoint-removed-before-sunset'])
+  })
+
+  it('accepts a sunset moved later, and says nothing about an invalid value that did not change', async () => {
+    const later = await ids(
+      op({ deprecated: true, 'x-sunset': '2026-09-01' }),
+      op({ deprecated: true, 'x-sunset': '2027-01-01' }),
+      'sunset',
+    )
+    expect(later).toEqual([])
+    const same = op({ deprecated: true, 'x-sunset': 'soon', summary: 'a' })
+    expect(await ids(same, op({ deprecated: true, 'x-sunset': 'soon' }), 'sunset')).not.toContain(
+      'endpoint-sunset-invalid',
+    )
+  })
+})
+
+describe('the stability policy', () => {
+  it('treats the removal of a beta or stable operation as breaking, of a draft or alpha one as info', async () => {
+    for (const [level, id] of [
+      ['stable', 'endpoint-removed'],
+      ['beta', 'endpoint-removed'],
+      ['alpha', 'unstable-endpoint-removed'],
+      ['draft', 'unstable-endpoint-removed'],
+    ] as const)
+      expect(await ids(op({ 'x-stability-level': level }), api(), 'stability'), level).toEqual([id])
+  })
+
+  it('reads an operation without x-stability-level as stable', async () => {
+    expect(await ids(op({ 'x-stability-level': 'beta' }), op(), 'stability')).toEqual([
+      'endpoint-stability-increased',
+    ])
+    expect(await ids(op(), op({ 'x-stability-level': 'stable' }), 'stability')).toEqual([])
+  })
+})
+
+describe('the version policy', () => {
+  it('wants a new major version for breaking changes (a new minor one below 1.0.0)', async () => {
+    expect(await ids(...breakingPair('1.4.0', '2.0.0'), 'version')).toEqual(['endpoint-removed'])
+    expect(await ids(...breakingPair('0.4.0', '0.5.0'), 'version')).toEqual(['endpoint-removed'])
+    expect(await ids(...breakingPair('0.4.0', '0.4.1'), 'version')).toContain(
+      'api-major-version-not-bumped',
+    )
+  })
+
+  it('asks nothing of additive changes, nor of versions that are not semver beyond changing', async () => {
+    expect(await ids(api({ info: version('1.0.0') }), op({}, version('1.0.0')), 'version')).toEqual(
+      ['endpoint-added'],
+    )
+    expect(await ids(...breakingPair('2024-01-01', '2024-02-01'), 'version')).toEqual([
+      'endpoint-removed',
+    ])
+    expect(await ids(...breakingPair('2024-01-01', '2024-01-01'), 'version')).toContain(
+      'api-version-not-bumped',
+    )
+  })
+
+  it('reports a version that went down even without breaking changes', async () => {
+    expect(await ids(op({}, version('1.2.0')), op({}, version('1.1.0')), 'version')).toEqual([
+      'api-version-decreased',
+    ])
+  })
+})
+
+describe('policies', () => {
+  it('apply together, and none applies by default', async () => {
+    const old = op({ deprecated: true, 'x-sunset': '2027-01-01', 'x-stability-level': 'beta' })
+    expect(await ids(old, api())).toEqual(['deprecated-endpoint-removed'])
+    expect((await ids(old, api(), 'sunset', 'stability', 'version')).sort()).toEqual([
+      'api-version-not-bumped',
+      'endpoint-removed-before-sunset',
+    ])
+  })
+})

@@ -1,0 +1,194 @@
+import semver from 'semver'
+import type { ApiInfo } from '../../model/index.js'
+import type { ChangelogBuilder } from '../changelog.js'
+import type { DiffPolicy, PolicyOptions } from '../policies.js'
+import type { FixedOasRuleId } from './rules.js'
+import type { Operation } from './operation-diff.js'
+import type { Scope } from './scope.js'
+
+/** The policies turned on, and the day sunset dates are compared with. */
+export class Policies {
+  readonly #on: ReadonlySet<DiffPolicy>
+  readonly today: string
+
+  constructor(options: PolicyOptions = {}) {
+    this.#on = options.policies ?? new Set()
+    this.today = (options.now ?? new Date()).toISOString().slice(0, 10)
+  }
+
+  has(policy: DiffPolicy): boolean {
+    return this.#on.has(policy)
+  }
+}
+
+// Sunset ----------------------------------------------------------------------------------------
+
+type Sunset =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'invalid'; readonly raw: string }
+  | { readonly kind: 'date'; readonly day: string }
+
+/** `x-sunset`: a date (`2025-12-31`), or a date-time whose day is kept. */
+function sunsetOf(operation: Operation): Sunset {
+  const raw = operation.extensions?.['x-sunset']
+  if (raw === undefined || raw === null) return { kind: 'none' }
+  if (raw instanceof Date && !Number.isNaN(raw.getTime()))
+    return { kind: 'date', day: raw.toISOString().slice(0, 10) }
+  const text = typeof raw === 'string' ? raw.trim() : JSON.stringify(raw)
+  const day = /^(\d{4}-\d{2}-\d{2})(?:[Tt ].*)?$/.exec(text)?.[1]
+  if (day && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day))
+    return { kind: 'date', day }
+  return { kind: 'invalid', raw: text }
+}
+
+function describeSunset(sunset: Sunset): string {
+  return sunset.kind === 'date' ? sunset.day : sunset.kind === 'invalid' ? sunset.raw : 'none'
+}
+
+function compareSunset(
+  policies: Policies,
+  scope: Scope,
+  old: Operation,
+  next: Operation,
+  pointer: string,
+): void {
+  if (!next.deprecated) return
+  const [before, after] = [sunsetOf(old), sunsetOf(next)]
+  const place = `${pointer}/x-sunset`
+  if (!old.deprecated) {
+    if (after.kind === 'none')
+      return scope.fixed(
+        'endpoint-deprecated-without-sunset',
+        pointer,
+        'The operation was deprecated without an `x-sunset` date.',
+      )
+    if (after.kind === 'date' && after.day < policies.today)
+      return scope.fixed(
+        'endpoint-sunset-in-past',
+        place,
+        `The operation was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
+      )
+  } else if (before.kind !== 'none' && after.kind === 'none')
+    return scope.fixed(
+      'endpoint-sunset-removed',
+      place,
+      `The deprecated operation lost its \`x-sunset\` date ${describeSunset(before)}.`,
+    )
+  else if (before.kind === 'date' && after.kind === 'date' && after.day < before.day)
+    return scope.fixed(
+      'endpoint-sunset-moved-earlier',
+      place,
+      `The \`x-sunset\` date moved earlier, from ${before.day} to ${after.day}.`,
+    )
+  if (after.kind === 'invalid' && describeSunset(before) !== after.raw)
+    scope.fixed(
+      'endpoint-sunset-invalid',
+      place,
+      `The \`x-sunset\` value \`${after.raw}\` is not a date (YYYY-MM-DD).`,
+    )
+}
+
+// Stability -------------------------------------------------------------------------------------
+
+/** oasdiff's levels, least stable first; an operation without `x-stability-level` is stable. */
+const STABILITY = ['draft', 'alpha', 'beta', 'stable'] as const
+
+function stabilityOf(operation: Operation): { raw: string; rank: number } {
+  const raw = operation.extensions?.['x-stability-level']
+  if (raw === undefined) return { raw: 'stable', rank: STABILITY.length - 1 }
+  const text = typeof raw === 'string' ? raw : JSON.stringify(raw)
+  return { raw: text, rank: (STABILITY as readonly string[]).indexOf(text) }
+}
+
+function compareStability(scope: Scope, old: Operation, next: Operation, pointer: string): void {
+  const [before, after] = [stabilityOf(old), stabilityOf(next)]
+  if (before.raw === after.raw) return
+  const place = `${pointer}/x-stability-level`
+  if (after.rank < 0)
+    return scope.fixed(
+      'endpoint-stability-invalid',
+      place,
+      `The \`x-stability-level\` \`${after.raw}\` is not one of draft, alpha, beta, stable.`,
+    )
+  if (before.rank < 0) return
+  const decreased = after.rank < before.rank
+  scope.fixed(
+    decreased ? 'endpoint-stability-decreased' : 'endpoint-stability-increased',
+    place,
+    `The stability level ${decreased ? 'decreased' : 'increased'} from ${before.raw} to ${after.raw}.`,
+  )
+}
+
+/** The policy rules of an operation found on both sides. */
+export function comparePolicies(
+  policies: Policies,
+  scope: Scope,
+  old: Operation,
+  next: Operation,
+  pointer: string,
+): void {
+  if (next.kind !== 'http') return
+  if (policies.has('sunset')) compareSunset(policies, scope, old, next, pointer)
+  if (policies.has('stability')) compareStability(scope, old, next, pointer)
+}
+
+/** The rule for an operation or webhook that was removed, and what to add to its message. */
+export function removalRule(
+  policies: Policies,
+  operation: Operation,
+): { id: FixedOasRuleId; note: string } {
+  if (operation.kind === 'webhook')
+    return { id: operation.deprecated ? 'deprecated-webhook-removed' : 'webhook-removed', note: '' }
+  if (policies.has('stability')) {
+    const { raw, rank } = stabilityOf(operation)
+    if (rank >= 0 && rank <= STABILITY.indexOf('alpha'))
+      return { id: 'unstable-endpoint-removed', note: ` (its stability level was ${raw})` }
+  }
+  if (!operation.deprecated) return { id: 'endpoint-removed', note: '' }
+  if (policies.has('sunset')) {
+    const sunset = sunsetOf(operation)
+    if (sunset.kind === 'date' && policies.today < sunset.day)
+      return { id: 'endpoint-removed-before-sunset', note: ` before its sunset date ${sunset.day}` }
+  }
+  return { id: 'deprecated-endpoint-removed', note: '' }
+}
+
+// Version ---------------------------------------------------------------------------------------
+
+/**
+ * `info.version` judged against the changes found: breaking changes call for a new version, and
+ * for a new major one where the version is semver (a minor one below 1.0.0).
+ */
+export function checkVersion(
+  policies: Policies,
+  log: ChangelogBuilder,
+  old: ApiInfo,
+  next: ApiInfo,
+  breaking: boolean,
+): void {
+  if (!policies.has('version')) return
+  const place = '/info/version'
+  const [a, b] = [semver.valid(old.version, true), semver.valid(next.version, true)]
+  if (a && b && semver.lt(b, a, true))
+    return log.add(
+      'api-version-decreased',
+      place,
+      `The API version decreased from ${old.version} to ${next.version}.`,
+    )
+  if (!breaking) return
+  if (old.version === next.version)
+    return log.add(
+      'api-version-not-bumped',
+      place,
+      `The document has breaking changes and its version is still ${next.version}.`,
+    )
+  if (!a || !b) return
+  const major = (version: string) =>
+    semver.major(version) > 0 ? `${semver.major(version)}` : `0.${semver.minor(version)}`
+  if (major(a) === major(b))
+    log.add(
+      'api-major-version-not-bumped',
+      place,
+      `The document has breaking changes and its version went from ${old.version} to ${next.version}, not to a new major version.`,
+    )
+}
