@@ -29,6 +29,13 @@ describe('the sunset policy', () => {
     expect(await ids(old, api(), 'sunset')).toEqual(['endpoint-removed-before-sunset'])
   })
 
+  it('does not ask a draft or alpha operation for a sunset date', async () => {
+    const draft = (extra: Doc = {}) => op({ 'x-stability-level': 'alpha', ...extra })
+    expect(await ids(draft(), draft({ deprecated: true }), 'sunset')).toEqual([
+      'endpoint-deprecated',
+    ])
+  })
+
   it('accepts a sunset moved later, and says nothing about an invalid value that did not change', async () => {
     const later = await ids(
       op({ deprecated: true, 'x-sunset': '2026-09-01' }),
@@ -83,10 +90,11 @@ describe('the version policy', () => {
     )
   })
 
-  it('reports a version that went down even without breaking changes', async () => {
-    expect(await ids(op({}, version('1.2.0')), op({}, version('1.1.0')), 'version')).toEqual([
+  it('reports a version that went down with breaking changes, and nothing without them', async () => {
+    expect(await ids(...breakingPair('1.2.0', '1.1.0'), 'version')).toContain(
       'api-version-decreased',
-    ])
+    )
+    expect(await ids(op({}, version('1.2.0')), op({}, version('1.1.0')), 'version')).toEqual([])
   })
 })
 

@@ -56,7 +56,8 @@ function compareSunset(
   const [before, after] = [sunsetOf(old), sunsetOf(next)]
   const place = `${pointer}/x-sunset`
   if (!old.deprecated) {
-    if (after.kind === 'none')
+    // As in oasdiff, a draft or alpha operation may go without notice.
+    if (after.kind === 'none' && !isUnstable(next))
       return scope.fixed(
         'endpoint-deprecated-without-sunset',
         pointer,
@@ -100,6 +101,12 @@ function stabilityOf(operation: Operation): { raw: string; rank: number } {
   return { raw: text, rank: (STABILITY as readonly string[]).indexOf(text) }
 }
 
+/** Draft or alpha: oasdiff lets such an operation change or go without notice. */
+function isUnstable(operation: Operation): boolean {
+  const { rank } = stabilityOf(operation)
+  return rank >= 0 && rank <= STABILITY.indexOf('alpha')
+}
+
 function compareStability(scope: Scope, old: Operation, next: Operation, pointer: string): void {
   const [before, after] = [stabilityOf(old), stabilityOf(next)]
   if (before.raw === after.raw) return
@@ -139,11 +146,11 @@ export function removalRule(
 ): { id: FixedOasRuleId; note: string } {
   if (operation.kind === 'webhook')
     return { id: operation.deprecated ? 'deprecated-webhook-removed' : 'webhook-removed', note: '' }
-  if (policies.has('stability')) {
-    const { raw, rank } = stabilityOf(operation)
-    if (rank >= 0 && rank <= STABILITY.indexOf('alpha'))
-      return { id: 'unstable-endpoint-removed', note: ` (its stability level was ${raw})` }
-  }
+  if (policies.has('stability') && isUnstable(operation))
+    return {
+      id: 'unstable-endpoint-removed',
+      note: ` (its stability level was ${stabilityOf(operation).raw})`,
+    }
   if (!operation.deprecated) return { id: 'endpoint-removed', note: '' }
   if (policies.has('sunset')) {
     const sunset = sunsetOf(operation)
@@ -156,8 +163,9 @@ export function removalRule(
 // Version ---------------------------------------------------------------------------------------
 
 /**
- * `info.version` judged against the changes found: breaking changes call for a new version, and
- * for a new major one where the version is semver (a minor one below 1.0.0).
+ * `info.version` judged against the changes found, as oasdiff does: breaking changes call for a
+ * new major version (a new minor one below 1.0.0). A version that is not semver (a date) is only
+ * asked to change.
  */
 export function checkVersion(
   policies: Policies,
@@ -166,16 +174,9 @@ export function checkVersion(
   next: ApiInfo,
   breaking: boolean,
 ): void {
-  if (!policies.has('version')) return
+  if (!policies.has('version') || !breaking) return
   const place = '/info/version'
   const [a, b] = [semver.valid(old.version, true), semver.valid(next.version, true)]
-  if (a && b && semver.lt(b, a, true))
-    return log.add(
-      'api-version-decreased',
-      place,
-      `The API version decreased from ${old.version} to ${next.version}.`,
-    )
-  if (!breaking) return
   if (old.version === next.version)
     return log.add(
       'api-version-not-bumped',
@@ -183,6 +184,12 @@ export function checkVersion(
       `The document has breaking changes and its version is still ${next.version}.`,
     )
   if (!a || !b) return
+  if (semver.lt(b, a, true))
+    return log.add(
+      'api-version-decreased',
+      place,
+      `The document has breaking changes and its version went down, from ${old.version} to ${next.version}.`,
+    )
   const major = (version: string) =>
     semver.major(version) > 0 ? `${semver.major(version)}` : `0.${semver.minor(version)}`
   if (major(a) === major(b))

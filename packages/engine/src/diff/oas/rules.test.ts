@@ -499,7 +499,7 @@ const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
   },
   'api-version-decreased': {
     policy: 'version',
-    pair: [op(), withOperation({}, { info: { title: 'Test', version: '0.9.0' } })],
+    pair: [op(), api({ info: { title: 'Test', version: '0.9.0' } })],
   },
 }
 

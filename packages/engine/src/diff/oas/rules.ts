@@ -467,7 +467,11 @@ const FIXED_RULES = {
     'api',
     'the document has breaking changes and `info.version` rose without a major (semver) bump',
   ),
-  'api-version-decreased': rule('warning', 'api', '`info.version` decreased (semver)'),
+  'api-version-decreased': rule(
+    'warning',
+    'api',
+    'the document has breaking changes and `info.version` went down (semver)',
+  ),
 
   'server-added': rule('info', 'servers', 'a server was added'),
   'server-removed': rule('warning', 'servers', 'a server was removed'),
