@@ -7,18 +7,19 @@ const document = (paths: object) =>
   JSON.stringify({ openapi: '3.1.0', info: { title: 'Pets', version: '1.0.0' }, paths })
 
 /**
- * v2 removes a deprecated operation before its sunset date and a draft one, and lowers the
- * stability of another, all under the same `info.version`.
+ * v2 removes a deprecated operation before its sunset date, deprecates another without one and
+ * gives a third an unknown stability level, all under the same `info.version`.
  */
 const files = fixtureDir({
   'v1.json': document({
-    '/pets': {
-      get: { ...ok, 'x-stability-level': 'beta' },
-      delete: { ...ok, deprecated: true, 'x-sunset': '2999-01-01' },
-    },
-    '/owners': { get: { ...ok, 'x-stability-level': 'draft' } },
+    '/pets': { get: ok, post: ok, delete: { ...ok, deprecated: true, 'x-sunset': '2999-01-01' } },
   }),
-  'v2.json': document({ '/pets': { get: { ...ok, 'x-stability-level': 'alpha' } } }),
+  'v2.json': document({
+    '/pets': {
+      get: { ...ok, 'x-stability-level': 'experimental' },
+      post: { ...ok, deprecated: true },
+    },
+  }),
 })
 afterAll(() => files.dispose())
 
@@ -34,15 +35,16 @@ async function ids(...args: string[]): Promise<string[]> {
 
 describe('svc diff --policy', () => {
   it('applies no policy by default', async () => {
-    expect(await ids()).toEqual(['deprecated-endpoint-removed', 'endpoint-removed'])
+    expect(await ids()).toEqual(['endpoint-deprecated', 'endpoint-removed-before-sunset'])
   })
 
   it('takes policies repeated or as a comma list, and turns on their rules', async () => {
     const expected = [
       'api-version-not-bumped',
+      'endpoint-deprecated',
+      'endpoint-deprecated-without-sunset',
       'endpoint-removed-before-sunset',
-      'endpoint-stability-decreased',
-      'unstable-endpoint-removed',
+      'endpoint-stability-invalid',
     ]
     expect(await ids('--policy', 'sunset,stability', '--policy', 'version')).toEqual(expected)
     expect(await ids('--policy', 'version,sunset,stability')).toEqual(expected)

@@ -15,18 +15,29 @@ async function ids(old: Doc, next: Doc, ...policies: DiffPolicy[]): Promise<stri
   return changes.map((change) => change.id)
 }
 
-describe('the sunset policy', () => {
-  it('lets a deprecated operation go once its sunset date has passed', async () => {
-    const old = op({ deprecated: true, 'x-sunset': '2026-05-31' })
-    expect(await ids(old, api(), 'sunset')).toEqual(['deprecated-endpoint-removed'])
+describe('x-sunset, whatever the policies', () => {
+  it('lets a deprecated operation go once its sunset date has passed, not before', async () => {
+    const old = (sunset: string) => op({ deprecated: true, 'x-sunset': sunset })
+    expect(await ids(old('2026-05-31'), api())).toEqual(['deprecated-endpoint-removed'])
+    expect(await ids(old('2026-06-02T00:00:00Z'), api())).toEqual([
+      'endpoint-removed-before-sunset',
+    ])
   })
 
-  it('takes the day of a date-time sunset, and accepts a deprecation with a future date', async () => {
+  it('accepts a sunset moved later', async () => {
+    const later = await ids(
+      op({ deprecated: true, 'x-sunset': '2026-09-01' }),
+      op({ deprecated: true, 'x-sunset': '2027-01-01' }),
+    )
+    expect(later).toEqual([])
+  })
+})
+
+describe('the sunset policy', () => {
+  it('accepts a deprecation with a date to come', async () => {
     expect(await ids(op(), op({ deprecated: true, 'x-sunset': '2026-12-31' }), 'sunset')).toEqual([
       'endpoint-deprecated',
     ])
-    const old = op({ deprecated: true, 'x-sunset': '2026-06-02T00:00:00Z' })
-    expect(await ids(old, api(), 'sunset')).toEqual(['endpoint-removed-before-sunset'])
   })
 
   it('does not ask a draft or alpha operation for a sunset date', async () => {
@@ -36,13 +47,7 @@ describe('the sunset policy', () => {
     ])
   })
 
-  it('accepts a sunset moved later, and says nothing about an invalid value that did not change', async () => {
-    const later = await ids(
-      op({ deprecated: true, 'x-sunset': '2026-09-01' }),
-      op({ deprecated: true, 'x-sunset': '2027-01-01' }),
-      'sunset',
-    )
-    expect(later).toEqual([])
+  it('says nothing about an invalid value that did not change', async () => {
     const same = op({ deprecated: true, 'x-sunset': 'soon', summary: 'a' })
     expect(await ids(same, op({ deprecated: true, 'x-sunset': 'soon' }), 'sunset')).not.toContain(
       'endpoint-sunset-invalid',
@@ -50,22 +55,29 @@ describe('the sunset policy', () => {
   })
 })
 
-describe('the stability policy', () => {
-  it('treats the removal of a beta or stable operation as breaking, of a draft or alpha one as info', async () => {
+describe('x-stability-level, whatever the policies', () => {
+  it('makes the removal of a draft or alpha operation info; of a beta or stable one, breaking', async () => {
     for (const [level, id] of [
       ['stable', 'endpoint-removed'],
       ['beta', 'endpoint-removed'],
       ['alpha', 'unstable-endpoint-removed'],
       ['draft', 'unstable-endpoint-removed'],
     ] as const)
-      expect(await ids(op({ 'x-stability-level': level }), api(), 'stability'), level).toEqual([id])
+      expect(await ids(op({ 'x-stability-level': level }), api()), level).toEqual([id])
   })
 
   it('reads an operation without x-stability-level as stable', async () => {
-    expect(await ids(op({ 'x-stability-level': 'beta' }), op(), 'stability')).toEqual([
+    expect(await ids(op({ 'x-stability-level': 'beta' }), op())).toEqual([
       'endpoint-stability-increased',
     ])
-    expect(await ids(op(), op({ 'x-stability-level': 'stable' }), 'stability')).toEqual([])
+    expect(await ids(op(), op({ 'x-stability-level': 'stable' }))).toEqual([])
+  })
+
+  it('leaves a level that is not one of the four to the stability policy', async () => {
+    const odd = op({ 'x-stability-level': 'experimental' })
+    expect(await ids(op(), odd)).toEqual([])
+    expect(await ids(odd, op())).toEqual([])
+    expect(await ids(op(), odd, 'stability')).toEqual(['endpoint-stability-invalid'])
   })
 })
 
@@ -100,11 +112,13 @@ describe('the version policy', () => {
 
 describe('policies', () => {
   it('apply together, and none applies by default', async () => {
-    const old = op({ deprecated: true, 'x-sunset': '2027-01-01', 'x-stability-level': 'beta' })
-    expect(await ids(old, api())).toEqual(['deprecated-endpoint-removed'])
-    expect((await ids(old, api(), 'sunset', 'stability', 'version')).sort()).toEqual([
+    const [old, next] = [op({ 'x-stability-level': 'beta' }), op({ deprecated: true })]
+    expect(await ids(old, next)).toEqual(['endpoint-deprecated', 'endpoint-stability-increased'])
+    expect((await ids(old, next, 'sunset', 'stability', 'version')).sort()).toEqual([
       'api-version-not-bumped',
-      'endpoint-removed-before-sunset',
+      'endpoint-deprecated',
+      'endpoint-deprecated-without-sunset',
+      'endpoint-stability-increased',
     ])
   })
 })

@@ -45,6 +45,10 @@ function describeSunset(sunset: Sunset): string {
   return sunset.kind === 'date' ? sunset.day : sunset.kind === 'invalid' ? sunset.raw : 'none'
 }
 
+/**
+ * What the document promised stays promised: a deprecated operation keeps its sunset date or gets
+ * a later one. The sunset policy also asks every deprecation for a valid date still to come.
+ */
 function compareSunset(
   policies: Policies,
   scope: Scope,
@@ -55,37 +59,38 @@ function compareSunset(
   if (!next.deprecated) return
   const [before, after] = [sunsetOf(old), sunsetOf(next)]
   const place = `${pointer}/x-sunset`
-  if (!old.deprecated) {
-    // As in oasdiff, a draft or alpha operation may go without notice.
-    if (after.kind === 'none' && !isUnstable(next))
-      return scope.fixed(
-        'endpoint-deprecated-without-sunset',
-        pointer,
-        'The operation was deprecated without an `x-sunset` date.',
-      )
-    if (after.kind === 'date' && after.day < policies.today)
-      return scope.fixed(
-        'endpoint-sunset-in-past',
-        place,
-        `The operation was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
-      )
-  } else if (before.kind !== 'none' && after.kind === 'none')
+  if (old.deprecated && before.kind !== 'none' && after.kind === 'none')
     return scope.fixed(
       'endpoint-sunset-removed',
       place,
       `The deprecated operation lost its \`x-sunset\` date ${describeSunset(before)}.`,
     )
-  else if (before.kind === 'date' && after.kind === 'date' && after.day < before.day)
+  if (old.deprecated && before.kind === 'date' && after.kind === 'date' && after.day < before.day)
     return scope.fixed(
       'endpoint-sunset-moved-earlier',
       place,
       `The \`x-sunset\` date moved earlier, from ${before.day} to ${after.day}.`,
     )
+  if (!policies.has('sunset')) return
   if (after.kind === 'invalid' && describeSunset(before) !== after.raw)
-    scope.fixed(
+    return scope.fixed(
       'endpoint-sunset-invalid',
       place,
       `The \`x-sunset\` value \`${after.raw}\` is not a date (YYYY-MM-DD).`,
+    )
+  if (old.deprecated) return
+  // As in oasdiff, a draft or alpha operation may go without notice.
+  if (after.kind === 'none' && !isUnstable(next))
+    scope.fixed(
+      'endpoint-deprecated-without-sunset',
+      pointer,
+      'The operation was deprecated without an `x-sunset` date.',
+    )
+  else if (after.kind === 'date' && after.day < policies.today)
+    scope.fixed(
+      'endpoint-sunset-in-past',
+      place,
+      `The operation was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
     )
 }
 
@@ -107,16 +112,26 @@ function isUnstable(operation: Operation): boolean {
   return rank >= 0 && rank <= STABILITY.indexOf('alpha')
 }
 
-function compareStability(scope: Scope, old: Operation, next: Operation, pointer: string): void {
+/** A declared stability that goes down withdraws a promise; the policy also wants valid levels. */
+function compareStability(
+  policies: Policies,
+  scope: Scope,
+  old: Operation,
+  next: Operation,
+  pointer: string,
+): void {
   const [before, after] = [stabilityOf(old), stabilityOf(next)]
   if (before.raw === after.raw) return
   const place = `${pointer}/x-stability-level`
-  if (after.rank < 0)
-    return scope.fixed(
-      'endpoint-stability-invalid',
-      place,
-      `The \`x-stability-level\` \`${after.raw}\` is not one of draft, alpha, beta, stable.`,
-    )
+  if (after.rank < 0) {
+    if (policies.has('stability'))
+      scope.fixed(
+        'endpoint-stability-invalid',
+        place,
+        `The \`x-stability-level\` \`${after.raw}\` is not one of draft, alpha, beta, stable.`,
+      )
+    return
+  }
   if (before.rank < 0) return
   const decreased = after.rank < before.rank
   scope.fixed(
@@ -126,8 +141,8 @@ function compareStability(scope: Scope, old: Operation, next: Operation, pointer
   )
 }
 
-/** The policy rules of an operation found on both sides. */
-export function comparePolicies(
+/** The lifecycle rules (`x-sunset`, `x-stability-level`) of an operation found on both sides. */
+export function compareLifecycle(
   policies: Policies,
   scope: Scope,
   old: Operation,
@@ -135,8 +150,8 @@ export function comparePolicies(
   pointer: string,
 ): void {
   if (next.kind !== 'http') return
-  if (policies.has('sunset')) compareSunset(policies, scope, old, next, pointer)
-  if (policies.has('stability')) compareStability(scope, old, next, pointer)
+  compareSunset(policies, scope, old, next, pointer)
+  compareStability(policies, scope, old, next, pointer)
 }
 
 /** The rule for an operation or webhook that was removed, and what to add to its message. */
@@ -146,17 +161,15 @@ export function removalRule(
 ): { id: FixedOasRuleId; note: string } {
   if (operation.kind === 'webhook')
     return { id: operation.deprecated ? 'deprecated-webhook-removed' : 'webhook-removed', note: '' }
-  if (policies.has('stability') && isUnstable(operation))
+  if (isUnstable(operation))
     return {
       id: 'unstable-endpoint-removed',
       note: ` (its stability level was ${stabilityOf(operation).raw})`,
     }
   if (!operation.deprecated) return { id: 'endpoint-removed', note: '' }
-  if (policies.has('sunset')) {
-    const sunset = sunsetOf(operation)
-    if (sunset.kind === 'date' && policies.today < sunset.day)
-      return { id: 'endpoint-removed-before-sunset', note: ` before its sunset date ${sunset.day}` }
-  }
+  const sunset = sunsetOf(operation)
+  if (sunset.kind === 'date' && policies.today < sunset.day)
+    return { id: 'endpoint-removed-before-sunset', note: ` before its sunset date ${sunset.day}` }
   return { id: 'deprecated-endpoint-removed', note: '' }
 }
 

@@ -127,6 +127,7 @@ const oauth = (flows: Doc) => ({
 const codeFlow = (scopes: Doc, tokenUrl = 'https://a.example/token') => ({
   authorizationCode: { authorizationUrl: 'https://a.example/auth', tokenUrl, scopes },
 })
+const op = (extra: Doc = {}) => withOperation(extra)
 /** A media type without a schema: any value. */
 const untyped = { content: { 'application/json': {} } }
 const hook = (requestBody: Doc, extra: Doc = {}) =>
@@ -442,10 +443,24 @@ const FIXED_PAIRS: Record<string, Pair> = {
     api(oauth(codeFlow({ read: 'Read items' }))),
     api(oauth(codeFlow({ read: 'Read items and their owners' }))),
   ],
+  'endpoint-sunset-removed': [
+    op({ deprecated: true, 'x-sunset': '2027-01-01' }),
+    op({ deprecated: true }),
+  ],
+  'endpoint-sunset-moved-earlier': [
+    op({ deprecated: true, 'x-sunset': '2027-01-01' }),
+    op({ deprecated: true, 'x-sunset': '2026-09-01' }),
+  ],
+  'endpoint-removed-before-sunset': [op({ deprecated: true, 'x-sunset': '2999-01-01' }), api()],
+  'endpoint-stability-decreased': [op(), op({ 'x-stability-level': 'beta' })],
+  'endpoint-stability-increased': [
+    op({ 'x-stability-level': 'alpha' }),
+    op({ 'x-stability-level': 'beta' }),
+  ],
+  'unstable-endpoint-removed': [op({ 'x-stability-level': 'draft' }), api()],
 }
 
 const TODAY = new Date('2026-06-01T12:00:00Z')
-const op = (extra: Doc = {}) => withOperation(extra)
 
 /** Rules that only a policy turns on: the policy, and a pair whose difference is the rule. */
 const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
@@ -461,36 +476,9 @@ const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
     policy: 'sunset',
     pair: [op(), op({ deprecated: true, 'x-sunset': '2026-01-01' })],
   },
-  'endpoint-sunset-removed': {
-    policy: 'sunset',
-    pair: [op({ deprecated: true, 'x-sunset': '2027-01-01' }), op({ deprecated: true })],
-  },
-  'endpoint-sunset-moved-earlier': {
-    policy: 'sunset',
-    pair: [
-      op({ deprecated: true, 'x-sunset': '2027-01-01' }),
-      op({ deprecated: true, 'x-sunset': '2026-09-01' }),
-    ],
-  },
-  'endpoint-removed-before-sunset': {
-    policy: 'sunset',
-    pair: [op({ deprecated: true, 'x-sunset': '2027-01-01' }), api()],
-  },
-  'endpoint-stability-decreased': {
-    policy: 'stability',
-    pair: [op(), op({ 'x-stability-level': 'beta' })],
-  },
-  'endpoint-stability-increased': {
-    policy: 'stability',
-    pair: [op({ 'x-stability-level': 'alpha' }), op({ 'x-stability-level': 'beta' })],
-  },
   'endpoint-stability-invalid': {
     policy: 'stability',
     pair: [op(), op({ 'x-stability-level': 'experimental' })],
-  },
-  'unstable-endpoint-removed': {
-    policy: 'stability',
-    pair: [op({ 'x-stability-level': 'draft' }), api()],
   },
   'api-version-not-bumped': { policy: 'version', pair: [op(), api()] },
   'api-major-version-not-bumped': {

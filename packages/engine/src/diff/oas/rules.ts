@@ -406,22 +406,7 @@ const FIXED_RULES = {
     'the description of an OAuth scope changed',
   ),
 
-  // Rules that only a policy turns on (DiffOptions.policies, `svc diff --policy`).
-  'endpoint-deprecated-without-sunset': rule(
-    'breaking',
-    'operations',
-    'an operation was deprecated without an `x-sunset` date',
-  ),
-  'endpoint-sunset-invalid': rule(
-    'breaking',
-    'operations',
-    'the `x-sunset` of a deprecated operation is not a date (YYYY-MM-DD)',
-  ),
-  'endpoint-sunset-in-past': rule(
-    'breaking',
-    'operations',
-    'an operation was deprecated with an `x-sunset` date that has already passed',
-  ),
+  // What an operation's `x-sunset` and `x-stability-level` promise.
   'endpoint-sunset-removed': rule(
     'breaking',
     'operations',
@@ -447,15 +432,31 @@ const FIXED_RULES = {
     'operations',
     'the `x-stability-level` of an operation increased',
   ),
-  'endpoint-stability-invalid': rule(
-    'breaking',
-    'operations',
-    'the `x-stability-level` of an operation is not draft, alpha, beta or stable',
-  ),
   'unstable-endpoint-removed': rule(
     'info',
     'operations',
     'an operation whose `x-stability-level` is draft or alpha was removed',
+  ),
+  // Rules that only a policy turns on (DiffOptions.policies, `svc diff --policy`).
+  'endpoint-deprecated-without-sunset': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated without an `x-sunset` date',
+  ),
+  'endpoint-sunset-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` of a deprecated operation is not a date (YYYY-MM-DD)',
+  ),
+  'endpoint-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated with an `x-sunset` date that has already passed',
+  ),
+  'endpoint-stability-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-stability-level` of an operation is not draft, alpha, beta or stable',
   ),
   'api-version-not-bumped': rule(
     'warning',
