@@ -42,6 +42,8 @@ export type Parameter = {
   readonly allowEmptyValue?: boolean
   readonly allowReserved?: boolean
   readonly example?: unknown
+  /** `x-*` extensions, as written. */
+  readonly extensions?: Readonly<Record<string, unknown>>
 }
 
 export type MediaType = {

@@ -42,7 +42,7 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
         )
         continue
       }
-      const scope = compareOperation(cmp, match, operation, pointerOf(operation))
+      const scope = compareOperation(cmp, match, operation, pointerOf(operation), policies)
       compareLifecycle(policies, scope, match, operation, pointerOf(operation))
       compared.push({ label: labelOf(operation), section, scope })
     }

@@ -1,5 +1,6 @@
 import type { Parameter } from '../../model/index.js'
 import type { Operation } from './operation-diff.js'
+import { compareParameterSunset, parameterRemovalRule, Policies } from './policy-diff.js'
 import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { capitalise, escapePointer, type Scope } from './scope.js'
@@ -24,6 +25,7 @@ export function compareParameters(
   old: Operation,
   next: Operation,
   pointer: string,
+  policies: Policies,
 ): void {
   const before = new Map<string, { raw: Resolvable<Parameter>; value: Parameter }>()
   for (const raw of old.parameters) {
@@ -47,7 +49,7 @@ export function compareParameters(
     }
     if (isRef(match.raw) && isRef(raw)) {
       const shared = cmp.shared('parameters', match.raw.refName, raw.refName, (component) =>
-        compareParameter(cmp, component, match.value, value, component.pointer),
+        compareParameter(cmp, component, match.value, value, component.pointer, policies),
       )
       scope.link(shared, 'request-parameter')
     } else
@@ -57,11 +59,12 @@ export function compareParameters(
         match.value,
         value,
         place,
+        policies,
       )
   }
   for (const { value } of before.values())
     scope.fixed(
-      value.deprecated ? 'deprecated-request-parameter-removed' : 'request-parameter-removed',
+      parameterRemovalRule(policies, value),
       `${pointer}/parameters/${value.in}/${escapePointer(value.name)}`,
       `The ${value.deprecated ? 'deprecated ' : ''}${parameterLabel(value)} was removed.`,
     )
@@ -85,6 +88,7 @@ export function compareParameter(
   old: Parameter,
   next: Parameter,
   pointer: string,
+  policies = new Policies(),
 ): void {
   const label = capitalise(parameterLabel(next))
   if (!old.required && next.required)
@@ -107,5 +111,6 @@ export function compareParameter(
       pointer,
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
     )
+  compareParameterSunset(policies, scope, old, next, pointer, parameterLabel(next))
   compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }

@@ -122,3 +122,41 @@ describe('policies', () => {
     ])
   })
 })
+
+describe('x-sunset on a parameter', () => {
+  const limit = (extra: Doc = {}) => ({
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer' },
+    ...extra,
+  })
+  const inline = (extra?: Doc) => op({ parameters: extra ? [limit(extra)] : [] })
+  const shared = (extra: Doc) =>
+    withOperation(
+      { parameters: [{ $ref: '#/components/parameters/limit' }] },
+      { components: { parameters: { limit: limit(extra) } } },
+    )
+
+  it('lets a deprecated parameter go once its sunset date has passed', async () => {
+    const gone = await ids(inline({ deprecated: true, 'x-sunset': '2026-05-31' }), inline())
+    expect(gone).toEqual(['deprecated-request-parameter-removed'])
+  })
+
+  it('is read through a $ref, under the operations that use it', async () => {
+    const { changes } = await diff(
+      shared({ deprecated: true, 'x-sunset': '2027-01-01' }),
+      shared({ deprecated: true, 'x-sunset': '2026-07-01' }),
+      { now: TODAY },
+    )
+    expect(changes.map(({ id, location, operations }) => ({ id, location, operations }))).toEqual([
+      {
+        id: 'request-parameter-sunset-moved-earlier',
+        location: '/components/parameters/limit/x-sunset',
+        operations: ['GET /items'],
+      },
+    ])
+    expect(
+      await ids(shared({}), shared({ deprecated: true, 'x-sunset': 'soon' }), 'sunset'),
+    ).toContain('request-parameter-sunset-invalid')
+  })
+})

@@ -1,5 +1,5 @@
 import semver from 'semver'
-import type { ApiInfo } from '../../model/index.js'
+import type { ApiInfo, Parameter } from '../../model/index.js'
 import type { ChangelogBuilder } from '../changelog.js'
 import type { DiffPolicy, PolicyOptions } from '../policies.js'
 import type { FixedOasRuleId } from './rules.js'
@@ -28,9 +28,11 @@ type Sunset =
   | { readonly kind: 'invalid'; readonly raw: string }
   | { readonly kind: 'date'; readonly day: string }
 
+type Extensions = Readonly<Record<string, unknown>> | undefined
+
 /** `x-sunset`: a date (`2025-12-31`), or a date-time whose day is kept. */
-function sunsetOf(operation: Operation): Sunset {
-  const raw = operation.extensions?.['x-sunset']
+function sunsetOf(extensions: Extensions): Sunset {
+  const raw = extensions?.['x-sunset']
   if (raw === undefined || raw === null) return { kind: 'none' }
   if (raw instanceof Date && !Number.isNaN(raw.getTime()))
     return { kind: 'date', day: raw.toISOString().slice(0, 10) }
@@ -45,53 +47,104 @@ function describeSunset(sunset: Sunset): string {
   return sunset.kind === 'date' ? sunset.day : sunset.kind === 'invalid' ? sunset.raw : 'none'
 }
 
+/** The rules of one kind of thing (operation, parameter) that carries `x-sunset`. */
+type SunsetRules = {
+  readonly removed: FixedOasRuleId
+  readonly movedEarlier: FixedOasRuleId
+  readonly invalid: FixedOasRuleId
+  readonly missing: FixedOasRuleId
+  readonly inPast: FixedOasRuleId
+}
+
+type Sunsetted = { readonly deprecated: boolean; readonly extensions?: Extensions }
+
 /**
- * What the document promised stays promised: a deprecated operation keeps its sunset date or gets
- * a later one. The sunset policy also asks every deprecation for a valid date still to come.
+ * What the document promised stays promised: a deprecated operation or parameter keeps its sunset
+ * date or gets a later one. The sunset policy also asks every deprecation for a valid date still
+ * to come, unless `exempt` (a draft or alpha operation).
  */
 function compareSunset(
   policies: Policies,
   scope: Scope,
-  old: Operation,
-  next: Operation,
-  pointer: string,
+  [old, next]: readonly [Sunsetted, Sunsetted],
+  { pointer, subject, exempt }: { pointer: string; subject: string; exempt: boolean },
+  rules: SunsetRules,
 ): void {
   if (!next.deprecated) return
-  const [before, after] = [sunsetOf(old), sunsetOf(next)]
+  const [before, after] = [sunsetOf(old.extensions), sunsetOf(next.extensions)]
   const place = `${pointer}/x-sunset`
+  const Subject = subject.charAt(0).toUpperCase() + subject.slice(1)
   if (old.deprecated && before.kind !== 'none' && after.kind === 'none')
     return scope.fixed(
-      'endpoint-sunset-removed',
+      rules.removed,
       place,
-      `The deprecated operation lost its \`x-sunset\` date ${describeSunset(before)}.`,
+      `${Subject} lost its \`x-sunset\` date ${describeSunset(before)}; it is still deprecated.`,
     )
   if (old.deprecated && before.kind === 'date' && after.kind === 'date' && after.day < before.day)
     return scope.fixed(
-      'endpoint-sunset-moved-earlier',
+      rules.movedEarlier,
       place,
-      `The \`x-sunset\` date moved earlier, from ${before.day} to ${after.day}.`,
+      `The \`x-sunset\` date of ${subject} moved earlier, from ${before.day} to ${after.day}.`,
     )
   if (!policies.has('sunset')) return
   if (after.kind === 'invalid' && describeSunset(before) !== after.raw)
     return scope.fixed(
-      'endpoint-sunset-invalid',
+      rules.invalid,
       place,
-      `The \`x-sunset\` value \`${after.raw}\` is not a date (YYYY-MM-DD).`,
+      `The \`x-sunset\` value \`${after.raw}\` of ${subject} is not a date (YYYY-MM-DD).`,
     )
   if (old.deprecated) return
-  // As in oasdiff, a draft or alpha operation may go without notice.
-  if (after.kind === 'none' && !isUnstable(next))
-    scope.fixed(
-      'endpoint-deprecated-without-sunset',
-      pointer,
-      'The operation was deprecated without an `x-sunset` date.',
-    )
+  if (after.kind === 'none' && !exempt)
+    scope.fixed(rules.missing, pointer, `${Subject} was deprecated without an \`x-sunset\` date.`)
   else if (after.kind === 'date' && after.day < policies.today)
     scope.fixed(
-      'endpoint-sunset-in-past',
+      rules.inPast,
       place,
-      `The operation was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
+      `${Subject} was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
     )
+}
+
+const OPERATION_SUNSET: SunsetRules = {
+  removed: 'endpoint-sunset-removed',
+  movedEarlier: 'endpoint-sunset-moved-earlier',
+  invalid: 'endpoint-sunset-invalid',
+  missing: 'endpoint-deprecated-without-sunset',
+  inPast: 'endpoint-sunset-in-past',
+}
+
+const PARAMETER_SUNSET: SunsetRules = {
+  removed: 'request-parameter-sunset-removed',
+  movedEarlier: 'request-parameter-sunset-moved-earlier',
+  invalid: 'request-parameter-sunset-invalid',
+  missing: 'request-parameter-deprecated-without-sunset',
+  inPast: 'request-parameter-sunset-in-past',
+}
+
+/** The `x-sunset` rules of a parameter found on both sides. */
+export function compareParameterSunset(
+  policies: Policies,
+  scope: Scope,
+  old: Parameter,
+  next: Parameter,
+  pointer: string,
+  label: string,
+): void {
+  compareSunset(
+    policies,
+    scope,
+    [old, next],
+    { pointer, subject: `the ${label}`, exempt: false },
+    PARAMETER_SUNSET,
+  )
+}
+
+/** The rule for a parameter that was removed: a deprecated one may go once its sunset has come. */
+export function parameterRemovalRule(policies: Policies, parameter: Parameter): FixedOasRuleId {
+  if (!parameter.deprecated) return 'request-parameter-removed'
+  const sunset = sunsetOf(parameter.extensions)
+  return sunset.kind === 'date' && policies.today < sunset.day
+    ? 'request-parameter-removed-before-sunset'
+    : 'deprecated-request-parameter-removed'
 }
 
 // Stability -------------------------------------------------------------------------------------
@@ -150,7 +203,13 @@ export function compareLifecycle(
   pointer: string,
 ): void {
   if (next.kind !== 'http') return
-  compareSunset(policies, scope, old, next, pointer)
+  compareSunset(
+    policies,
+    scope,
+    [old, next],
+    { pointer, subject: 'the operation', exempt: isUnstable(next) },
+    OPERATION_SUNSET,
+  )
   compareStability(policies, scope, old, next, pointer)
 }
 
@@ -167,7 +226,7 @@ export function removalRule(
       note: ` (its stability level was ${stabilityOf(operation).raw})`,
     }
   if (!operation.deprecated) return { id: 'endpoint-removed', note: '' }
-  const sunset = sunsetOf(operation)
+  const sunset = sunsetOf(operation.extensions)
   if (sunset.kind === 'date' && policies.today < sunset.day)
     return { id: 'endpoint-removed-before-sunset', note: ` before its sunset date ${sunset.day}` }
   return { id: 'deprecated-endpoint-removed', note: '' }

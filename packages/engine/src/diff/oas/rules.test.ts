@@ -119,6 +119,7 @@ const parameter = (extra: Doc = {}) => ({
   schema: { type: 'integer' },
   ...extra,
 })
+const sunsetParameter = (sunset: string) => parameter({ deprecated: true, 'x-sunset': sunset })
 const jsonBody = (schema: Doc = str) => ({ content: { 'application/json': { schema } } })
 const ok = { description: 'ok' }
 const oauth = (flows: Doc) => ({
@@ -451,6 +452,18 @@ const FIXED_PAIRS: Record<string, Pair> = {
     op({ deprecated: true, 'x-sunset': '2027-01-01' }),
     op({ deprecated: true, 'x-sunset': '2026-09-01' }),
   ],
+  'request-parameter-removed-before-sunset': [
+    withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
+    withOperation({}),
+  ],
+  'request-parameter-sunset-removed': [
+    withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
+    withOperation({ parameters: [parameter({ deprecated: true })] }),
+  ],
+  'request-parameter-sunset-moved-earlier': [
+    withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
+    withOperation({ parameters: [sunsetParameter('2998-01-01')] }),
+  ],
   'endpoint-removed-before-sunset': [op({ deprecated: true, 'x-sunset': '2999-01-01' }), api()],
   'endpoint-stability-decreased': [op(), op({ 'x-stability-level': 'beta' })],
   'endpoint-stability-increased': [
@@ -475,6 +488,27 @@ const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
   'endpoint-sunset-in-past': {
     policy: 'sunset',
     pair: [op(), op({ deprecated: true, 'x-sunset': '2026-01-01' })],
+  },
+  'request-parameter-deprecated-without-sunset': {
+    policy: 'sunset',
+    pair: [
+      withOperation({ parameters: [parameter()] }),
+      withOperation({ parameters: [parameter({ deprecated: true })] }),
+    ],
+  },
+  'request-parameter-sunset-invalid': {
+    policy: 'sunset',
+    pair: [
+      withOperation({ parameters: [parameter()] }),
+      withOperation({ parameters: [sunsetParameter('31/12/2026')] }),
+    ],
+  },
+  'request-parameter-sunset-in-past': {
+    policy: 'sunset',
+    pair: [
+      withOperation({ parameters: [parameter()] }),
+      withOperation({ parameters: [sunsetParameter('2026-01-01')] }),
+    ],
   },
   'endpoint-stability-invalid': {
     policy: 'stability',

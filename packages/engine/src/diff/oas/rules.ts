@@ -437,7 +437,37 @@ const FIXED_RULES = {
     'operations',
     'an operation whose `x-stability-level` is draft or alpha was removed',
   ),
+  'request-parameter-removed-before-sunset': rule(
+    'breaking',
+    'operations',
+    'a deprecated parameter was removed before its `x-sunset` date',
+  ),
+  'request-parameter-sunset-removed': rule(
+    'breaking',
+    'operations',
+    'a deprecated parameter lost its `x-sunset` date',
+  ),
+  'request-parameter-sunset-moved-earlier': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` date of a deprecated parameter moved earlier',
+  ),
   // Rules that only a policy turns on (DiffOptions.policies, `svc diff --policy`).
+  'request-parameter-deprecated-without-sunset': rule(
+    'breaking',
+    'operations',
+    'a parameter was deprecated without an `x-sunset` date',
+  ),
+  'request-parameter-sunset-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` of a deprecated parameter is not a date (YYYY-MM-DD)',
+  ),
+  'request-parameter-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'a parameter was deprecated with an `x-sunset` date that has already passed',
+  ),
   'endpoint-deprecated-without-sunset': rule(
     'breaking',
     'operations',
