@@ -6,10 +6,6 @@ export const DIFF_POLICIES = ['sunset', 'stability', 'version'] as const
 
 export type DiffPolicy = (typeof DIFF_POLICIES)[number]
 
-export function isDiffPolicy(name: string): name is DiffPolicy {
-  return (DIFF_POLICIES as readonly string[]).includes(name)
-}
-
 /** What the OpenAPI diff needs to apply policies. */
 export type PolicyOptions = {
   readonly policies?: ReadonlySet<DiffPolicy>
