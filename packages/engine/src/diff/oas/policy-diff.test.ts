@@ -47,6 +47,13 @@ describe('the sunset policy', () => {
     ])
   })
 
+  it('refuses a day that does not exist', async () => {
+    for (const sunset of ['2026-02-30', '2026-13-01', '2026-6-1'])
+      expect(await ids(op(), op({ deprecated: true, 'x-sunset': sunset }), 'sunset')).toContain(
+        'endpoint-sunset-invalid',
+      )
+  })
+
   it('says nothing about an invalid value that did not change', async () => {
     const same = op({ deprecated: true, 'x-sunset': 'soon', summary: 'a' })
     expect(await ids(same, op({ deprecated: true, 'x-sunset': 'soon' }), 'sunset')).not.toContain(

@@ -38,7 +38,9 @@ function sunsetOf(extensions: Extensions): Sunset {
     return { kind: 'date', day: raw.toISOString().slice(0, 10) }
   const text = typeof raw === 'string' ? raw.trim() : JSON.stringify(raw)
   const day = /^(\d{4}-\d{2}-\d{2})(?:[Tt ].*)?$/.exec(text)?.[1]
-  if (day && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day))
+  const date = new Date(`${day}T00:00:00Z`)
+  // `2026-02-30` is no day: Date either refuses it or moves it to March.
+  if (day && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day))
     return { kind: 'date', day }
   return { kind: 'invalid', raw: text }
 }
