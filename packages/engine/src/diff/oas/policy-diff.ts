@@ -61,9 +61,10 @@ type SunsetRules = {
 type Sunsetted = { readonly deprecated: boolean; readonly extensions?: Extensions }
 
 /**
- * What the document promised stays promised: a deprecated operation or parameter keeps its sunset
- * date or gets a later one. The sunset policy also asks every deprecation for a valid date still
- * to come, unless `exempt` (a draft or alpha operation).
+ * What the document promises stays promised: a deprecated operation or parameter keeps its sunset
+ * date or gets a later one, and a new deprecation gives notice. The sunset policy also asks every
+ * deprecation for a readable date, and for one at all unless `exempt` (a draft or alpha
+ * operation).
  */
 function compareSunset(
   policies: Policies,
@@ -88,6 +89,13 @@ function compareSunset(
       place,
       `The \`x-sunset\` date of ${subject} moved earlier, from ${before.day} to ${after.day}.`,
     )
+  // A deprecation whose sunset has already passed gives clients no notice at all.
+  if (!old.deprecated && after.kind === 'date' && after.day < policies.today)
+    return scope.fixed(
+      rules.inPast,
+      place,
+      `${Subject} was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
+    )
   if (!policies.has('sunset')) return
   if (after.kind === 'invalid' && describeSunset(before) !== after.raw)
     return scope.fixed(
@@ -95,15 +103,8 @@ function compareSunset(
       place,
       `The \`x-sunset\` value \`${after.raw}\` of ${subject} is not a date (YYYY-MM-DD).`,
     )
-  if (old.deprecated) return
-  if (after.kind === 'none' && !exempt)
+  if (!old.deprecated && after.kind === 'none' && !exempt)
     scope.fixed(rules.missing, pointer, `${Subject} was deprecated without an \`x-sunset\` date.`)
-  else if (after.kind === 'date' && after.day < policies.today)
-    scope.fixed(
-      rules.inPast,
-      place,
-      `${Subject} was deprecated with the \`x-sunset\` date ${after.day}, already past.`,
-    )
 }
 
 const OPERATION_SUNSET: SunsetRules = {

@@ -464,6 +464,11 @@ const FIXED_PAIRS: Record<string, Pair> = {
     withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
     withOperation({ parameters: [sunsetParameter('2998-01-01')] }),
   ],
+  'endpoint-sunset-in-past': [op(), op({ deprecated: true, 'x-sunset': '2000-01-01' })],
+  'request-parameter-sunset-in-past': [
+    withOperation({ parameters: [parameter()] }),
+    withOperation({ parameters: [sunsetParameter('2000-01-01')] }),
+  ],
   'endpoint-removed-before-sunset': [op({ deprecated: true, 'x-sunset': '2999-01-01' }), api()],
   'endpoint-stability-decreased': [op(), op({ 'x-stability-level': 'beta' })],
   'endpoint-stability-increased': [
@@ -485,10 +490,6 @@ const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
     policy: 'sunset',
     pair: [op(), op({ deprecated: true, 'x-sunset': 'next spring' })],
   },
-  'endpoint-sunset-in-past': {
-    policy: 'sunset',
-    pair: [op(), op({ deprecated: true, 'x-sunset': '2026-01-01' })],
-  },
   'request-parameter-deprecated-without-sunset': {
     policy: 'sunset',
     pair: [
@@ -501,13 +502,6 @@ const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
     pair: [
       withOperation({ parameters: [parameter()] }),
       withOperation({ parameters: [sunsetParameter('31/12/2026')] }),
-    ],
-  },
-  'request-parameter-sunset-in-past': {
-    policy: 'sunset',
-    pair: [
-      withOperation({ parameters: [parameter()] }),
-      withOperation({ parameters: [sunsetParameter('2026-01-01')] }),
     ],
   },
   'endpoint-stability-invalid': {

@@ -452,6 +452,16 @@ const FIXED_RULES = {
     'operations',
     'the `x-sunset` date of a deprecated parameter moved earlier',
   ),
+  'request-parameter-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'a parameter was deprecated with an `x-sunset` date that has already passed',
+  ),
+  'endpoint-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated with an `x-sunset` date that has already passed',
+  ),
   // Rules that only a policy turns on (DiffOptions.policies, `svc diff --policy`).
   'request-parameter-deprecated-without-sunset': rule(
     'breaking',
@@ -463,11 +473,6 @@ const FIXED_RULES = {
     'operations',
     'the `x-sunset` of a deprecated parameter is not a date (YYYY-MM-DD)',
   ),
-  'request-parameter-sunset-in-past': rule(
-    'breaking',
-    'operations',
-    'a parameter was deprecated with an `x-sunset` date that has already passed',
-  ),
   'endpoint-deprecated-without-sunset': rule(
     'breaking',
     'operations',
@@ -477,11 +482,6 @@ const FIXED_RULES = {
     'breaking',
     'operations',
     'the `x-sunset` of a deprecated operation is not a date (YYYY-MM-DD)',
-  ),
-  'endpoint-sunset-in-past': rule(
-    'breaking',
-    'operations',
-    'an operation was deprecated with an `x-sunset` date that has already passed',
   ),
   'endpoint-stability-invalid': rule(
     'breaking',
