@@ -5,7 +5,7 @@ import type { RuleId } from '../rules.js'
 import { compareDocumentParts } from './components-diff.js'
 import { compareOperation, type Operation } from './operation-diff.js'
 import { compareParameter } from './parameter-diff.js'
-import { checkVersion, compareLifecycle, Policies, removalRule } from './policy-diff.js'
+import { checkVersion, Policies, removalRule } from './policy-diff.js'
 import { compareRequestBody } from './request-body-diff.js'
 import { resolveComponent } from './resolve-component.js'
 import { compareHeader, compareResponse } from './response-diff.js'
@@ -43,7 +43,6 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
         continue
       }
       const scope = compareOperation(cmp, match, operation, pointerOf(operation), policies)
-      compareLifecycle(policies, scope, match, operation, pointerOf(operation))
       compared.push({ label: labelOf(operation), section, scope })
     }
     for (const [key, operation] of before) {

@@ -1,6 +1,6 @@
 import type { HttpOperation, WebhookOperation } from '../../model/index.js'
 import { compareParameters } from './parameter-diff.js'
-import type { Policies } from './policy-diff.js'
+import { compareLifecycle, type Policies } from './policy-diff.js'
 import { comparePayloads, compareRequestBodies } from './request-body-diff.js'
 import { compareResponses } from './response-diff.js'
 import type { Comparison } from './schema-diff.js'
@@ -27,6 +27,7 @@ export function compareOperation(
     )
   if (old.deprecated && !next.deprecated)
     scope.fixed('endpoint-reactivated', pointer, 'The operation is no longer deprecated.')
+  compareLifecycle(policies, scope, old, next, pointer)
   compareOperationId(scope, old.operationId, next.operationId, pointer)
   for (const tag of next.tags)
     if (!old.tags.includes(tag))
