@@ -1,4 +1,8 @@
-import semver from 'semver'
+// The functions one by one: the whole of semver costs every diff its load time.
+import lt from 'semver/functions/lt.js'
+import major from 'semver/functions/major.js'
+import minor from 'semver/functions/minor.js'
+import valid from 'semver/functions/valid.js'
 import type { ApiInfo, Parameter } from '../../model/index.js'
 import type { ChangelogBuilder } from '../changelog.js'
 import type { DiffPolicy, PolicyOptions } from '../policies.js'
@@ -251,7 +255,7 @@ export function checkVersion(
 ): void {
   if (!policies.has('version') || !breaking) return
   const place = '/info/version'
-  const [a, b] = [semver.valid(old.version, true), semver.valid(next.version, true)]
+  const [a, b] = [valid(old.version, true), valid(next.version, true)]
   if (old.version === next.version)
     return log.add(
       'api-version-not-bumped',
@@ -259,15 +263,15 @@ export function checkVersion(
       `The document has breaking changes and its version is still ${next.version}.`,
     )
   if (!a || !b) return
-  if (semver.lt(b, a, true))
+  if (lt(b, a, true))
     return log.add(
       'api-version-decreased',
       place,
       `The document has breaking changes and its version went down, from ${old.version} to ${next.version}.`,
     )
-  const major = (version: string) =>
-    semver.major(version) > 0 ? `${semver.major(version)}` : `0.${semver.minor(version)}`
-  if (major(a) === major(b))
+  const line = (version: string) =>
+    major(version) > 0 ? `${major(version)}` : `0.${minor(version)}`
+  if (line(a) === line(b))
     log.add(
       'api-major-version-not-bumped',
       place,
