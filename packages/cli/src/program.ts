@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
+import type { DiffPolicy } from '@svc/engine'
 import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
 import { createOutput, type Output } from './output.js'
@@ -22,6 +23,20 @@ const origin = (fallback = 'then the login, ') =>
 const token = () =>
   new Option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
 const SOURCE = 'a file path, an http(s) URL, or - for standard input'
+
+/** The engine's DIFF_POLICIES, listed here so that `svc --help` does not load the engine. */
+const POLICIES = ['sunset', 'stability', 'version'] as const satisfies readonly DiffPolicy[]
+
+/** `--policy`: repeatable, each value one name or a comma list (`--policy sunset,version`). */
+function collectPolicies(value: string, previous: readonly DiffPolicy[] = []): DiffPolicy[] {
+  const names = value.split(',').map((name) => name.trim())
+  const unknown = names.filter((name) => !(POLICIES as readonly string[]).includes(name))
+  if (unknown.length > 0)
+    throw new InvalidArgumentError(
+      `${unknown.map((name) => `'${name}'`).join(', ')} is not a policy. Policies: ${POLICIES.join(', ')}.`,
+    )
+  return [...new Set([...previous, ...(names as DiffPolicy[])])]
+}
 
 /**
  * Declares every command and its flags; each action lazy-loads its command and its renderer, so
@@ -92,15 +107,22 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
         'warning',
       ]),
     )
+    .addOption(
+      new Option(
+        '--policy <name>',
+        `also apply a convention: ${POLICIES.join(', ')} (repeatable, or a comma list)`,
+      ).argParser(collectPolicies),
+    )
     .action(
       async (
         old: string | undefined,
         next: string | undefined,
-        flags: JsonFlag & { failOn?: 'breaking' | 'warning' },
+        flags: JsonFlag & { failOn?: 'breaking' | 'warning'; policy?: DiffPolicy[] },
       ) => {
         const { diff } = await import('./commands/diff/index.js')
         const { renderDiff } = await import('./commands/diff/render.js')
-        show(flags, renderDiff, await diff({ old, new: next, failOn: flags.failOn }, io))
+        const options = { old, new: next, failOn: flags.failOn, policies: flags.policy }
+        show(flags, renderDiff, await diff(options, io))
       },
     )
 

@@ -44,6 +44,21 @@ describe('diffDocuments', () => {
     expect(log.counts.breaking + log.counts.warning + log.counts.info).toBe(log.changes.length)
   })
 
+  it('applies the policies it is given, and none by default', async () => {
+    const get = { get: { responses: { '200': { description: 'ok' } } } }
+    const [before, after] = [
+      { text: openapi({ '/a': get, '/b': get }) },
+      { text: openapi({ '/a': get }) },
+    ]
+    const ids = async (options = {}) =>
+      (await diffDocuments(before, after, options)).changes.map((change) => change.id)
+    expect(await ids()).toEqual(['endpoint-removed'])
+    expect(await ids({ policies: new Set(['version'] as const) })).toEqual([
+      'endpoint-removed',
+      'api-version-not-bumped',
+    ])
+  })
+
   it('refuses text that is not an API description', async () => {
     const refusal = await diffDocuments({ text: 'hello: world' }, { text: sdl }).catch(
       (e: unknown) => e,

@@ -10,8 +10,10 @@ import {
 } from '../parse-api.js'
 import { ChangelogBuilder, type Changelog } from './changelog.js'
 import { diffOas } from './oas/diff-oas.js'
+import type { PolicyOptions } from './policies.js'
 
-export type DiffOptions = Pick<ParseApiOptions, 'readFile' | 'limits'>
+/** `policies` turn on convention rules (sunset, stability, version); OpenAPI only. */
+export type DiffOptions = Pick<ParseApiOptions, 'readFile' | 'limits'> & PolicyOptions
 
 /** A parsed document and its text (GraphQL is diffed over its SDL definitions). */
 export type DiffSide = { readonly parsed: ParseApiResult; readonly text: string }
@@ -41,13 +43,21 @@ export async function diffDocuments(
   }
   const parse = (source: ApiSource) => parseApi(source, { ...options, positions: false })
   const [old, next] = [await parse(before), await parse(after)]
-  return diffParsed({ parsed: old, text: before.text }, { parsed: next, text: after.text })
+  return diffParsed(
+    { parsed: old, text: before.text },
+    { parsed: next, text: after.text },
+    { policies: options.policies, now: options.now },
+  )
 }
 
 /** Diffs two documents already parsed (the hub parses a pushed document once, to check it). */
-export async function diffParsed(before: DiffSide, after: DiffSide): Promise<Changelog> {
+export async function diffParsed(
+  before: DiffSide,
+  after: DiffSide,
+  options: PolicyOptions = {},
+): Promise<Changelog> {
   const [old, next] = [before.parsed.model, after.parsed.model]
-  if (old.protocol === 'oas' && next.protocol === 'oas') return diffOas(old, next)
+  if (old.protocol === 'oas' && next.protocol === 'oas') return diffOas(old, next, options)
   if (old.protocol === 'gql' && next.protocol === 'gql') return diffSdl(before.text, after.text)
   const log = new ChangelogBuilder()
   log.add(

@@ -12,3 +12,4 @@ export {
 } from './changelog.js'
 export { diffDocuments, diffParsed, type DiffOptions, type DiffSide } from './diff-documents.js'
 export { RULES, type RuleDefinition, type RuleId } from './rules.js'
+export { DIFF_POLICIES, type DiffPolicy, type PolicyOptions } from './policies.js'

@@ -42,10 +42,15 @@ export type Parameter = {
   readonly allowEmptyValue?: boolean
   readonly allowReserved?: boolean
   readonly example?: unknown
+  /** `x-*` extensions, as written. */
+  readonly extensions?: Readonly<Record<string, unknown>>
 }
 
 export type MediaType = {
+  /** Any value when the media type has no `schema`. */
   readonly schema: Schema
+  /** Set when the media type has no `schema`, so that its absence can be told from `{}`. */
+  readonly schemaOmitted?: true
   readonly example?: unknown
   readonly encoding?: Readonly<Record<string, Encoding>>
 }

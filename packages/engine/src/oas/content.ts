@@ -38,6 +38,7 @@ function parseMediaType(ctx: OasContext, value: unknown): MediaType {
     ctx.pop()
   }
   const node: Mutable<MediaType> = { schema }
+  if (value.schema === undefined) node.schemaOmitted = true
   const example = readExamples(ctx, value, schema)
   if (example !== undefined) node.example = example
   if (value.encoding !== undefined) node.encoding = parseEncodings(ctx, value.encoding)
@@ -116,7 +117,7 @@ export function parseParameterFields(
   kind: ObjectKind,
   isPath: boolean,
 ): ParameterFields {
-  ctx.checkKeys(raw, kind)
+  const extensions = ctx.checkKeys(raw, kind)
   const required = readBoolean(ctx, raw, 'required') ?? isPath
   const fields: Mutable<ParameterFields> = {
     required,
@@ -144,6 +145,7 @@ export function parseParameterFields(
   if (allowReserved !== undefined) fields.allowReserved = allowReserved
   const example = readExamples(ctx, raw, fields.schema)
   if (example !== undefined) fields.example = example
+  if (extensions) fields.extensions = Object.freeze(extensions)
   return fields
 }
 

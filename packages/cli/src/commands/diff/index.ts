@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { diffDocuments, DocumentError, type Changelog } from '@svc/engine'
+import { diffDocuments, DocumentError, type Changelog, type DiffPolicy } from '@svc/engine'
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError, type Recipe } from '../../errors.js'
 import { readCommandInput } from '../../input/read-source.js'
@@ -13,6 +13,8 @@ export type DiffOptions = {
   /** The new description, likewise; at most one of the two may be `-`. */
   readonly new?: string | undefined
   readonly failOn?: FailOn | undefined
+  /** Conventions to apply on top of the rules (docs/diff-rules.md, "Policies"). */
+  readonly policies?: readonly DiffPolicy[] | undefined
 }
 
 export type DiffResult =
@@ -62,10 +64,11 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
       before.isFile || after.isFile
         ? { readFile: (path: string) => readFileSync(path, 'utf8') }
         : {}
+    const policies = options.policies?.length ? { policies: new Set(options.policies) } : {}
     const changelog = await diffDocuments(
       { text: before.text, origin: before.origin },
       { text: after.text, origin: after.origin },
-      readFile,
+      { ...readFile, ...policies },
     )
     const crossed = options.failOn ? describeFailure(changelog, options.failOn) : undefined
     return {

@@ -114,6 +114,13 @@ function compareFlow(
         place,
         `The scope \`${scope}\` was added to the \`${flow}\` flow of \`${name}\`.`,
       )
+  for (const scope of Object.keys(next.scopes))
+    if (Object.hasOwn(old.scopes, scope) && old.scopes[scope] !== next.scopes[scope])
+      log.add(
+        'oauth-scope-description-changed',
+        place,
+        `The description of the scope \`${scope}\` of the \`${flow}\` flow of \`${name}\` changed.`,
+      )
   for (const scope of Object.keys(old.scopes))
     if (!Object.hasOwn(next.scopes, scope))
       log.add(

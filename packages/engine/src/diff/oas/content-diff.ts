@@ -11,10 +11,22 @@ type ContentRules = {
     | 'request-body-media-type-removed'
     | 'response-media-type-removed'
     | 'webhook-payload-media-type-removed'
+  readonly schemaAdded:
+    | 'request-body-media-type-schema-added'
+    | 'response-media-type-schema-added'
+    | 'webhook-payload-media-type-schema-added'
+  readonly schemaRemoved:
+    | 'request-body-media-type-schema-removed'
+    | 'response-media-type-schema-removed'
+    | 'webhook-payload-media-type-schema-removed'
   readonly what: string
 }
 
-/** Media types match by name, case-insensitively; their schemas are compared where both exist. */
+/**
+ * Media types match by name, case-insensitively; their schemas are compared where both exist. A
+ * schema that appears or disappears is one change, not a comparison with "any value"; `schema: {}`
+ * says the same as no schema.
+ */
 export function compareContent(
   cmp: Comparison,
   scope: Scope,
@@ -32,7 +44,21 @@ export function compareContent(
       continue
     }
     before.delete(type.toLowerCase())
-    compareSchemas(cmp, scope, old[match]!.schema, next[type]!.schema, `${place}/schema`)
+    const [a, b] = [old[match]!, next[type]!]
+    if (a.schemaOmitted && !anyValue(b))
+      scope.fixed(
+        rules.schemaAdded,
+        `${place}/schema`,
+        `The ${rules.what} media type \`${type}\` got a schema.`,
+      )
+    else if (!anyValue(a) && b.schemaOmitted)
+      scope.fixed(
+        rules.schemaRemoved,
+        `${place}/schema`,
+        `The ${rules.what} media type \`${type}\` no longer has a schema.`,
+      )
+    else if (!a.schemaOmitted && !b.schemaOmitted)
+      compareSchemas(cmp, scope, a.schema, b.schema, `${place}/schema`)
   }
   for (const type of before.values())
     scope.fixed(
@@ -40,4 +66,8 @@ export function compareContent(
       `${pointer}/content/${escapePointer(type)}`,
       `The ${rules.what} media type \`${type}\` was removed.`,
     )
+}
+
+function anyValue(mediaType: MediaType): boolean {
+  return mediaType.schemaOmitted === true || mediaType.schema.kind === 'unknown'
 }

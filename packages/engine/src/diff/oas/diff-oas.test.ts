@@ -296,3 +296,27 @@ describe('diffOas', () => {
     expect(log.summary.diff).toBe(false)
   })
 })
+
+describe('a media type schema', () => {
+  const response = (media: object) =>
+    withOperation({ responses: { '200': { ...ok, content: { 'application/json': media } } } })
+
+  it('that appears or disappears is one change, not a type narrowed or widened', async () => {
+    const added = await diff(response({}), response({ schema: str }))
+    expect(added.changes.map((change) => [change.id, change.location])).toEqual([
+      [
+        'response-media-type-schema-added',
+        '/paths/~1items/get/responses/200/content/application~1json/schema',
+      ],
+    ])
+    const removed = await diff(response({ schema: str }), response({}))
+    expect(removed.changes.map((change) => [change.id, change.level])).toEqual([
+      ['response-media-type-schema-removed', 'breaking'],
+    ])
+  })
+
+  it('written as {} says the same as none', async () => {
+    const log = await diff(response({}), response({ schema: {} }))
+    expect(log.changes).toEqual([])
+  })
+})

@@ -1,9 +1,11 @@
 import type { OasModel, Parameter, RequestBody, Response, Header } from '../../model/index.js'
 import { ChangelogBuilder, type Changelog, type OasSection } from '../changelog.js'
+import type { PolicyOptions } from '../policies.js'
 import type { RuleId } from '../rules.js'
 import { compareDocumentParts } from './components-diff.js'
 import { compareOperation, type Operation } from './operation-diff.js'
 import { compareParameter } from './parameter-diff.js'
+import { checkVersion, Policies, removalRule } from './policy-diff.js'
 import { compareRequestBody } from './request-body-diff.js'
 import { resolveComponent } from './resolve-component.js'
 import { compareHeader, compareResponse } from './response-diff.js'
@@ -19,8 +21,9 @@ import {
 } from './scope.js'
 
 /** What changed from one OpenAPI model to the other, judged by the rule catalogue. */
-export function diffOas(old: OasModel, next: OasModel): Changelog {
+export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = {}): Changelog {
   const log = new ChangelogBuilder()
+  const policies = new Policies(options)
   const cmp = new Comparison(old, next)
   const compared: { label: string; section: OasSection; scope: Scope }[] = []
 
@@ -39,22 +42,17 @@ export function diffOas(old: OasModel, next: OasModel): Changelog {
         )
         continue
       }
-      const scope = compareOperation(cmp, match, operation, pointerOf(operation))
+      const scope = compareOperation(cmp, match, operation, pointerOf(operation), policies)
       compared.push({ label: labelOf(operation), section, scope })
     }
     for (const [key, operation] of before) {
       if (after.has(key)) continue
       log.count(section, 'deleted')
-      const id: RuleId =
-        section === 'webhooks'
-          ? 'webhook-removed'
-          : operation.deprecated
-            ? 'deprecated-endpoint-removed'
-            : 'endpoint-removed'
+      const { id, note } = removalRule(policies, operation)
       log.add(
         id,
         pointerOf(operation),
-        `The ${section === 'operations' ? 'operation' : 'webhook'} ${labelOf(operation)} was removed.`,
+        `The ${section === 'operations' ? 'operation' : 'webhook'} ${labelOf(operation)} was removed${note}.`,
         {
           operation: labelOf(operation),
         },
@@ -73,6 +71,7 @@ export function diffOas(old: OasModel, next: OasModel): Changelog {
   compareComponents(log, cmp)
   for (const shared of cmp.allShared) emitShared(log, shared)
   compareDocumentParts(log, old, next)
+  checkVersion(policies, log, old.info, next.info, log.finish().counts.breaking > 0)
   return log.finish()
 }
 

@@ -1,5 +1,6 @@
 import type { HttpOperation, WebhookOperation } from '../../model/index.js'
 import { compareParameters } from './parameter-diff.js'
+import { compareLifecycle, type Policies } from './policy-diff.js'
 import { comparePayloads, compareRequestBodies } from './request-body-diff.js'
 import { compareResponses } from './response-diff.js'
 import type { Comparison } from './schema-diff.js'
@@ -14,6 +15,7 @@ export function compareOperation(
   old: Operation,
   next: Operation,
   pointer: string,
+  policies: Policies,
 ): Scope {
   const scope = new Scope('operation')
   const webhook = next.kind === 'webhook'
@@ -25,6 +27,7 @@ export function compareOperation(
     )
   if (old.deprecated && !next.deprecated)
     scope.fixed('endpoint-reactivated', pointer, 'The operation is no longer deprecated.')
+  compareLifecycle(policies, scope, old, next, pointer)
   compareOperationId(scope, old.operationId, next.operationId, pointer)
   for (const tag of next.tags)
     if (!old.tags.includes(tag))
@@ -32,7 +35,7 @@ export function compareOperation(
   for (const tag of old.tags)
     if (!next.tags.includes(tag))
       scope.fixed('operation-tag-removed', pointer, `The tag \`${tag}\` was removed.`)
-  compareParameters(cmp, scope, old, next, pointer)
+  compareParameters(cmp, scope, old, next, pointer, policies)
   if (webhook) comparePayloads(cmp, scope, old.requestBody, next.requestBody, pointer)
   else {
     compareRequestBodies(cmp, scope, old.requestBody, next.requestBody, pointer)

@@ -1,5 +1,6 @@
 import type { Parameter } from '../../model/index.js'
 import type { Operation } from './operation-diff.js'
+import { compareParameterSunset, parameterRemovalRule, Policies } from './policy-diff.js'
 import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { capitalise, escapePointer, type Scope } from './scope.js'
@@ -24,6 +25,7 @@ export function compareParameters(
   old: Operation,
   next: Operation,
   pointer: string,
+  policies: Policies,
 ): void {
   const before = new Map<string, { raw: Resolvable<Parameter>; value: Parameter }>()
   for (const raw of old.parameters) {
@@ -47,7 +49,7 @@ export function compareParameters(
     }
     if (isRef(match.raw) && isRef(raw)) {
       const shared = cmp.shared('parameters', match.raw.refName, raw.refName, (component) =>
-        compareParameter(cmp, component, match.value, value, component.pointer),
+        compareParameter(cmp, component, match.value, value, component.pointer, policies),
       )
       scope.link(shared, 'request-parameter')
     } else
@@ -57,13 +59,14 @@ export function compareParameters(
         match.value,
         value,
         place,
+        policies,
       )
   }
   for (const { value } of before.values())
     scope.fixed(
-      'request-parameter-removed',
+      parameterRemovalRule(policies, value),
       `${pointer}/parameters/${value.in}/${escapePointer(value.name)}`,
-      `The ${parameterLabel(value)} was removed.`,
+      `The ${value.deprecated ? 'deprecated ' : ''}${parameterLabel(value)} was removed.`,
     )
 }
 
@@ -85,6 +88,7 @@ export function compareParameter(
   old: Parameter,
   next: Parameter,
   pointer: string,
+  policies = new Policies(),
 ): void {
   const label = capitalise(parameterLabel(next))
   if (!old.required && next.required)
@@ -93,6 +97,8 @@ export function compareParameter(
     scope.fixed('request-parameter-became-optional', pointer, `${label} became optional.`)
   if (!old.deprecated && next.deprecated)
     scope.fixed('request-parameter-deprecated', pointer, `${label} was deprecated.`)
+  if (old.deprecated && !next.deprecated)
+    scope.fixed('request-parameter-reactivated', pointer, `${label} is no longer deprecated.`)
   if (old.mediaType !== next.mediaType)
     scope.fixed(
       'request-parameter-media-type-changed',
@@ -105,5 +111,6 @@ export function compareParameter(
       pointer,
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
     )
+  compareParameterSunset(policies, scope, old, next, pointer, parameterLabel(next))
   compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }

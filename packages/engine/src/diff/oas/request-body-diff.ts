@@ -57,6 +57,8 @@ export function compareRequestBody(
   compareContent(cmp, scope, old.content, next.content, pointer, {
     added: 'request-body-media-type-added',
     removed: 'request-body-media-type-removed',
+    schemaAdded: 'request-body-media-type-schema-added',
+    schemaRemoved: 'request-body-media-type-schema-removed',
     what: 'request',
   })
 }
@@ -84,6 +86,8 @@ export function comparePayloads(
     {
       added: 'webhook-payload-media-type-added',
       removed: 'webhook-payload-media-type-removed',
+      schemaAdded: 'webhook-payload-media-type-schema-added',
+      schemaRemoved: 'webhook-payload-media-type-schema-removed',
       what: 'payload',
     },
   )

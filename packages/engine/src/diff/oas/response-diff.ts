@@ -64,6 +64,8 @@ export function compareResponse(
   compareContent(cmp, scope, old.content, next.content, pointer, {
     added: 'response-media-type-added',
     removed: 'response-media-type-removed',
+    schemaAdded: 'response-media-type-schema-added',
+    schemaRemoved: 'response-media-type-schema-removed',
     what: 'response',
   })
   const before = new Map(Object.keys(old.headers).map((name) => [name.toLowerCase(), name]))

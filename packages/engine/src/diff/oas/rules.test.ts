@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RULES } from '../rules.js'
 import { OAS_RULES, SCHEMA_CONTEXTS, SCHEMA_KINDS, type SchemaKind } from './rules.js'
+import type { DiffPolicy } from '../policies.js'
 import { api, diff, PLACEMENTS, withOperation, type Doc } from './test-documents.js'
 
 type Pair = readonly [old: Doc, next: Doc]
@@ -294,6 +295,7 @@ const parameter = (extra: Doc = {}) => ({
   schema: { type: 'integer' },
   ...extra,
 })
+const sunsetParameter = (sunset: string) => parameter({ deprecated: true, 'x-sunset': sunset })
 const jsonBody = (schema: Doc = str) => ({ content: { 'application/json': { schema } } })
 const ok = { description: 'ok' }
 const oauth = (flows: Doc) => ({
@@ -302,6 +304,11 @@ const oauth = (flows: Doc) => ({
 const codeFlow = (scopes: Doc, tokenUrl = 'https://a.example/token') => ({
   authorizationCode: { authorizationUrl: 'https://a.example/auth', tokenUrl, scopes },
 })
+const op = (extra: Doc = {}) => withOperation(extra)
+/** A media type without a schema: any value. */
+const untyped = { content: { 'application/json': {} } }
+const hook = (requestBody: Doc, extra: Doc = {}) =>
+  api({ webhooks: { hook: { post: { requestBody, responses: { '200': ok }, ...extra } } } })
 const schemes = {
   components: {
     securitySchemes: {
@@ -582,11 +589,119 @@ const FIXED_PAIRS: Record<string, Pair> = {
     api({ components: { schemas: { Item: str } } }),
     api({ components: { schemas: { Item: { type: 'integer' } } } }),
   ],
+  'request-parameter-reactivated': [
+    withOperation({ parameters: [parameter({ deprecated: true })] }),
+    withOperation({ parameters: [parameter()] }),
+  ],
+  'deprecated-request-parameter-removed': [
+    withOperation({ parameters: [parameter({ deprecated: true })] }),
+    withOperation({}),
+  ],
+  'request-body-media-type-schema-added': [
+    withOperation({ requestBody: untyped }, {}, 'post'),
+    withOperation({ requestBody: jsonBody() }, {}, 'post'),
+  ],
+  'request-body-media-type-schema-removed': [
+    withOperation({ requestBody: jsonBody() }, {}, 'post'),
+    withOperation({ requestBody: untyped }, {}, 'post'),
+  ],
+  'response-media-type-schema-added': [
+    withOperation({ responses: { '200': { ...ok, ...untyped } } }),
+    withOperation({ responses: { '200': { ...ok, ...jsonBody() } } }),
+  ],
+  'response-media-type-schema-removed': [
+    withOperation({ responses: { '200': { ...ok, ...jsonBody() } } }),
+    withOperation({ responses: { '200': { ...ok, ...untyped } } }),
+  ],
+  'webhook-payload-media-type-schema-added': [hook(untyped), hook(jsonBody())],
+  'webhook-payload-media-type-schema-removed': [hook(jsonBody()), hook(untyped)],
+  'deprecated-webhook-removed': [hook(jsonBody(), { deprecated: true }), api()],
+  'oauth-scope-description-changed': [
+    api(oauth(codeFlow({ read: 'Read items' }))),
+    api(oauth(codeFlow({ read: 'Read items and their owners' }))),
+  ],
+  'endpoint-sunset-removed': [
+    op({ deprecated: true, 'x-sunset': '2027-01-01' }),
+    op({ deprecated: true }),
+  ],
+  'endpoint-sunset-moved-earlier': [
+    op({ deprecated: true, 'x-sunset': '2027-01-01' }),
+    op({ deprecated: true, 'x-sunset': '2026-09-01' }),
+  ],
+  'request-parameter-removed-before-sunset': [
+    withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
+    withOperation({}),
+  ],
+  'request-parameter-sunset-removed': [
+    withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
+    withOperation({ parameters: [parameter({ deprecated: true })] }),
+  ],
+  'request-parameter-sunset-moved-earlier': [
+    withOperation({ parameters: [sunsetParameter('2999-01-01')] }),
+    withOperation({ parameters: [sunsetParameter('2998-01-01')] }),
+  ],
+  'endpoint-sunset-in-past': [op(), op({ deprecated: true, 'x-sunset': '2000-01-01' })],
+  'request-parameter-sunset-in-past': [
+    withOperation({ parameters: [parameter()] }),
+    withOperation({ parameters: [sunsetParameter('2000-01-01')] }),
+  ],
+  'endpoint-removed-before-sunset': [op({ deprecated: true, 'x-sunset': '2999-01-01' }), api()],
+  'endpoint-stability-decreased': [op(), op({ 'x-stability-level': 'beta' })],
+  'endpoint-stability-increased': [
+    op({ 'x-stability-level': 'alpha' }),
+    op({ 'x-stability-level': 'beta' }),
+  ],
+  'unstable-endpoint-removed': [op({ 'x-stability-level': 'draft' }), api()],
+}
+
+const TODAY = new Date('2026-06-01T12:00:00Z')
+
+/** Rules that only a policy turns on: the policy, and a pair whose difference is the rule. */
+const POLICY_PAIRS: Record<string, { policy: DiffPolicy; pair: Pair }> = {
+  'endpoint-deprecated-without-sunset': {
+    policy: 'sunset',
+    pair: [op(), op({ deprecated: true })],
+  },
+  'endpoint-sunset-invalid': {
+    policy: 'sunset',
+    pair: [op(), op({ deprecated: true, 'x-sunset': 'next spring' })],
+  },
+  'request-parameter-deprecated-without-sunset': {
+    policy: 'sunset',
+    pair: [
+      withOperation({ parameters: [parameter()] }),
+      withOperation({ parameters: [parameter({ deprecated: true })] }),
+    ],
+  },
+  'request-parameter-sunset-invalid': {
+    policy: 'sunset',
+    pair: [
+      withOperation({ parameters: [parameter()] }),
+      withOperation({ parameters: [sunsetParameter('31/12/2026')] }),
+    ],
+  },
+  'endpoint-stability-invalid': {
+    policy: 'stability',
+    pair: [op(), op({ 'x-stability-level': 'experimental' })],
+  },
+  'api-version-not-bumped': { policy: 'version', pair: [op(), api()] },
+  'api-major-version-not-bumped': {
+    policy: 'version',
+    pair: [op(), api({ info: { title: 'Test', version: '1.1.0' } })],
+  },
+  'api-version-decreased': {
+    policy: 'version',
+    pair: [op(), api({ info: { title: 'Test', version: '0.9.0' } })],
+  },
 }
 
 describe('the OpenAPI rule catalogue', () => {
   it('has a document pair for every rule', () => {
-    const tested = new Set([...Object.keys(FIXED_PAIRS), ...schemaCases.map(({ id }) => id)])
+    const tested = new Set([
+      ...Object.keys(FIXED_PAIRS),
+      ...Object.keys(POLICY_PAIRS),
+      ...schemaCases.map(({ id }) => id),
+    ])
     expect(Object.keys(OAS_RULES).filter((id) => !tested.has(id))).toEqual([])
     expect([...tested].filter((id) => !(id in OAS_RULES))).toEqual([])
   })
@@ -598,6 +713,19 @@ describe('the OpenAPI rule catalogue', () => {
     expect(hit!.level).toBe(RULES[id as keyof typeof RULES].level)
     expect(hit!.message).toMatch(/\.$/)
   })
+
+  it.each(Object.entries(POLICY_PAIRS))(
+    '%s fires with its level under its policy, and not without it',
+    async (id, { policy, pair: [old, next] }) => {
+      const { changes } = await diff(old, next, { policies: new Set([policy]), now: TODAY })
+      const hit = changes.find((change) => change.id === id)
+      expect(hit, JSON.stringify(changes, null, 2)).toBeDefined()
+      expect(hit!.level).toBe(RULES[id as keyof typeof RULES].level)
+      expect(hit!.message).toMatch(/\.$/)
+      const plain = await diff(old, next, { now: TODAY })
+      expect(plain.changes.map((change) => change.id)).not.toContain(id)
+    },
+  )
 
   it.each(schemaCases)('$id fires with its level', async ({ id, context, kind }) => {
     const pair = SCHEMA_PAIRS[kind]

@@ -423,6 +423,16 @@ const FIXED_RULES = {
     'a required parameter became optional',
   ),
   'request-parameter-deprecated': rule('warning', 'operations', 'a parameter was deprecated'),
+  'request-parameter-reactivated': rule(
+    'info',
+    'operations',
+    'a parameter is no longer deprecated',
+  ),
+  'deprecated-request-parameter-removed': rule(
+    'info',
+    'operations',
+    'a deprecated parameter was removed',
+  ),
   'request-parameter-style-changed': rule(
     'breaking',
     'operations',
@@ -436,7 +446,11 @@ const FIXED_RULES = {
 
   'new-required-request-body': rule('breaking', 'operations', 'a required request body was added'),
   'new-optional-request-body': rule('info', 'operations', 'an optional request body was added'),
-  'request-body-removed': rule('warning', 'operations', 'the request body was removed'),
+  'request-body-removed': rule(
+    'breaking',
+    'operations',
+    'the request body was removed (a server that does not expect one may reject it)',
+  ),
   'request-body-became-required': rule(
     'breaking',
     'operations',
@@ -448,6 +462,16 @@ const FIXED_RULES = {
     'breaking',
     'operations',
     'a request media type was removed',
+  ),
+  'request-body-media-type-schema-added': rule(
+    'breaking',
+    'operations',
+    'a request media type that accepted any value got a schema',
+  ),
+  'request-body-media-type-schema-removed': rule(
+    'info',
+    'operations',
+    'a request media type lost its schema (any value is accepted)',
   ),
 
   'response-status-added': rule('info', 'operations', 'a response status was added'),
@@ -466,6 +490,16 @@ const FIXED_RULES = {
     'breaking',
     'operations',
     'a response media type was removed',
+  ),
+  'response-media-type-schema-added': rule(
+    'info',
+    'operations',
+    'a response media type that could hold any value got a schema',
+  ),
+  'response-media-type-schema-removed': rule(
+    'breaking',
+    'operations',
+    'a response media type lost its schema (it may now hold any value)',
   ),
   'response-header-added': rule('info', 'operations', 'a response header was added'),
   'response-required-header-removed': rule(
@@ -522,10 +556,11 @@ const FIXED_RULES = {
 
   'webhook-added': rule('info', 'webhooks', 'a webhook was added'),
   'webhook-removed': rule(
-    'warning',
+    'breaking',
     'webhooks',
-    'a webhook was removed (receivers stop getting it)',
+    'a webhook that was not deprecated was removed (receivers stop getting it)',
   ),
+  'deprecated-webhook-removed': rule('warning', 'webhooks', 'a deprecated webhook was removed'),
   'webhook-deprecated': rule('warning', 'webhooks', 'a webhook was deprecated'),
   'webhook-payload-added': rule('info', 'webhooks', 'a webhook now carries a payload'),
   'webhook-payload-removed': rule('warning', 'webhooks', 'a webhook no longer carries a payload'),
@@ -538,6 +573,16 @@ const FIXED_RULES = {
     'warning',
     'webhooks',
     'a webhook payload media type was removed',
+  ),
+  'webhook-payload-media-type-schema-added': rule(
+    'info',
+    'webhooks',
+    'a webhook payload media type that could hold any value got a schema',
+  ),
+  'webhook-payload-media-type-schema-removed': rule(
+    'warning',
+    'webhooks',
+    'a webhook payload media type lost its schema (it may now hold any value)',
   ),
 
   'security-scheme-added': rule('info', 'securitySchemes', 'a security scheme was added'),
@@ -561,6 +606,109 @@ const FIXED_RULES = {
   'oauth-flow-removed': rule('breaking', 'securitySchemes', 'an OAuth flow was removed'),
   'oauth-scope-added': rule('info', 'securitySchemes', 'an OAuth scope was added'),
   'oauth-scope-removed': rule('warning', 'securitySchemes', 'an OAuth scope was removed'),
+  'oauth-scope-description-changed': rule(
+    'info',
+    'securitySchemes',
+    'the description of an OAuth scope changed',
+  ),
+
+  // What an operation's `x-sunset` and `x-stability-level` promise.
+  'endpoint-sunset-removed': rule(
+    'breaking',
+    'operations',
+    'a deprecated operation lost its `x-sunset` date',
+  ),
+  'endpoint-sunset-moved-earlier': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` date of a deprecated operation moved earlier',
+  ),
+  'endpoint-removed-before-sunset': rule(
+    'breaking',
+    'operations',
+    'a deprecated operation was removed before its `x-sunset` date',
+  ),
+  'endpoint-stability-decreased': rule(
+    'breaking',
+    'operations',
+    'the `x-stability-level` of an operation decreased (stable → beta → alpha → draft)',
+  ),
+  'endpoint-stability-increased': rule(
+    'info',
+    'operations',
+    'the `x-stability-level` of an operation increased',
+  ),
+  'unstable-endpoint-removed': rule(
+    'info',
+    'operations',
+    'an operation whose `x-stability-level` is draft or alpha was removed',
+  ),
+  'request-parameter-removed-before-sunset': rule(
+    'breaking',
+    'operations',
+    'a deprecated parameter was removed before its `x-sunset` date',
+  ),
+  'request-parameter-sunset-removed': rule(
+    'breaking',
+    'operations',
+    'a deprecated parameter lost its `x-sunset` date',
+  ),
+  'request-parameter-sunset-moved-earlier': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` date of a deprecated parameter moved earlier',
+  ),
+  'request-parameter-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'a parameter was deprecated with an `x-sunset` date that has already passed',
+  ),
+  'endpoint-sunset-in-past': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated with an `x-sunset` date that has already passed',
+  ),
+  // Rules that only a policy turns on (DiffOptions.policies, `svc diff --policy`).
+  'request-parameter-deprecated-without-sunset': rule(
+    'breaking',
+    'operations',
+    'a parameter was deprecated without an `x-sunset` date',
+  ),
+  'request-parameter-sunset-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` of a deprecated parameter is not a date (YYYY-MM-DD)',
+  ),
+  'endpoint-deprecated-without-sunset': rule(
+    'breaking',
+    'operations',
+    'an operation was deprecated without an `x-sunset` date',
+  ),
+  'endpoint-sunset-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-sunset` of a deprecated operation is not a date (YYYY-MM-DD)',
+  ),
+  'endpoint-stability-invalid': rule(
+    'breaking',
+    'operations',
+    'the `x-stability-level` of an operation is not draft, alpha, beta or stable',
+  ),
+  'api-version-not-bumped': rule(
+    'warning',
+    'api',
+    'the document has breaking changes and `info.version` did not change',
+  ),
+  'api-major-version-not-bumped': rule(
+    'warning',
+    'api',
+    'the document has breaking changes and `info.version` rose without a major (semver) bump',
+  ),
+  'api-version-decreased': rule(
+    'warning',
+    'api',
+    'the document has breaking changes and `info.version` went down (semver)',
+  ),
 
   'server-added': rule('info', 'servers', 'a server was added'),
   'server-removed': rule('warning', 'servers', 'a server was removed'),

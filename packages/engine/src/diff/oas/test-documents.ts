@@ -1,6 +1,7 @@
 import { parseApi } from '../../parse-api.js'
 import type { Changelog } from '../changelog.js'
 import type { OasModel } from '../../model/index.js'
+import type { PolicyOptions } from '../policies.js'
 import { diffOas } from './diff-oas.js'
 
 /** Test support: small OpenAPI 3.1 documents and their diff. */
@@ -32,8 +33,12 @@ export async function model(doc: Doc | string): Promise<OasModel> {
   return model
 }
 
-export async function diff(old: Doc | string, next: Doc | string): Promise<Changelog> {
-  return diffOas(await model(old), await model(next))
+export async function diff(
+  old: Doc | string,
+  next: Doc | string,
+  options: PolicyOptions = {},
+): Promise<Changelog> {
+  return diffOas(await model(old), await model(next), options)
 }
 
 export type SchemaPlacement = (schema: Doc, components?: Doc) => Doc
