@@ -231,7 +231,8 @@ describe('diffOas', () => {
       { tags: [{ name: 't' }] },
     )
     const levels = (await diff(old, next)).changes.map((change) => change.level)
-    expect(levels).toEqual(['breaking', 'warning', 'warning', 'info'])
+    // new required parameter, parameter removed; deprecated, tag added
+    expect(levels).toEqual(['breaking', 'warning', 'info', 'info'])
   })
 
   it('survives recursive schemas on both sides', async () => {

@@ -389,11 +389,11 @@ const FIXED_RULES = {
     'an operation that was not deprecated was removed',
   ),
   'deprecated-endpoint-removed': rule(
-    'warning',
+    'info',
     'operations',
     'a deprecated operation was removed',
   ),
-  'endpoint-deprecated': rule('warning', 'operations', 'an operation was deprecated'),
+  'endpoint-deprecated': rule('info', 'operations', 'an operation was deprecated'),
   'endpoint-reactivated': rule('info', 'operations', 'an operation is no longer deprecated'),
   'operation-id-added': rule('info', 'operations', 'an operation got an operationId'),
   'operation-id-changed': rule(
@@ -422,7 +422,7 @@ const FIXED_RULES = {
     'operations',
     'a required parameter became optional',
   ),
-  'request-parameter-deprecated': rule('warning', 'operations', 'a parameter was deprecated'),
+  'request-parameter-deprecated': rule('info', 'operations', 'a parameter was deprecated'),
   'request-parameter-reactivated': rule(
     'info',
     'operations',
@@ -481,7 +481,7 @@ const FIXED_RULES = {
     'a 1XX/2XX/3XX response status was removed',
   ),
   'response-non-success-status-removed': rule(
-    'warning',
+    'info',
     'operations',
     'a 4XX/5XX or default response was removed',
   ),
@@ -560,8 +560,8 @@ const FIXED_RULES = {
     'webhooks',
     'a webhook that was not deprecated was removed (receivers stop getting it)',
   ),
-  'deprecated-webhook-removed': rule('warning', 'webhooks', 'a deprecated webhook was removed'),
-  'webhook-deprecated': rule('warning', 'webhooks', 'a webhook was deprecated'),
+  'deprecated-webhook-removed': rule('info', 'webhooks', 'a deprecated webhook was removed'),
+  'webhook-deprecated': rule('info', 'webhooks', 'a webhook was deprecated'),
   'webhook-payload-added': rule('info', 'webhooks', 'a webhook now carries a payload'),
   'webhook-payload-removed': rule('warning', 'webhooks', 'a webhook no longer carries a payload'),
   'webhook-payload-media-type-added': rule(
@@ -586,7 +586,7 @@ const FIXED_RULES = {
   ),
 
   'security-scheme-added': rule('info', 'securitySchemes', 'a security scheme was added'),
-  'security-scheme-removed': rule('warning', 'securitySchemes', 'a security scheme was removed'),
+  'security-scheme-removed': rule('info', 'securitySchemes', 'a security scheme was removed'),
   'security-scheme-type-changed': rule(
     'breaking',
     'securitySchemes',
