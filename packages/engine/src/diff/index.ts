@@ -5,6 +5,7 @@ export {
   type ChangeDelta,
   type ChangeLevel,
   type Changelog,
+  type ChangelogIssues,
   type ChangeSection,
   type ChangeSummary,
   type GqlSection,
