@@ -85,10 +85,13 @@ export type Changelog = {
   readonly issues?: ChangelogIssues
 }
 
+/** A parse issue of level `error`: what made the parse leave something out. */
+export type ErrorIssue = ParseIssue & { readonly level: 'error' }
+
 /** The error-level parse issues of each side, as `svc check` reports them. */
 export type ChangelogIssues = {
-  readonly before: readonly ParseIssue[]
-  readonly after: readonly ParseIssue[]
+  readonly before: readonly ErrorIssue[]
+  readonly after: readonly ErrorIssue[]
 }
 
 export type ChangeExtra = Pick<Change, 'operation' | 'operations'>

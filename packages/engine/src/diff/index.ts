@@ -6,6 +6,7 @@ export {
   type ChangeLevel,
   type Changelog,
   type ChangelogIssues,
+  type ErrorIssue,
   type ChangeSection,
   type ChangeSummary,
   type GqlSection,

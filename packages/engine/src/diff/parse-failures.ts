@@ -1,15 +1,18 @@
 import type { ParseIssue } from '../issues/index.js'
 import type { Components, OasModel } from '../model/index.js'
 import { HTTP_METHODS } from '../model/index.js'
-import { ChangelogBuilder, type Changelog, type ChangeSection } from './changelog.js'
+import {
+  ChangelogBuilder,
+  type Changelog,
+  type ChangelogIssues,
+  type ChangeSection,
+  type ErrorIssue,
+} from './changelog.js'
 import type { ParseFailureRuleId } from './parse-failure-rules.js'
 import type { RuleId } from './rules.js'
 
 /** The error-level parse issues of both sides of a diff. */
-export type SideIssues = {
-  readonly before: readonly ParseIssue[]
-  readonly after: readonly ParseIssue[]
-}
+export type SideIssues = ChangelogIssues
 
 type Kind = 'operation' | 'webhook' | 'component' | 'document' | 'definition'
 
@@ -32,8 +35,8 @@ type Item = {
 
 type Failed = Item & { before: ParseIssue[]; after: ParseIssue[] }
 
-export function errorIssues(issues: readonly ParseIssue[]): ParseIssue[] {
-  return issues.filter((issue) => issue.level === 'error')
+export function errorIssues(issues: readonly ParseIssue[]): ErrorIssue[] {
+  return issues.filter((issue): issue is ErrorIssue => issue.level === 'error')
 }
 
 /**
