@@ -33,7 +33,7 @@ type Item = {
   readonly removed?: RuleId
 }
 
-type Failed = Item & { before: ParseIssue[]; after: ParseIssue[] }
+type Failed = Item & { before: ErrorIssue[]; after: ErrorIssue[] }
 
 export function errorIssues(issues: readonly ParseIssue[]): ErrorIssue[] {
   return issues.filter((issue): issue is ErrorIssue => issue.level === 'error')
@@ -46,6 +46,7 @@ export function errorIssues(issues: readonly ParseIssue[]): ErrorIssue[] {
  */
 export class OasFailures {
   readonly #items = new Map<string, Failed>()
+  readonly #keys = new Map<OasModel, ReadonlySet<string>>()
 
   constructor(
     readonly old: OasModel,
@@ -87,8 +88,14 @@ export class OasFailures {
 
   /** Whether the model has the item (a failed item is absent from its side's model). */
   has(model: OasModel, item: Item): boolean {
-    if (item.kind === 'operation' || item.kind === 'webhook')
-      return [...model.operations, ...model.webhooks].some((op) => operationKey(op) === item.key)
+    if (item.kind === 'operation' || item.kind === 'webhook') {
+      let keys = this.#keys.get(model)
+      if (!keys) {
+        keys = new Set([...model.operations, ...model.webhooks].map(operationKey))
+        this.#keys.set(model, keys)
+      }
+      return keys.has(item.key)
+    }
     if (item.kind === 'component') {
       const [, bucket, name] = item.raw as [string, string, string]
       const entries = (model.components as Record<string, Record<string, unknown> | undefined>)[
@@ -180,7 +187,7 @@ export function failureChangelog(items: readonly Failed[], sides: Sides): Change
       log.add(
         ruleOf(item.kind, 'still-unparsable'),
         item.location,
-        `${Subject} cannot be parsed in either document (unchanged): ${reasons(item.after)}`,
+        `${Subject} still does not parse: ${reasons(item.after)}`,
         extra,
       )
     } else if (item.after.length > 0) {
