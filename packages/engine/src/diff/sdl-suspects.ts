@@ -39,8 +39,9 @@ type Members = {
 /**
  * Whether SDL may have error-level parse issues, read in one pass over its definitions: names
  * defined twice, types that are not defined or stand where their kind cannot, extensions of
- * nothing, interfaces not implemented, executable definitions. Building the model finds the
- * issues themselves, at three times the cost of the diff, so it runs only for a suspect schema.
+ * nothing, interfaces not implemented (or with another field type), root types that are not
+ * object types, executable definitions. Building the model finds the issues themselves, at three
+ * times the cost of the diff, so it runs only for a suspect schema.
  */
 export function mayHaveSdlErrors(document: DocumentNode): boolean {
   const types = new Map<string, Members>()
@@ -73,6 +74,10 @@ export function mayHaveSdlErrors(document: DocumentNode): boolean {
     } else return true
   }
   if (directiveArgs.some((arg) => !isInput(types, arg.type))) return true
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION)
+      for (const root of definition.operationTypes ?? [])
+        if (types.get(root.type.name.value)?.kind !== Kind.OBJECT_TYPE_DEFINITION) return true
   for (const definition of document.definitions) {
     if (definition.kind === Kind.DIRECTIVE_DEFINITION || !('name' in definition)) continue
     const type = definition.name ? types.get(definition.name.value) : undefined
@@ -119,9 +124,36 @@ function hasBadMember(types: ReadonlyMap<string, Members>, type: Members): boole
   for (const name of type.interfaces) {
     const parent = types.get(name)
     if (parent?.kind !== Kind.INTERFACE_TYPE_DEFINITION) return true
-    for (const field of parent.fields.keys()) if (!type.fields.has(field)) return true
+    for (const [name, field] of parent.fields) {
+      const own = type.fields.get(name)
+      if (!own || !implementsField(own, field)) return true
+    }
   }
   return false
+}
+
+/**
+ * Whether a field can implement an interface's: the same named type at the same list depth (a
+ * narrower type may be valid too, and is left to the full check), and every argument.
+ */
+function implementsField(
+  own: FieldDefinitionNode | InputValueDefinitionNode,
+  field: FieldDefinitionNode | InputValueDefinitionNode,
+): boolean {
+  if (shape(own.type) !== shape(field.type)) return false
+  const args = new Set(
+    ('arguments' in own ? (own.arguments ?? []) : []).map((arg) => arg.name.value),
+  )
+  return ('arguments' in field ? (field.arguments ?? []) : []).every((arg) =>
+    args.has(arg.name.value),
+  )
+}
+
+/** `[User]` for `[User!]!`: the named type and list depth, nullability aside. */
+function shape(type: TypeNode): string {
+  if (type.kind === Kind.NAMED_TYPE) return type.name.value
+  if (type.kind === Kind.LIST_TYPE) return `[${shape(type.type)}]`
+  return shape(type.type)
 }
 
 function named(type: TypeNode): string {
