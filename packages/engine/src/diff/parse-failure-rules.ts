@@ -11,7 +11,7 @@ export const PARSE_FAILURE_RULES = {
     protocol: 'oas',
     section: 'operations',
     summary:
-      'an operation has error-level parse issues in the new document (in both, when its text changed); it cannot be compared',
+      'an operation of the old document has error-level parse issues in the new one (in both, when its text changed); it cannot be compared',
   },
   'operation-was-unparsable': {
     level: 'warning',
@@ -27,12 +27,19 @@ export const PARSE_FAILURE_RULES = {
     summary:
       'an operation has error-level parse issues in both documents and its text is unchanged',
   },
+  'operation-added-unparsable': {
+    level: 'warning',
+    protocol: 'oas',
+    section: 'operations',
+    summary:
+      'an operation the old document did not have was added with error-level parse issues; it cannot be read',
+  },
   'webhook-unparsable': {
     level: 'breaking',
     protocol: 'oas',
     section: 'webhooks',
     summary:
-      'a webhook has error-level parse issues in the new document (in both, when its text changed); it cannot be compared',
+      'a webhook of the old document has error-level parse issues in the new one (in both, when its text changed); it cannot be compared',
   },
   'webhook-was-unparsable': {
     level: 'warning',
@@ -47,12 +54,19 @@ export const PARSE_FAILURE_RULES = {
     section: 'webhooks',
     summary: 'a webhook has error-level parse issues in both documents and its text is unchanged',
   },
+  'webhook-added-unparsable': {
+    level: 'warning',
+    protocol: 'oas',
+    section: 'webhooks',
+    summary:
+      'a webhook the old document did not have was added with error-level parse issues; it cannot be read',
+  },
   'component-unparsable': {
     level: 'breaking',
     protocol: 'oas',
     section: 'schemas',
     summary:
-      'a component has error-level parse issues in the new document (in both, when its text changed); it cannot be compared',
+      'a component of the old document has error-level parse issues in the new one (in both, when its text changed); it cannot be compared',
   },
   'component-was-unparsable': {
     level: 'warning',
@@ -66,6 +80,13 @@ export const PARSE_FAILURE_RULES = {
     protocol: 'oas',
     section: 'schemas',
     summary: 'a component has error-level parse issues in both documents and its text is unchanged',
+  },
+  'component-added-unparsable': {
+    level: 'warning',
+    protocol: 'oas',
+    section: 'schemas',
+    summary:
+      'a component the old document did not have was added with error-level parse issues; it cannot be read',
   },
   'document-unparsable': {
     level: 'breaking',
@@ -93,7 +114,7 @@ export const PARSE_FAILURE_RULES = {
     protocol: 'gql',
     section: 'types',
     summary:
-      'a type or directive definition has error-level parse issues in the new schema and had none in the old one',
+      'a type or directive definition of the old schema has error-level parse issues in the new one and had none before',
   },
   'definition-was-unparsable': {
     level: 'warning',
@@ -107,6 +128,13 @@ export const PARSE_FAILURE_RULES = {
     protocol: 'gql',
     section: 'types',
     summary: 'a type or directive definition has error-level parse issues in both schemas',
+  },
+  'definition-added-unparsable': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'types',
+    summary:
+      'a type or directive definition the old schema did not have was added with error-level parse issues; it cannot be read',
   },
 } as const satisfies Record<string, RuleDefinition>
 

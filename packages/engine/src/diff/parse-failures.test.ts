@@ -38,6 +38,11 @@ const PAIRS: Record<string, { before: string; after: string; location: string }>
     after: oas({ '/a': { get: broken } }),
     location: '/paths/~1a/get',
   },
+  'operation-added-unparsable': {
+    before: oas({}),
+    after: oas({ '/a': { get: broken } }),
+    location: '/paths/~1a/get',
+  },
   'webhook-unparsable': {
     before: hooks({ ping: { post: ok } }),
     after: hooks({ ping: { post: { ...ok, requestBody: 5 } } }),
@@ -50,6 +55,11 @@ const PAIRS: Record<string, { before: string; after: string; location: string }>
   },
   'webhook-still-unparsable': {
     before: hooks({ ping: { post: { ...ok, requestBody: 5 } } }),
+    after: hooks({ ping: { post: { ...ok, requestBody: 5 } } }),
+    location: '/webhooks/ping/post',
+  },
+  'webhook-added-unparsable': {
+    before: hooks({}),
     after: hooks({ ping: { post: { ...ok, requestBody: 5 } } }),
     location: '/webhooks/ping/post',
   },
@@ -68,6 +78,11 @@ const PAIRS: Record<string, { before: string; after: string; location: string }>
     after: schemas({ Pet: { type: 'strin' } }),
     location: '/components/schemas/Pet',
   },
+  'component-added-unparsable': {
+    before: schemas({}),
+    after: schemas({ Pet: { type: 'strin' } }),
+    location: '/components/schemas/Pet',
+  },
   'definition-unparsable': {
     before: 'type Query { a: String }',
     after: 'type Query { a: String a: Int }',
@@ -82,6 +97,11 @@ const PAIRS: Record<string, { before: string; after: string; location: string }>
     before: 'type Query { a: String a: Int }',
     after: 'type Query { a: String a: Int }',
     location: 'Query',
+  },
+  'definition-added-unparsable': {
+    before: 'type Query { a: String }',
+    after: 'type Query { a: String } extend type Ghost { b: Int }',
+    location: 'Ghost',
   },
 }
 
@@ -137,9 +157,9 @@ describe('items that fail to parse', () => {
     ])
   })
 
-  it('reports an added operation that does not parse as breaking, and a removed one as removed', async () => {
+  it('reports an added operation that does not parse as a warning, and a removed one as removed', async () => {
     const added = await diff(oas({}), oas({ '/a': { get: broken } }))
-    expect(hits(added)).toEqual([['operation-unparsable', 'breaking', '/paths/~1a/get']])
+    expect(hits(added)).toEqual([['operation-added-unparsable', 'warning', '/paths/~1a/get']])
     expect(added.changes[0]!.message).toContain('was added but does not parse')
     expect(added.summary.details).toEqual({ operations: { added: 1, deleted: 0, modified: 0 } })
     const removed = await diff(oas({ '/a': { get: broken } }), oas({}))
@@ -265,9 +285,9 @@ describe('GraphQL schemas that fail to parse', () => {
     ['a type defined twice', `${query} type User { id: ID } type User { name: String }`, 'User'],
     ['a field of an unknown type', 'type Query { me: Nobody }', 'Query'],
     [
-      'an extension of nothing',
-      `${query} type User { id: ID } extend type Ghost { a: Int }`,
-      'Ghost',
+      'an extension with a field of an unknown type',
+      `${query} type User { id: ID } extend type Query { x: Ghost }`,
+      'Query',
     ],
     [
       'an interface not implemented',

@@ -198,7 +198,7 @@ export function failureChangelog(items: readonly Failed[], sides: Sides): Change
           ? 'changed and still does not parse'
           : 'no longer parses'
       log.add(
-        ruleOf(item.kind, 'unparsable'),
+        ruleOf(item.kind, added ? 'added-unparsable' : 'unparsable'),
         item.location,
         `${Subject} ${state}: ${reasons(item.after)}`,
         extra,
@@ -225,10 +225,12 @@ export function failureChangelog(items: readonly Failed[], sides: Sides): Change
   return log.finish()
 }
 
-function ruleOf(
-  kind: Kind,
-  outcome: 'unparsable' | 'was-unparsable' | 'still-unparsable',
-): ParseFailureRuleId {
+type Outcome = 'unparsable' | 'added-unparsable' | 'was-unparsable' | 'still-unparsable'
+
+function ruleOf(kind: Kind, outcome: Outcome): ParseFailureRuleId {
+  // A part of the document outside the compared items is never new: it fails or it does not.
+  if (outcome === 'added-unparsable')
+    return kind === 'document' ? 'document-unparsable' : `${kind}-added-unparsable`
   return `${kind}-${outcome}`
 }
 
