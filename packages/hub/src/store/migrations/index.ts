@@ -7,7 +7,7 @@ import { rateLimits } from './0004-rate-limits.js'
 import { credits } from './0005-credits.js'
 import { libraries } from './0006-libraries.js'
 import { web } from './0007-web.js'
-import { changelogIssues } from './0008-changelog-issues.js'
+import { changelogIssues } from './0009-changelog-issues.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -19,7 +19,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0005-credits': credits(),
     '0006-libraries': libraries(),
     '0007-web': web(),
-    '0008-changelog-issues': changelogIssues(),
+    '0009-changelog-issues': changelogIssues(),
   }
   return { getMigrations: async () => migrations }
 }
