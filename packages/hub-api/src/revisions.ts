@@ -74,6 +74,34 @@ export const ChangeSchema = z
   })
   .openapi('Change')
 
+/** An error-level parse issue, as `svc check --json` reports it. */
+export const ParseIssueSchema = z
+  .object({
+    protocol: z.enum(['oas', 'gql']),
+    type: z.string().openapi({ example: 'INVALID_OPERATION' }),
+    level: z.literal('error'),
+    message: z.string(),
+    location: z.string().openapi({
+      description: 'Colon-joined trail of the place in the document',
+      example: 'paths:/pets:post',
+    }),
+    cause: z.string().optional(),
+    line: z.int().optional(),
+    column: z.int().optional(),
+    file: z.string().optional(),
+  })
+  .openapi('ParseIssue')
+
+export const ChangelogIssuesSchema = z
+  .object({
+    before: z.array(ParseIssueSchema).openapi({ description: "The previous revision's errors" }),
+    after: z.array(ParseIssueSchema).openapi({ description: "This revision's errors" }),
+  })
+  .openapi('ChangelogIssues', {
+    description:
+      'Present only when either document has error-level parse issues: what each failed to parse. Every item they name is also a change (`operation-unparsable` …).',
+  })
+
 export const PushResultSchema = z
   .object({
     created: z.boolean().openapi({
@@ -108,6 +136,7 @@ export const RevisionChangesSchema = z
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
     changes: z.array(ChangeSchema),
+    issues: ChangelogIssuesSchema.optional(),
   })
   .openapi('RevisionChanges')
 
@@ -115,6 +144,8 @@ export type Revision = z.infer<typeof RevisionSchema>
 export type ChangeSummary = z.infer<typeof ChangeSummarySchema>
 export type ChangeSeverity = z.infer<typeof ChangeSeveritySchema>
 export type Change = z.infer<typeof ChangeSchema>
+export type ParseIssue = z.infer<typeof ParseIssueSchema>
+export type ChangelogIssues = z.infer<typeof ChangelogIssuesSchema>
 export type PushResult = z.infer<typeof PushResultSchema>
 export type RevisionList = z.infer<typeof RevisionListSchema>
 export type RevisionChanges = z.infer<typeof RevisionChangesSchema>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPO_ROOT, runSvc } from '../../cli/test/support/run-svc.js'
+import { fixtureDir, REPO_ROOT, runSvc } from '../../cli/test/support/run-svc.js'
 import { storeKinds } from './support/databases.js'
 import { seedPeople, type People } from './support/fixtures.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
@@ -16,6 +16,21 @@ const ghes = join(dirname(require.resolve('@octokit/openapi/package.json')), 'ge
  * Pairs pushed to the hub one after the other, and given to `svc diff` as files. A `large` pair
  * runs on one store only (the last of storeKinds): its cost is the diff, the same on every store.
  */
+const oas = (responses: unknown) =>
+  JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: { '/pets': { post: { responses } } },
+  })
+/** Pairs whose new side has parse errors: the changelog then carries `issues`. */
+const broken = fixtureDir({
+  'ok.json': oas({ '200': { description: 'ok' } }),
+  'broken.json': oas(null),
+  'ok.graphql': 'type Query { pet: Pet }\ntype Pet { name: String }\n',
+  'broken.graphql': 'type Query { pet: Pet }\ntype Pet { name: String name: Int }\n',
+})
+afterAll(() => broken.dispose())
+
 const PAIRS = [
   {
     name: 'petstore (YAML)',
@@ -27,6 +42,18 @@ const PAIRS = [
     name: 'a GraphQL schema',
     old: join(fixtures, 'schema-v1.graphql'),
     new: join(fixtures, 'schema-v2.graphql'),
+    type: 'application/graphql',
+  },
+  {
+    name: 'an operation that no longer parses',
+    old: join(broken.dir, 'ok.json'),
+    new: join(broken.dir, 'broken.json'),
+    type: 'application/json',
+  },
+  {
+    name: 'a GraphQL type that no longer parses',
+    old: join(broken.dir, 'ok.graphql'),
+    new: join(broken.dir, 'broken.graphql'),
     type: 'application/graphql',
   },
   {
@@ -76,8 +103,8 @@ for (const kind of kinds) {
         const cli = await runSvc(['diff', old, next, '--json'])
         expect(cli.code, cli.stderr).toBe(0)
         const printed = JSON.parse(cli.stdout)
-        const { summary, counts, changes } = served.body
-        expect({ summary, counts, changes }).toEqual(printed)
+        const { summary, counts, changes, issues } = served.body
+        expect({ summary, counts, changes, ...(issues ? { issues } : {}) }).toEqual(printed)
         expect(printed.summary.diff).toBe(true)
         expect(printed.changes.length).toBeGreaterThan(0)
       },

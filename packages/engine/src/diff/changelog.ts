@@ -1,3 +1,4 @@
+import type { ParseIssue } from '../issues/parse-issue.js'
 import { RULES, type RuleId } from './rules.js'
 
 /** How badly a change can hurt a client that worked with the old document. */
@@ -77,6 +78,20 @@ export type Changelog = {
   readonly counts: ChangeCounts
   /** Breaking first, then warnings, then info; within a level by location, then rule id. */
   readonly changes: readonly Change[]
+  /**
+   * Present only when a side has error-level parse issues: what each side failed to parse, the
+   * reason behind its `*-unparsable` changes. Warnings and debug issues are left out.
+   */
+  readonly issues?: ChangelogIssues
+}
+
+/** A parse issue of level `error`: what made the parse leave something out. */
+export type ErrorIssue = ParseIssue & { readonly level: 'error' }
+
+/** The error-level parse issues of each side, as `svc check` reports them. */
+export type ChangelogIssues = {
+  readonly before: readonly ErrorIssue[]
+  readonly after: readonly ErrorIssue[]
 }
 
 export type ChangeExtra = Pick<Change, 'operation' | 'operations'>
@@ -120,6 +135,29 @@ export class ChangelogBuilder {
       changes,
     }
   }
+}
+
+/** One changelog with another's changes and section counts folded in. */
+export function mergeChangelogs(a: Changelog, b: Changelog): Changelog {
+  if (b.changes.length === 0 && Object.keys(b.summary.details).length === 0) return a
+  const details: Partial<Record<ChangeSection, ChangeDelta>> = {}
+  for (const log of [a, b])
+    for (const [section, delta] of Object.entries(log.summary.details) as [
+      ChangeSection,
+      ChangeDelta,
+    ][]) {
+      const entry = (details[section] ??= { added: 0, deleted: 0, modified: 0 })
+      entry.added += delta.added
+      entry.deleted += delta.deleted
+      entry.modified += delta.modified
+    }
+  const sorted: Partial<Record<ChangeSection, ChangeDelta>> = {}
+  for (const section of Object.keys(details).sort() as ChangeSection[])
+    sorted[section] = details[section]
+  const changes = [...a.changes, ...b.changes].sort(compareChanges)
+  const counts = { breaking: 0, warning: 0, info: 0 }
+  for (const change of changes) counts[change.level]++
+  return { summary: { diff: true, details: sorted }, counts, changes }
 }
 
 function compareChanges(a: Change, b: Change): number {

@@ -65,4 +65,35 @@ describe('diffDocuments', () => {
     )
     expect(refusal).toBeInstanceOf(DocumentError)
   })
+
+  it('never says "no change" when an operation stops parsing as its request body tightens', async () => {
+    const operation = (maxLength: number, responses: unknown) => ({
+      post: {
+        requestBody: {
+          content: { 'application/json': { schema: { type: 'string', maxLength } } },
+        },
+        responses,
+      },
+    })
+    const log = await diffDocuments(
+      { text: openapi({ '/pets': operation(100, { '200': { description: 'ok' } }) }) },
+      { text: openapi({ '/pets': operation(10, null) }) },
+    )
+    expect(log.summary.diff).toBe(true)
+    expect(log.counts.breaking).toBe(1)
+    expect(log.changes.map((change) => [change.id, change.operation])).toEqual([
+      ['operation-unparsable', 'POST /pets'],
+    ])
+    expect(log.issues?.after.map((issue) => issue.location)).toEqual(['paths:/pets:post'])
+  })
+
+  it('carries the parse errors across a change of protocol too', async () => {
+    const log = await diffDocuments(
+      { text: openapi({ '/me': { get: { responses: null } } }) },
+      { text: sdl },
+    )
+    expect(log.changes.map((change) => change.id)).toEqual(['api-protocol-changed'])
+    expect(log.issues?.before).toHaveLength(1)
+    expect(log.issues?.after).toEqual([])
+  })
 })

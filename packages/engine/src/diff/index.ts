@@ -5,6 +5,8 @@ export {
   type ChangeDelta,
   type ChangeLevel,
   type Changelog,
+  type ChangelogIssues,
+  type ErrorIssue,
   type ChangeSection,
   type ChangeSummary,
   type GqlSection,

@@ -1,6 +1,7 @@
 import type { ChangeLevel, ChangeSection } from './changelog.js'
 import { GQL_RULES } from './gql/rules.js'
 import { OAS_RULES, type OasRuleId } from './oas/rules.js'
+import { PARSE_FAILURE_RULES, type ParseFailureRuleId } from './parse-failure-rules.js'
 
 /** One entry of the rule catalogue (docs/diff-rules.md lists every one). */
 export type RuleDefinition = {
@@ -12,7 +13,8 @@ export type RuleDefinition = {
   readonly summary: string
 }
 
-export type RuleId = OasRuleId | keyof typeof GQL_RULES | keyof typeof COMMON_RULES
+export type RuleId =
+  OasRuleId | keyof typeof GQL_RULES | keyof typeof COMMON_RULES | ParseFailureRuleId
 
 const COMMON_RULES = {
   'api-protocol-changed': {
@@ -27,4 +29,5 @@ export const RULES: Readonly<Record<RuleId, RuleDefinition>> = {
   ...COMMON_RULES,
   ...OAS_RULES,
   ...GQL_RULES,
+  ...PARSE_FAILURE_RULES,
 }

@@ -9,6 +9,7 @@ import type { Repos, Store } from '../store/store.js'
 import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
 import { enqueueRevisionEvent } from '../webhooks/outbox.js'
 import type { DocumentAnalysis } from './document-analysis.js'
+import { servedIssues } from './record.js'
 import { oneAtATime } from './one-at-a-time.js'
 import type { PushedDocument } from './pushed-document.js'
 
@@ -155,8 +156,9 @@ async function append(request: PushRequest, tx: Repos, analysed: Analysed): Prom
     warning: changelog.counts.warning,
     info: changelog.counts.info,
     changes: JSON.stringify(changelog.changes),
+    changelog_issues: changelog.issues ? JSON.stringify(servedIssues(changelog.issues)) : null,
   })
-  const { changes: _changes, ...listing } = row
+  const { changes: _changes, changelog_issues: _issues, ...listing } = row
   const revision = { ...listing, created_by_handle: caller.handle }
   const deliveries = latest
     ? await enqueueRevisionEvent(tx, {

@@ -1,5 +1,10 @@
-import { CHANGE_LEVELS as ANSWERED_LEVELS, type Api, type Revision } from '@svc/hub-api'
-import { CHANGE_LEVELS } from '@svc/engine'
+import {
+  CHANGE_LEVELS as ANSWERED_LEVELS,
+  type Api,
+  type ParseIssue as AnsweredIssue,
+  type Revision,
+} from '@svc/hub-api'
+import { CHANGE_LEVELS, type ChangelogIssues } from '@svc/engine'
 import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 
 export type ApiRecord = Api
@@ -8,6 +13,14 @@ export type RevisionRecord = Revision
 // The answers name the engine's change levels, in its order.
 CHANGE_LEVELS satisfies typeof ANSWERED_LEVELS
 ANSWERED_LEVELS satisfies typeof CHANGE_LEVELS
+
+/** A changelog's `issues` as the changes endpoint serves them: the engine's, as they are. */
+export function servedIssues(issues: ChangelogIssues): {
+  readonly before: readonly AnsweredIssue[]
+  readonly after: readonly AnsweredIssue[]
+} {
+  return issues
+}
 
 export function apiRecord(row: ApiWithOwner, publicUrl: string): ApiRecord {
   return {

@@ -255,7 +255,7 @@ revisions.openapi(
     tags: ['apis'],
     summary: "A revision's changelog against the revision that was latest before it",
     description:
-      '`summary`, `counts` and `changes` are what `svc diff --json` prints for the two documents.',
+      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents.',
     security: OPTIONAL_BEARER,
     request: { params: RevisionParams },
     responses: {
@@ -272,7 +272,10 @@ revisions.openapi(
     const previous = revision.previous_revision_id
       ? await store.apis.revision(api.id, revision.previous_revision_id)
       : undefined
-    const changes = await store.apis.changes(revision.id)
+    const [changes, issues] = await Promise.all([
+      store.apis.changes(revision.id),
+      store.apis.changelogIssues(revision.id),
+    ])
     const record = (row: typeof revision) =>
       JSON.stringify(revisionRecord(row, api, config.publicUrl))
     // The stored summary and changes are JSON already: spliced in, not parsed and rewritten,
@@ -282,7 +285,8 @@ revisions.openapi(
       `"previousRevision":${previous ? record(previous) : 'null'},` +
       `"summary":${revision.summary},` +
       `"counts":${JSON.stringify(stored(revision).counts)},` +
-      `"changes":${changes ?? '[]'}}`
+      `"changes":${changes ?? '[]'}` +
+      (issues ? `,"issues":${issues}}` : '}')
     // Typed routes expect c.json(); this is the same JSON, already text.
     return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
   },

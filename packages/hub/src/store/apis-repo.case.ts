@@ -118,7 +118,7 @@ export function runApisRepoTests(current: () => Store): void {
       expect([second.seq, third.seq]).toEqual([2, 3])
       expect(third.previous_revision_id).toBe(second.id)
 
-      const { changes: _changes, ...listing } = third
+      const { changes: _changes, changelog_issues: _issues, ...listing } = third
       expect(await store.apis.latestRevision(api.id)).toEqual({
         ...listing,
         created_by_handle: 'alice',
@@ -126,7 +126,21 @@ export function runApisRepoTests(current: () => Store): void {
       expect(await store.apis.revision(api.id, first.id)).toMatchObject({ id: first.id, seq: 1 })
       const page = await store.apis.revisions(api.id, { limit: 10 })
       expect(page.map((r) => r.seq)).toEqual([3, 2, 1])
-      expect(page.every((r) => !('changes' in r))).toBe(true)
+      expect(page.every((r) => !('changes' in r) && !('changelog_issues' in r))).toBe(true)
+    })
+
+    it("store a changelog's parse issues apart, null when there are none", async () => {
+      const store = current()
+      const { alice, api } = await seedApi(store)
+      const clean = await store.apis.appendRevision(newRevision(api, alice, 'one', null))
+      const issues = JSON.stringify({ before: [], after: [{ level: 'error', location: 'x' }] })
+      const broken = await store.apis.appendRevision({
+        ...newRevision(api, alice, 'two', clean.id),
+        changelog_issues: issues,
+      })
+      expect(await store.apis.changelogIssues(clean.id)).toBeNull()
+      expect(await store.apis.changelogIssues(broken.id)).toBe(issues)
+      expect(await store.apis.changelogIssues('rev_missing')).toBeUndefined()
     })
 
     it('pages revisions newest first from a seq down', async () => {

@@ -9,7 +9,9 @@ import type { ApiRow, Database, NewRevision, RevisionRow } from './schema.js'
 export type ApiWithOwner = ApiRow & { owner_handle: string }
 
 /** A revision without its changelog entries (which can run to megabytes), with its creator's handle. */
-export type RevisionListing = Omit<RevisionRow, 'changes'> & { created_by_handle: string }
+export type RevisionListing = Omit<RevisionRow, 'changes' | 'changelog_issues'> & {
+  created_by_handle: string
+}
 
 /** What `appendRevision` needs: the revision without what the store decides, and the document. */
 export type AppendRevision = Omit<NewRevision, 'id' | 'seq' | 'content_hash' | 'size'> & {
@@ -128,6 +130,16 @@ export class ApisRepo {
     return row?.changes
   }
 
+  /** The changelog's `issues` of a revision, as the JSON text they were stored as; null when none. */
+  async changelogIssues(revisionId: string): Promise<string | null | undefined> {
+    const row = await this.db
+      .selectFrom('revisions')
+      .select('changelog_issues')
+      .where('id', '=', revisionId)
+      .executeTakeFirst()
+    return row?.changelog_issues
+  }
+
   /**
    * Stores the document and appends the revision with its changelog as the API's new latest,
    * in one transaction (its own, or the one this repository runs in). Throws
@@ -163,6 +175,7 @@ export class ApisRepo {
       version: fields.version ?? null,
       published_at: fields.published_at ?? null,
       previous_revision_id: fields.previous_revision_id ?? null,
+      changelog_issues: fields.changelog_issues ?? null,
     }
     try {
       await this.db.insertInto('revisions').values(row).execute()

@@ -162,6 +162,8 @@ export type RevisionsTable = {
   info: number
   /** JSON: the changelog's entries, as the engine's diff returned them. */
   changes: string
+  /** JSON: the changelog's `issues` (both documents' error-level parse issues); null when none. */
+  changelog_issues: string | null
 }
 
 export type ProjectsTable = {

@@ -327,6 +327,36 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect((await nora.get('/alice/apis/graph/webhooks')).status).toBe(404)
   })
 
+  it('leads the changes page with the parse errors of either document', async () => {
+    const created = await alice.submit('/apis/new', {
+      owner: 'alice',
+      slug: 'broken',
+      name: 'Broken API',
+      visibility: 'public',
+      sourceUrl: '',
+    })
+    expect(created.status, created.text).toBe(303)
+    const push = async (responses: string) => {
+      const document = `openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n    post:\n      responses: ${responses}\n`
+      const pushed = await alice.submit('/alice/apis/broken/revisions/new', {
+        document,
+        version: '',
+      })
+      expect(pushed.status, pushed.text).toBe(303)
+      return pushed.headers.get('location')!
+    }
+    await push("{'200': {description: ok}}")
+    const revision = await push('null')
+    const changes = await alice.get(`${revision}/changes`)
+    expect(changes.status).toBe(200)
+    const text = changes.text
+    expect(text).toContain('data-testid="changes-parse-errors"')
+    expect(text).toContain('paths:/pets:post')
+    expect(text).toContain('&quot;responses&quot; must be an object, got null.')
+    expect(text).toContain('operation-unparsable')
+    expect(text.indexOf('changes-parse-errors')).toBeLessThan(text.indexOf('changes-breaking'))
+  })
+
   it('refetches the source URL, and shows why a refetch was refused', async () => {
     const created = await alice.submit('/apis/new', {
       owner: 'alice',

@@ -125,4 +125,61 @@ describe('changelogLines', () => {
     )
     expect(lines).toContain('    <dim>GET /pets</dim>')
   })
+
+  it('parse errors first, old side then new, each with its location', () => {
+    const issue = (location: string, message: string) =>
+      ({ protocol: 'oas', type: 'INVALID_OPERATION', level: 'error', message, location }) as const
+    const log: Changelog = {
+      summary: { diff: true, details: {} },
+      counts: { breaking: 1, warning: 1, info: 0 },
+      changes: [
+        {
+          id: 'operation-unparsable',
+          level: 'breaking',
+          message: 'Operation GET /a no longer parses: x.',
+          location: '/paths/~1a/get',
+          operation: 'GET /a',
+        },
+        {
+          id: 'document-was-unparsable',
+          level: 'warning',
+          message:
+            'The document could not be parsed in the old document, so its changes cannot be judged: y.',
+          location: '',
+        },
+      ],
+      issues: { before: [issue('', 'y.')], after: [issue('paths:/a:get', 'x.')] },
+    }
+    expect(changelogLines(log, plain).slice(0, 5)).toEqual([
+      'Parse errors (2); the items they name are changes below:',
+      '  old  (document)    y.',
+      '  new  paths:/a:get  x.',
+      '',
+      '1 breaking, 1 warning, 0 info changes',
+    ])
+    const painted = changelogLines(log, tagged)
+    expect(painted[1]).toBe('  <yellow>old</yellow>  <cyan>(document)  </cyan>  y.')
+    expect(painted[2]).toBe('  <red>new</red>  <cyan>paths:/a:get</cyan>  x.')
+  })
+
+  it('never "No changes." while a side has parse errors', () => {
+    const log: Changelog = {
+      summary: { diff: false, details: {} },
+      counts: { breaking: 0, warning: 0, info: 0 },
+      changes: [],
+      issues: {
+        before: [],
+        after: [
+          {
+            protocol: 'gql',
+            type: 'INVALID_TYPE_DEFINITION',
+            level: 'error',
+            message: 'z.',
+            location: 'T',
+          },
+        ],
+      },
+    }
+    expect(changelogLines(log, plain)).not.toContain('No changes.')
+  })
 })

@@ -31,8 +31,9 @@ export function renderDiff(result: DiffResult, output: Output): ExitCode {
       })
     return EXIT.failure
   }
-  const { summary, counts, changes } = result.changelog
-  if (output.format === 'json') output.json({ summary, counts, changes })
+  const { summary, counts, changes, issues } = result.changelog
+  if (output.format === 'json')
+    output.json({ summary, counts, changes, ...(issues === undefined ? {} : { issues }) })
   else for (const line of changelogLines(result.changelog, output.color)) output.result(line)
   if (result.failure === undefined) return EXIT.ok
   output.diagnostic(`error: --fail-on ${result.failure.failOn}: ${result.failure.crossed}.`)
@@ -40,13 +41,16 @@ export function renderDiff(result: DiffResult, output: Output): ExitCode {
 }
 
 /**
- * The text report of `svc diff`: a headline with the counts, one line per changed section, then
- * the changes grouped by level, each as `id  location  message` with its operation(s) below.
+ * The text report of `svc diff`: the parse errors of either side first (what they name could not
+ * be compared), a headline with the counts, one line per changed section, then the changes
+ * grouped by level, each as `id  location  message` with its operation(s) below.
  */
 export function changelogLines(changelog: Changelog, color: Colors): string[] {
   const { counts, summary, changes } = changelog
-  if (changes.length === 0 && !summary.diff) return ['No changes.']
+  const failures = parseErrorLines(changelog, color)
+  if (changes.length === 0 && !summary.diff && failures.length === 0) return ['No changes.']
   const lines = [
+    ...failures,
     [
       paintCount(counts.breaking, 'breaking', color.red),
       paintCount(counts.warning, counts.warning === 1 ? 'warning' : 'warnings', color.yellow),
@@ -70,6 +74,29 @@ export function changelogLines(changelog: Changelog, color: Colors): string[] {
     for (const change of group) lines.push(...renderChange(change, idWidth, color))
   }
   return lines
+}
+
+/**
+ * `Parse errors (2); …` and one line per error-level issue, `old`/`new`, its location and
+ * message; nothing when neither side has one.
+ */
+function parseErrorLines({ issues }: Changelog, color: Colors): string[] {
+  if (!issues) return []
+  const rows = [
+    ...issues.before.map((issue) => ({ issue, side: color.yellow('old') })),
+    ...issues.after.map((issue) => ({ issue, side: color.red('new') })),
+  ]
+  if (rows.length === 0) return []
+  const where = (location: string) => location || '(document)'
+  const width = Math.max(...rows.map(({ issue }) => where(issue.location).length))
+  return [
+    color.bold(`Parse errors (${rows.length}); the items they name are changes below:`),
+    ...rows.map(
+      ({ issue, side }) =>
+        `  ${side}  ${color.cyan(where(issue.location).padEnd(width))}  ${issue.message}`,
+    ),
+    '',
+  ]
 }
 
 function renderChange(change: Change, idWidth: number, color: Colors): string[] {

@@ -8,6 +8,7 @@ import { credits } from './0005-credits.js'
 import { libraries } from './0006-libraries.js'
 import { web } from './0007-web.js'
 import { webhookMinLevel } from './0008-webhook-min-level.js'
+import { changelogIssues } from './0009-changelog-issues.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -20,6 +21,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0006-libraries': libraries(),
     '0007-web': web(),
     '0008-webhook-min-level': webhookMinLevel(),
+    '0009-changelog-issues': changelogIssues(),
   }
   return { getMigrations: async () => migrations }
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { RevisionChangesSchema, type Change } from '@svc/hub-api'
+import { RevisionChangesSchema, type Change, type ChangelogIssues } from '@svc/hub-api'
 import { Badge, Empty, Time } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
@@ -48,7 +48,7 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
     viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
-  const { revision, previousRevision, counts, changes } = answer.data
+  const { revision, previousRevision, counts, changes, issues } = answer.data
   const revisionHref = revisionPath(api.owner, api.slug, revision.id)
   return page(
     c,
@@ -92,6 +92,7 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
         </div>
         {previousRevision ? <Counts counts={counts} /> : null}
       </div>
+      {issues ? <ParseErrors issues={issues} /> : null}
       {!previousRevision ? (
         <Empty>
           <strong>The first revision.</strong> There is no revision before it to compare it with, so
@@ -120,6 +121,43 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
     </>,
   )
 })
+
+/** What either document failed to parse: each item it names is also a change below. */
+function ParseErrors({ issues }: { issues: ChangelogIssues }) {
+  const rows = [
+    ...issues.before.map((issue) => ({ side: 'previous', issue })),
+    ...issues.after.map((issue) => ({ side: 'this revision', issue })),
+  ]
+  return (
+    <section data-testid="changes-parse-errors">
+      <h2>
+        <Badge kind="error">{rows.length}</Badge> Parse errors
+      </h2>
+      <p class="lead">
+        What a document failed to parse could not be compared; each item named here is a change
+        below.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>Document</th>
+            <th>Location</th>
+            <th>Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ side, issue }) => (
+            <tr>
+              <td>{side}</td>
+              <td class="mono">{issue.location}</td>
+              <td>{issue.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}
 
 function ChangeTable({ changes }: { changes: readonly Change[] }) {
   return (
