@@ -16,22 +16,24 @@ export function diffDescription(
   after: string | undefined,
 ): void {
   if (before === after) return
-  if (before === undefined) {
+  const [from, to] = [shown(before), shown(after)]
+  if (from === to) return
+  if (from === undefined) {
     log.add(rule, at, `${subject} gained a description.`)
     log.count('documentation', 'added')
-  } else if (after === undefined) {
+  } else if (to === undefined) {
     log.add(rule, at, `${subject} lost its description.`)
     log.count('documentation', 'deleted')
-  } else if (normalised(before) !== normalised(after)) {
+  } else {
     log.add(rule, at, `${subject} changed its description.`)
     log.count('documentation', 'modified')
   }
 }
 
 /**
- * A description without the whitespace that does not show when it is rendered: at the ends of
- * lines and of the text. graphql-js has already removed a block string's common indentation.
+ * A description as a reader sees it: without whitespace at the ends of lines and of the text
+ * (graphql-js has already removed a block string's common indentation), and none when blank.
  */
-function normalised(description: string): string {
-  return description.replace(/[ \t]+$/gm, '').trim()
+function shown(description: string | undefined): string | undefined {
+  return description?.replace(/[ \t]+$/gm, '').trim() || undefined
 }

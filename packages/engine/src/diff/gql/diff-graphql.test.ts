@@ -182,7 +182,7 @@ describe('diffGraphql: descriptions', () => {
     expect(log.summary.details.documentation).toEqual({ added: 0, deleted: 1, modified: 0 })
   })
 
-  it('reads a block string and the plain string it stands for as one description', () => {
+  it('reads a block string and the plain string it stands for as one description, a blank one as none', () => {
     const trailing = '   '
     const unchanged = diffGraphql(
       'type Query { "Line one.\\n  Line two." a: Int }',
@@ -196,6 +196,7 @@ describe('diffGraphql: descriptions', () => {
     )
     expect(unchanged.changes).toEqual([])
     expect(unchanged.summary.diff).toBe(false)
+    expect(brief('type Query { a: Int }', 'type Query { " " a: Int }')).toEqual([])
   })
 
   it('does not list the descriptions of what was added or removed', () => {
