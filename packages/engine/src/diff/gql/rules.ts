@@ -358,26 +358,26 @@ export const GQL_RULES = {
     level: 'warning',
     protocol: 'gql',
     section: 'types',
-    summary: 'an applied directive of a type got other arguments (added, changed or removed)',
+    summary: 'an applied directive of a type has other arguments: one added, changed or removed',
   },
   'field-directive-added': {
     level: 'warning',
     protocol: 'gql',
     section: 'fields',
-    summary: 'a field of an object or interface type gained an applied directive',
+    summary: 'an object or interface field gained an applied directive',
   },
   'field-directive-removed': {
     level: 'warning',
     protocol: 'gql',
     section: 'fields',
-    summary: 'a field of an object or interface type lost an applied directive',
+    summary: 'an object or interface field lost an applied directive',
   },
   'field-directive-changed': {
     level: 'warning',
     protocol: 'gql',
     section: 'fields',
     summary:
-      'an applied directive of a field of an object or interface type got other arguments (added, changed or removed)',
+      'an applied directive of an object or interface field has other arguments: one added, changed or removed',
   },
   'argument-directive-added': {
     level: 'warning',
@@ -396,7 +396,7 @@ export const GQL_RULES = {
     protocol: 'gql',
     section: 'arguments',
     summary:
-      'an applied directive of a field argument got other arguments (added, changed or removed)',
+      'an applied directive of a field argument has other arguments: one added, changed or removed',
   },
   'input-field-directive-added': {
     level: 'warning',
@@ -415,7 +415,7 @@ export const GQL_RULES = {
     protocol: 'gql',
     section: 'fields',
     summary:
-      'an applied directive of an input field got other arguments (added, changed or removed)',
+      'an applied directive of an input field has other arguments: one added, changed or removed',
   },
   'enum-value-directive-added': {
     level: 'warning',
@@ -434,7 +434,7 @@ export const GQL_RULES = {
     protocol: 'gql',
     section: 'enumValues',
     summary:
-      'an applied directive of an enum value got other arguments (added, changed or removed)',
+      'an applied directive of an enum value has other arguments: one added, changed or removed',
   },
   'schema-description-changed': {
     level: 'info',
@@ -452,8 +452,7 @@ export const GQL_RULES = {
     level: 'info',
     protocol: 'gql',
     section: 'documentation',
-    summary:
-      'the description of a field of an object or interface type was added, changed or removed',
+    summary: 'the description of an object or interface field was added, changed or removed',
   },
   'argument-description-changed': {
     level: 'info',
