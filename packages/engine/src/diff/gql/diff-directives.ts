@@ -1,5 +1,6 @@
 import type { ChangeDelta, ChangelogBuilder } from '../changelog.js'
 import { countDelta, diffInputValues, type InputValueRules } from './diff-input-values.js'
+import { diffDescription } from './diff-descriptions.js'
 import { diffNames } from './diff-names.js'
 import type { DirectiveShape } from './schema-shape.js'
 
@@ -11,6 +12,7 @@ const DIRECTIVE_ARGUMENT_RULES: InputValueRules = {
   typeChanged: 'directive-argument-type-changed',
   typeWidened: 'directive-argument-type-widened',
   defaultChanged: 'directive-argument-default-changed',
+  description: 'directive-argument-description-changed',
 }
 
 /** Reports the directive definitions added, removed and changed, and counts them. */
@@ -41,6 +43,14 @@ function diffDirective(
   before: DirectiveShape,
   after: DirectiveShape,
 ): boolean {
+  diffDescription(
+    log,
+    'directive-description-changed',
+    `Directive \`${at}\``,
+    at,
+    before.description,
+    after.description,
+  )
   let changed = diffNames(
     log,
     ['directive-location-added', 'directive-location-removed'],

@@ -1,5 +1,7 @@
 import type { ChangeDelta, ChangelogBuilder } from '../changelog.js'
+import { diffAppliedDirectives } from './diff-applied-directives.js'
 import { diffDeprecation } from './diff-deprecation.js'
+import { diffDescription } from './diff-descriptions.js'
 import { countDelta, diffInputValues, type InputValueRules } from './diff-input-values.js'
 import type { FieldShape, InputValueShape } from './schema-shape.js'
 import { isSafeOutputChange } from './type-expressions.js'
@@ -12,6 +14,12 @@ const ARGUMENT_RULES: InputValueRules = {
   typeChanged: 'argument-type-changed',
   typeWidened: 'argument-type-widened',
   defaultChanged: 'argument-default-changed',
+  description: 'argument-description-changed',
+  directives: {
+    added: 'argument-directive-added',
+    removed: 'argument-directive-removed',
+    changed: 'argument-directive-changed',
+  },
   deprecation: {
     deprecated: 'argument-deprecated',
     undeprecated: 'argument-deprecation-removed',
@@ -27,6 +35,12 @@ const INPUT_FIELD_RULES: InputValueRules = {
   typeChanged: 'input-field-type-changed',
   typeWidened: 'input-field-type-widened',
   defaultChanged: 'input-field-default-changed',
+  description: 'input-field-description-changed',
+  directives: {
+    added: 'input-field-directive-added',
+    removed: 'input-field-directive-removed',
+    changed: 'input-field-directive-changed',
+  },
   deprecation: {
     deprecated: 'input-field-deprecated',
     undeprecated: 'input-field-deprecation-removed',
@@ -38,6 +52,12 @@ const FIELD_DEPRECATION = {
   deprecated: 'field-deprecated',
   undeprecated: 'field-deprecation-removed',
   reasonChanged: 'field-deprecation-reason-changed',
+} as const
+
+const FIELD_DIRECTIVES = {
+  added: 'field-directive-added',
+  removed: 'field-directive-removed',
+  changed: 'field-directive-changed',
 } as const
 
 /**
@@ -104,6 +124,24 @@ function diffField(
   changed =
     diffDeprecation(log, FIELD_DEPRECATION, 'Field', at, before.deprecation, after.deprecation) ||
     changed
+  const subject = `Field \`${at}\``
+  changed =
+    diffAppliedDirectives(
+      log,
+      FIELD_DIRECTIVES,
+      subject,
+      at,
+      before.directives,
+      after.directives,
+    ) || changed
+  diffDescription(
+    log,
+    'field-description-changed',
+    subject,
+    at,
+    before.description,
+    after.description,
+  )
   const args = diffInputValues(
     log,
     ARGUMENT_RULES,

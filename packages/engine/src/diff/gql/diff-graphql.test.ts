@@ -130,13 +130,151 @@ describe('diffGraphql: messages', () => {
         'type Query { a: Int } scalar URL',
         'type Query { a: Int } scalar URL @specifiedBy(url: "https://u.rl")',
       ),
-    ).toEqual(['Scalar `URL` changed its @specifiedBy URL from none to `https://u.rl`.'])
+    ).toEqual(['Scalar `URL` is now @specifiedBy `https://u.rl`.'])
     expect(
       messages(
         'type Query { a: Int @deprecated }',
         'type Query { a: Int @deprecated(reason: "x") }',
       ),
     ).toEqual(['Field `Query.a` changed its deprecation reason from `No longer supported` to `x`.'])
+  })
+})
+
+describe('diffGraphql: descriptions', () => {
+  const before = `type Query { a(x: Int): Int }
+    enum E { A } directive @d(x: Int) on FIELD input I { x: Int } scalar S union U = Query`
+  const after = `"""Root""" type Query { "First." a("Arg." x: Int): Int }
+    enum E { "Value" A } "Dir" directive @d("Arg" x: Int) on FIELD
+    input I { "X" x: Int } scalar S "U" union U = Query`
+
+  it('lists each as info in the documentation section, and counts nothing else as modified', () => {
+    const log = diffGraphql(before, after)
+    expect(log.summary).toEqual({
+      diff: true,
+      details: { documentation: { added: 8, deleted: 0, modified: 0 } },
+    })
+    expect(log.counts).toEqual({ breaking: 0, warning: 0, info: 8 })
+    expect(brief(before, after)).toEqual([
+      'directive-description-changed @d',
+      'directive-argument-description-changed @d(x:)',
+      'enum-value-description-changed E.A',
+      'input-field-description-changed I.x',
+      'type-description-changed Query',
+      'field-description-changed Query.a',
+      'argument-description-changed Query.a(x:)',
+      'type-description-changed U',
+    ])
+  })
+
+  it('says whether a description was added, changed or removed', () => {
+    const messages = (from: string, to: string) =>
+      diffGraphql(from, to).changes.map((change) => change.message)
+    expect(messages('type Query { a: Int }', 'type Query { "A." a: Int }')).toEqual([
+      'Field `Query.a` gained a description.',
+    ])
+    expect(messages('type Query { "A." a: Int }', 'type Query { "B." a: Int }')).toEqual([
+      'Field `Query.a` changed its description.',
+    ])
+    const log = diffGraphql('"S." schema { query: Q } type Q { a: Int }', 'type Q { a: Int }')
+    expect(log.changes.map((change) => change.message)).toContain(
+      'The schema lost its description.',
+    )
+    expect(log.summary.details.documentation).toEqual({ added: 0, deleted: 1, modified: 0 })
+  })
+
+  it('reads a block string and the plain string it stands for as one description, a blank one as none', () => {
+    const trailing = '   '
+    const unchanged = diffGraphql(
+      'type Query { "Line one.\\n  Line two." a: Int }',
+      `type Query {
+        """
+        Line one.
+          Line two.${trailing}
+        """
+        a: Int
+      }`,
+    )
+    expect(unchanged.changes).toEqual([])
+    expect(unchanged.summary.diff).toBe(false)
+    expect(brief('type Query { a: Int }', 'type Query { " " a: Int }')).toEqual([])
+  })
+
+  it('does not list the descriptions of what was added or removed', () => {
+    expect(
+      brief('type Query { a: Int }', 'type Query { a: Int "B." b: Int } "T." type T { x: Int }'),
+    ).toEqual(['field-added Query.b', 'type-added T'])
+  })
+})
+
+describe('diffGraphql: applied directives', () => {
+  const TAG = `directive @tag(name: String, meta: Meta) repeatable on OBJECT | FIELD_DEFINITION
+    input Meta { a: Int b: [String] }`
+  const sdl = (query: string) => `${TAG} type Query ${query}`
+
+  it('counts a changed usage as a change of the definition that carries it', () => {
+    const { summary, changes } = diffGraphql(
+      sdl('{ a: Int b: Int @tag(name: "x") }'),
+      sdl('@tag(name: "root") { a: Int @tag(name: "x") b: Int @tag(name: "y") }'),
+    )
+    expect(summary.details).toEqual({
+      fields: { added: 0, deleted: 0, modified: 2 },
+      types: { added: 0, deleted: 0, modified: 1 },
+    })
+    expect(changes.map(({ id, level, message }) => `${level} ${id}: ${message}`)).toEqual([
+      'warning type-directive-added: Type `Query` gained directive `@tag(name: "root")`.',
+      'warning field-directive-added: Field `Query.a` gained directive `@tag(name: "x")`.',
+      'warning field-directive-changed: Field `Query.b` now applies `@tag(name: "y")` instead of `@tag(name: "x")`.',
+    ])
+  })
+
+  it('compares repeated usages as a multiset, in any order', () => {
+    expect(
+      brief(
+        sdl('{ a: Int @tag(name: "x") @tag(name: "y") @tag(name: "x") }'),
+        sdl('{ a: Int @tag(name: "y") @tag(name: "x") @tag(name: "x") }'),
+      ),
+    ).toEqual([])
+    const log = diffGraphql(
+      sdl('{ a: Int @tag(name: "x") @tag(name: "x") @tag(name: "y") }'),
+      sdl('{ a: Int @tag(name: "x") @tag(name: "z") @tag }'),
+    )
+    expect(log.changes.map((change) => change.message)).toEqual([
+      'Field `Query.a` gained directives `@tag` and `@tag(name: "z")`.',
+      'Field `Query.a` lost directives `@tag(name: "x")` and `@tag(name: "y")`.',
+    ])
+  })
+
+  it('compares argument values as printed, whatever the order of arguments and object keys', () => {
+    expect(
+      brief(
+        sdl('{ a: Int @tag(name: "x", meta: { a: 1, b: ["p", "q"] }) }'),
+        sdl('{ a: Int @tag(meta: { b: ["p", "q"], a: 1 }, name: """x""") }'),
+      ),
+    ).toEqual([])
+    expect(
+      brief(
+        sdl('{ a: Int @tag(meta: { a: 1, b: ["p", "q"] }) }'),
+        sdl('{ a: Int @tag(meta: { a: 1, b: ["q", "p"] }) }'),
+      ),
+    ).toEqual(['field-directive-changed Query.a'])
+  })
+
+  it('reads the directives of a type from its extensions too', () => {
+    expect(
+      brief(
+        sdl('@tag(name: "a") { a: Int } extend type Query @tag(name: "b")'),
+        sdl('@tag(name: "b") @tag(name: "a") { a: Int }'),
+      ),
+    ).toEqual([])
+  })
+
+  it('leaves @deprecated, @specifiedBy and @oneOf to their own rules', () => {
+    expect(
+      brief(
+        'type Query { a(x: In): Int } scalar S input In { p: Int }',
+        'type Query { a(x: In): Int @deprecated } scalar S @specifiedBy(url: "https://s") input In @oneOf { p: Int }',
+      ),
+    ).toEqual(['input-one-of-added In', 'field-deprecated Query.a', 'scalar-specified-by-added S'])
   })
 })
 
@@ -147,16 +285,6 @@ describe('diffGraphql: no change', () => {
     expect(log.summary).toEqual({ diff: false, details: {} })
     expect(log.counts).toEqual({ breaking: 0, warning: 0, info: 0 })
   }
-
-  it('ignores descriptions', () => {
-    unchanged(
-      `"""Root""" type Query { "one" a(x: Int): Int }
-       enum E { A } directive @d(x: Int) on FIELD input I { x: Int } scalar S union U = Query`,
-      `type Query { """First.""" a("Arg." x: Int): Int }
-       """Enum""" enum E { "Value" A } "Dir" directive @d("Arg" x: Int) on FIELD
-       "In" input I { "X" x: Int } "S" scalar S "U" union U = Query`,
-    )
-  })
 
   it('ignores the order of definitions, fields, arguments, values, members and locations', () => {
     unchanged(
@@ -201,9 +329,9 @@ describe('diffGraphql: no change', () => {
   })
 })
 
-/** Parses GitHub's schema (1.2 MB of SDL) once for the tests below. */
-function githubSchema(): { text: string; ast: DocumentNode } {
-  const url = new URL('schema.graphql', import.meta.resolve('@octokit/graphql-schema'))
+/** Parses GitHub's schema (1.2 MB of SDL) once for the tests below; `-14` for the 14.58.0 one. */
+function githubSchema(suffix = ''): { text: string; ast: DocumentNode } {
+  const url = new URL('schema.graphql', import.meta.resolve(`@octokit/graphql-schema${suffix}`))
   const text = readFileSync(url, 'utf8')
   return { text, ast: parse(text) }
 }
@@ -284,5 +412,26 @@ describe('diffGraphql: the GitHub schema', () => {
       fields: { added: 0, deleted: 1, modified: 1 },
       types: { added: 0, deleted: 0, modified: 3 },
     })
+  })
+
+  it('14.58.0 → 15.26.1: lists description changes as info in the documentation section', () => {
+    const log = diffGraphqlDocuments(githubSchema('-14').ast, ast)
+    const documentation = log.changes.filter((change) => change.id.endsWith('-description-changed'))
+    expect(documentation.length).toBeGreaterThan(200)
+    expect(documentation.every((change) => change.level === 'info')).toBe(true)
+    expect(log.summary.details.documentation).toEqual({
+      added: 0,
+      deleted: 0,
+      modified: documentation.length,
+    })
+    expect(log.changes).toContainEqual({
+      id: 'field-description-changed',
+      level: 'info',
+      location: 'PullRequest.closingIssuesReferences',
+      message: 'Field `PullRequest.closingIssuesReferences` changed its description.',
+    })
+    // The verdict on the schema itself is what it was before descriptions were compared.
+    expect(log.counts.breaking).toBe(14)
+    expect(log.counts.warning).toBe(118)
   })
 })

@@ -1,6 +1,7 @@
 // Diffs the SDL, not the GqlModel: the model drops non-root field arguments and directives.
 import { parse, type DocumentNode } from 'graphql'
 import { ChangelogBuilder, type Changelog } from '../changelog.js'
+import { diffDescription } from './diff-descriptions.js'
 import { diffDirectives } from './diff-directives.js'
 import { diffRoots } from './diff-roots.js'
 import { diffType } from './diff-type.js'
@@ -47,6 +48,14 @@ export function diffGraphqlDocuments(before: DocumentNode, after: DocumentNode):
     if (name !== undefined) modified.add(name)
   }
   log.count('types', 'modified', modified.size)
+  diffDescription(
+    log,
+    'schema-description-changed',
+    'The schema',
+    'schema',
+    old.description,
+    next.description,
+  )
   diffDirectives(log, old.directives, next.directives)
   return log.finish()
 }

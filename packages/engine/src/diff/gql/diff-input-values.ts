@@ -1,6 +1,8 @@
 import { Kind } from 'graphql'
 import type { ChangeDelta, ChangelogBuilder, GqlSection } from '../changelog.js'
+import { diffAppliedDirectives, type AppliedDirectiveRules } from './diff-applied-directives.js'
 import { diffDeprecation, type DeprecationRules } from './diff-deprecation.js'
+import { diffDescription } from './diff-descriptions.js'
 import type { GqlRuleId } from './rules.js'
 import type { InputValueShape } from './schema-shape.js'
 import { isSafeInputChange } from './type-expressions.js'
@@ -15,7 +17,9 @@ export type InputValueRules = {
   readonly typeChanged: GqlRuleId
   readonly typeWidened: GqlRuleId
   readonly defaultChanged: GqlRuleId
+  readonly description: GqlRuleId
   readonly deprecation?: DeprecationRules
+  readonly directives?: AppliedDirectiveRules
 }
 
 /**
@@ -92,6 +96,7 @@ function diffInputValue(
     )
     changed = true
   }
+  const subject = `${rules.what} \`${at}\``
   if (rules.deprecation)
     changed =
       diffDeprecation(
@@ -102,6 +107,17 @@ function diffInputValue(
         before.deprecation,
         after.deprecation,
       ) || changed
+  if (rules.directives)
+    changed =
+      diffAppliedDirectives(
+        log,
+        rules.directives,
+        subject,
+        at,
+        before.directives,
+        after.directives,
+      ) || changed
+  diffDescription(log, rules.description, subject, at, before.description, after.description)
   return changed
 }
 

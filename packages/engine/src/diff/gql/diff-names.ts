@@ -23,7 +23,11 @@ export function diffNames(
 }
 
 /** Names in backticks, joined as `A`, `A and B`, `A, B and C`, sorted so that document order does not show. */
-function quoted(names: string[]): string {
-  const items = names.sort().map((name) => `\`${name}\``)
+export function quoted(names: string[]): string {
+  return joined(names.sort().map((name) => `\`${name}\``))
+}
+
+/** Items joined as `A`, `A and B`, `A, B and C`. */
+export function joined(items: readonly string[]): string {
   return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }

@@ -5,6 +5,7 @@ import {
   type DirectiveDefinitionNode,
   type EnumTypeDefinitionNode,
   type EnumTypeExtensionNode,
+  type EnumValueDefinitionNode,
   type FieldDefinitionNode,
   type InputObjectTypeDefinitionNode,
   type InputObjectTypeExtensionNode,
@@ -19,7 +20,15 @@ import {
   type UnionTypeDefinitionNode,
   type UnionTypeExtensionNode,
 } from 'graphql'
-import type { DirectiveShape, FieldShape, InputValueShape, TypeShape } from './schema-shape.js'
+import type {
+  AppliedDirective,
+  DirectiveShape,
+  EnumValueShape,
+  FieldShape,
+  InputValueShape,
+  TypeContents,
+  TypeShape,
+} from './schema-shape.js'
 import { typeText, valueText } from './type-expressions.js'
 
 /**
@@ -30,6 +39,23 @@ export function readType(
   definition: TypeDefinitionNode,
   extensions: TypeExtensionNode[],
 ): TypeShape {
+  const directives =
+    extensions.length === 0
+      ? definition.directives
+      : [definition, ...extensions].flatMap((part) => part.directives ?? [])
+  return {
+    description: definition.description?.value,
+    directives: appliedDirectives(directives),
+    ...readContents(definition, extensions, directives),
+  }
+}
+
+/** What a type holds, by kind; `directives` are those of the definition and its extensions. */
+function readContents(
+  definition: TypeDefinitionNode,
+  extensions: TypeExtensionNode[],
+  directives: readonly ConstDirectiveNode[] | undefined,
+): TypeContents {
   switch (definition.kind) {
     case Kind.OBJECT_TYPE_DEFINITION:
     case Kind.INTERFACE_TYPE_DEFINITION: {
@@ -58,7 +84,7 @@ export function readType(
           parts.flatMap((part) => part.fields ?? []),
           readInput,
         ),
-        oneOf: parts.some((part) => part.directives?.some((d) => d.name.value === 'oneOf')),
+        oneOf: directives?.some((directive) => directive.name.value === 'oneOf') ?? false,
       }
     }
     case Kind.ENUM_TYPE_DEFINITION: {
@@ -66,7 +92,7 @@ export function readType(
         EnumTypeDefinitionNode | EnumTypeExtensionNode
       )[]
       const values = parts.flatMap((part) => part.values ?? [])
-      return { kind: 'enum', values: byName(values, (value) => deprecationOf(value.directives)) }
+      return { kind: 'enum', values: byName(values, readEnumValue) }
     }
     case Kind.UNION_TYPE_DEFINITION: {
       const parts = [definition, ...extensions] as (
@@ -78,8 +104,7 @@ export function readType(
       }
     }
     case Kind.SCALAR_TYPE_DEFINITION: {
-      const directives = [definition, ...extensions].flatMap((part) => part.directives ?? [])
-      const specifiedBy = directives.find((directive) => directive.name.value === 'specifiedBy')
+      const specifiedBy = directives?.find((directive) => directive.name.value === 'specifiedBy')
       const url = specifiedBy?.arguments?.find((arg) => arg.name.value === 'url')?.value
       return {
         kind: 'scalar',
@@ -91,6 +116,8 @@ export function readType(
 
 function readField(field: FieldDefinitionNode): FieldShape {
   return {
+    description: field.description?.value,
+    directives: appliedDirectives(field.directives),
     type: field.type,
     typeText: typeText(field.type),
     deprecation: deprecationOf(field.directives),
@@ -100,6 +127,8 @@ function readField(field: FieldDefinitionNode): FieldShape {
 
 function readInput(value: InputValueDefinitionNode): InputValueShape {
   return {
+    description: value.description?.value,
+    directives: appliedDirectives(value.directives),
     type: value.type,
     typeText: typeText(value.type),
     defaultValue: value.defaultValue && valueText(value.defaultValue),
@@ -107,8 +136,17 @@ function readInput(value: InputValueDefinitionNode): InputValueShape {
   }
 }
 
+function readEnumValue(value: EnumValueDefinitionNode): EnumValueShape {
+  return {
+    description: value.description?.value,
+    directives: appliedDirectives(value.directives),
+    deprecation: deprecationOf(value.directives),
+  }
+}
+
 export function readDirective(definition: DirectiveDefinitionNode): DirectiveShape {
   return {
+    description: definition.description?.value,
     args: byName(definition.arguments ?? [], readInput),
     locations: new Set(definition.locations.map(nameOf)),
     repeatable: definition.repeatable,
@@ -121,6 +159,27 @@ function deprecationOf(directives: readonly ConstDirectiveNode[] | undefined): s
   if (!deprecated) return undefined
   const reason = deprecated.arguments?.find((arg) => arg.name.value === 'reason')?.value
   return reason?.kind === Kind.STRING ? reason.value : DEFAULT_DEPRECATION_REASON
+}
+
+/** Directives the diff reads on their own: deprecation, scalar specifications and `@oneOf`. */
+const BUILT_IN: ReadonlySet<string> = new Set(['deprecated', 'specifiedBy', 'oneOf'])
+
+const NO_DIRECTIVES: readonly AppliedDirective[] = []
+
+function appliedDirectives(
+  directives: readonly ConstDirectiveNode[] | undefined,
+): readonly AppliedDirective[] {
+  if (directives === undefined || directives.length === 0) return NO_DIRECTIVES
+  let applied: AppliedDirective[] | undefined
+  for (const directive of directives) {
+    if (BUILT_IN.has(directive.name.value)) continue
+    const args = (directive.arguments ?? [])
+      .map((arg) => `${arg.name.value}: ${valueText(arg.value)}`)
+      .sort()
+    const text = `@${directive.name.value}${args.length > 0 ? `(${args.join(', ')})` : ''}`
+    ;(applied ??= []).push({ name: directive.name.value, text })
+  }
+  return applied ?? NO_DIRECTIVES
 }
 
 // Most fields take no arguments: one shared empty map spares the collector thousands of them.

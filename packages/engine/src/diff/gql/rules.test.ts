@@ -101,6 +101,51 @@ const OPTIONAL_DIRECTIVE_ARGUMENT: Pair = [
   doc('directive @auth(role: String) on OBJECT'),
 ]
 
+const SPECIFIED_BY: Pair = [
+  'info',
+  'URL',
+  doc('scalar URL'),
+  doc('scalar URL @specifiedBy(url: "https://url.spec.whatwg.org")'),
+]
+const TAG = `directive @tag(name: String) repeatable
+  on OBJECT | FIELD_DEFINITION | ARGUMENT_DEFINITION | INPUT_FIELD_DEFINITION | ENUM_VALUE`
+/** A custom directive applied, taken off, and given another argument, where `sdl` puts it. */
+const applied = (sdl: (directive: string) => string, location: string) => {
+  const withIt = (directive: string) => doc(`${TAG} ${sdl(directive)}`)
+  return [
+    ['warning', location, withIt(''), withIt('@tag(name: "beta")')],
+    ['warning', location, withIt('@tag(name: "beta")'), withIt('')],
+    ['warning', location, withIt('@tag(name: "beta")'), withIt('@tag(name: "stable")')],
+  ] as const satisfies Pair[]
+}
+const [TYPE_TAGGED, TYPE_UNTAGGED, TYPE_RETAGGED] = applied(
+  (d) => `type User ${d} { id: ID }`,
+  'User',
+)
+const [FIELD_TAGGED, FIELD_UNTAGGED, FIELD_RETAGGED] = applied(
+  (d) => `type User { id: ID ${d} }`,
+  'User.id',
+)
+const [ARG_TAGGED, ARG_UNTAGGED, ARG_RETAGGED] = applied(
+  (d) => `type User { posts(first: Int ${d}): Int }`,
+  'User.posts(first:)',
+)
+const [INPUT_TAGGED, INPUT_UNTAGGED, INPUT_RETAGGED] = applied(
+  (d) => `input UserInput { email: String ${d} }`,
+  'UserInput.email',
+)
+const [VALUE_TAGGED, VALUE_UNTAGGED, VALUE_RETAGGED] = applied(
+  (d) => `enum Role { USER ADMIN ${d} }`,
+  'Role.ADMIN',
+)
+/** A description added where `d` puts it in front of a definition. */
+const described = (sdl: (description: string) => string, location: string): Pair => [
+  'info',
+  location,
+  doc(sdl('')),
+  doc(sdl('"What it is."')),
+]
+
 /** For every rule, a pair of documents that fires it, with its level and location. */
 const PAIRS: Record<GqlRuleId, Pair> = {
   'type-added': TYPE_ADDED,
@@ -128,9 +173,9 @@ const PAIRS: Record<GqlRuleId, Pair> = {
   'object-interface-added': INTERFACE,
   'object-interface-removed': swap(INTERFACE, 'breaking'),
   'scalar-specified-by-changed': [
-    'info',
+    'warning',
     'URL',
-    doc('scalar URL'),
+    doc('scalar URL @specifiedBy(url: "https://www.ietf.org/rfc/rfc3986.txt")'),
     doc('scalar URL @specifiedBy(url: "https://url.spec.whatwg.org")'),
   ],
   'input-one-of-added': ONE_OF,
@@ -247,6 +292,40 @@ const PAIRS: Record<GqlRuleId, Pair> = {
     doc('directive @auth(role: String = "user") on OBJECT'),
     doc('directive @auth(role: String = "admin") on OBJECT'),
   ],
+  'scalar-specified-by-added': SPECIFIED_BY,
+  'scalar-specified-by-removed': swap(SPECIFIED_BY, 'info'),
+  'type-directive-added': TYPE_TAGGED,
+  'type-directive-removed': TYPE_UNTAGGED,
+  'type-directive-changed': TYPE_RETAGGED,
+  'field-directive-added': FIELD_TAGGED,
+  'field-directive-removed': FIELD_UNTAGGED,
+  'field-directive-changed': FIELD_RETAGGED,
+  'argument-directive-added': ARG_TAGGED,
+  'argument-directive-removed': ARG_UNTAGGED,
+  'argument-directive-changed': ARG_RETAGGED,
+  'input-field-directive-added': INPUT_TAGGED,
+  'input-field-directive-removed': INPUT_UNTAGGED,
+  'input-field-directive-changed': INPUT_RETAGGED,
+  'enum-value-directive-added': VALUE_TAGGED,
+  'enum-value-directive-removed': VALUE_UNTAGGED,
+  'enum-value-directive-changed': VALUE_RETAGGED,
+  'schema-description-changed': described((d) => `${d} schema { query: Query }`, 'schema'),
+  'type-description-changed': described((d) => `${d} type User { id: ID }`, 'User'),
+  'field-description-changed': described((d) => `type User { ${d} id: ID }`, 'User.id'),
+  'argument-description-changed': described(
+    (d) => `type User { posts(${d} first: Int): Int }`,
+    'User.posts(first:)',
+  ),
+  'input-field-description-changed': described(
+    (d) => `input UserInput { ${d} email: String }`,
+    'UserInput.email',
+  ),
+  'enum-value-description-changed': described((d) => `enum Role { USER ${d} ADMIN }`, 'Role.ADMIN'),
+  'directive-description-changed': described((d) => `${d} directive @auth on OBJECT`, '@auth'),
+  'directive-argument-description-changed': described(
+    (d) => `directive @auth(${d} role: String) on OBJECT`,
+    '@auth(role:)',
+  ),
 }
 
 describe('GQL_RULES', () => {

@@ -60,10 +60,10 @@ export const GQL_RULES = {
     summary: 'an object or interface type no longer implements some interfaces',
   },
   'scalar-specified-by-changed': {
-    level: 'info',
+    level: 'warning',
     protocol: 'gql',
     section: 'types',
-    summary: "a custom scalar's `@specifiedBy` URL was added, changed or removed",
+    summary: "a custom scalar's `@specifiedBy` URL changed: its values may follow another format",
   },
   'input-one-of-added': {
     level: 'breaking',
@@ -329,6 +329,160 @@ export const GQL_RULES = {
     protocol: 'gql',
     section: 'directives',
     summary: "a directive argument's default value was added, changed or removed",
+  },
+  'scalar-specified-by-added': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'types',
+    summary: 'a custom scalar gained a `@specifiedBy` URL',
+  },
+  'scalar-specified-by-removed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'types',
+    summary: 'a custom scalar lost its `@specifiedBy` URL',
+  },
+  'type-directive-added': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'types',
+    summary: 'a type gained an applied directive',
+  },
+  'type-directive-removed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'types',
+    summary: 'a type lost an applied directive',
+  },
+  'type-directive-changed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'types',
+    summary: 'an applied directive of a type has other arguments: one added, changed or removed',
+  },
+  'field-directive-added': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'fields',
+    summary: 'an object or interface field gained an applied directive',
+  },
+  'field-directive-removed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'fields',
+    summary: 'an object or interface field lost an applied directive',
+  },
+  'field-directive-changed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'fields',
+    summary:
+      'an applied directive of an object or interface field has other arguments: one added, changed or removed',
+  },
+  'argument-directive-added': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'arguments',
+    summary: 'a field argument gained an applied directive',
+  },
+  'argument-directive-removed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'arguments',
+    summary: 'a field argument lost an applied directive',
+  },
+  'argument-directive-changed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'arguments',
+    summary:
+      'an applied directive of a field argument has other arguments: one added, changed or removed',
+  },
+  'input-field-directive-added': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'fields',
+    summary: 'an input field gained an applied directive',
+  },
+  'input-field-directive-removed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'fields',
+    summary: 'an input field lost an applied directive',
+  },
+  'input-field-directive-changed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'fields',
+    summary:
+      'an applied directive of an input field has other arguments: one added, changed or removed',
+  },
+  'enum-value-directive-added': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'enumValues',
+    summary: 'an enum value gained an applied directive',
+  },
+  'enum-value-directive-removed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'enumValues',
+    summary: 'an enum value lost an applied directive',
+  },
+  'enum-value-directive-changed': {
+    level: 'warning',
+    protocol: 'gql',
+    section: 'enumValues',
+    summary:
+      'an applied directive of an enum value has other arguments: one added, changed or removed',
+  },
+  'schema-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of the schema definition was added, changed or removed',
+  },
+  'type-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of a type was added, changed or removed',
+  },
+  'field-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of an object or interface field was added, changed or removed',
+  },
+  'argument-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of a field argument was added, changed or removed',
+  },
+  'input-field-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of an input field was added, changed or removed',
+  },
+  'enum-value-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of an enum value was added, changed or removed',
+  },
+  'directive-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of a directive definition was added, changed or removed',
+  },
+  'directive-argument-description-changed': {
+    level: 'info',
+    protocol: 'gql',
+    section: 'documentation',
+    summary: 'the description of a directive argument was added, changed or removed',
   },
 } as const satisfies Record<string, RuleDefinition>
 

@@ -9,23 +9,44 @@ import { declaredRoots, indexSdl } from '../../gql/sdl-index.js'
 import type { GraphqlRootKind } from '../../model/operation.js'
 import { readDirective, readType } from './read-type.js'
 
+/**
+ * A directive applied to a definition, other than the built-ins the diff reads on their own
+ * (`@deprecated`, `@specifiedBy`, `@oneOf`).
+ */
+export type AppliedDirective = {
+  readonly name: string
+  /** As SDL prints it, arguments sorted by name and object fields by key: `@auth(role: "admin")`. */
+  readonly text: string
+}
+
+/** What every definition carries besides its meaning: its description and applied directives. */
+export type Annotated = {
+  readonly description: string | undefined
+  readonly directives: readonly AppliedDirective[]
+}
+
 /** An argument or input field. `deprecation` is the reason, when it is deprecated. */
-export type InputValueShape = {
+export type InputValueShape = Annotated & {
   readonly type: TypeNode
   readonly typeText: string
   readonly defaultValue: string | undefined
   readonly deprecation: string | undefined
 }
 
-export type FieldShape = {
+export type FieldShape = Annotated & {
   readonly type: TypeNode
   readonly typeText: string
   readonly deprecation: string | undefined
   readonly args: ReadonlyMap<string, InputValueShape>
 }
 
-/** A named type with its extensions folded in; order and descriptions are gone. */
-export type TypeShape =
+export type EnumValueShape = Annotated & { readonly deprecation: string | undefined }
+
+/** A named type with its extensions folded in; order is gone. */
+export type TypeShape = Annotated & TypeContents
+
+/** What a type holds, by kind. */
+export type TypeContents =
   | {
       readonly kind: 'object' | 'interface'
       readonly fields: ReadonlyMap<string, FieldShape>
@@ -37,11 +58,12 @@ export type TypeShape =
       /** Marked `@oneOf`: exactly one field must be set. */
       readonly oneOf: boolean
     }
-  | { readonly kind: 'enum'; readonly values: ReadonlyMap<string, string | undefined> }
+  | { readonly kind: 'enum'; readonly values: ReadonlyMap<string, EnumValueShape> }
   | { readonly kind: 'union'; readonly members: ReadonlySet<string> }
   | { readonly kind: 'scalar'; readonly specifiedBy: string | undefined }
 
 export type DirectiveShape = {
+  readonly description: string | undefined
   readonly args: ReadonlyMap<string, InputValueShape>
   readonly locations: ReadonlySet<string>
   readonly repeatable: boolean
@@ -52,6 +74,8 @@ export type SchemaShape = {
   readonly types: ReadonlyMap<string, TypeShape>
   readonly directives: ReadonlyMap<string, DirectiveShape>
   readonly roots: Readonly<Partial<Record<GraphqlRootKind, string>>>
+  /** The description of `schema { }`, when it has one. */
+  readonly description: string | undefined
 }
 
 const EXTENDS: Readonly<Record<TypeExtensionNode['kind'], TypeDefinitionNode['kind']>> = {
@@ -79,5 +103,12 @@ export function readSchema(document: DocumentNode): SchemaShape {
   }
   const directives = new Map<string, DirectiveShape>()
   for (const [name, definition] of index.directives) directives.set(name, readDirective(definition))
-  return { types, directives, roots: declaredRoots(index) }
+  const definition = index.schema.find((node) => node.kind === Kind.SCHEMA_DEFINITION)
+  return {
+    types,
+    directives,
+    roots: declaredRoots(index),
+    description:
+      definition?.kind === Kind.SCHEMA_DEFINITION ? definition.description?.value : undefined,
+  }
 }
