@@ -133,7 +133,8 @@ const TOOLS = {
         buildSchema(await readFile(path, 'utf8'), { assumeValidSDL: true })
       const changes = await diff(await build(pair.old), await build(pair.new))
       const levels = { BREAKING: 0, DANGEROUS: 0, NON_BREAKING: 0 }
-      // svc reports no description changes; these show how many of the peer's entries are such.
+      // svc lists description changes only on definitions present on both sides; these show how
+      // many of the peer's entries are description or deprecation-reason changes.
       const descriptions = { ...levels }
       const byType = {}
       for (const { criticality, type } of changes) {
@@ -299,7 +300,7 @@ function printResults(rows) {
     if (inspector) {
       const d = inspector.descriptions
       console.log(
-        `  of the inspector's, description or deprecation-reason changes (svc lists none): BREAKING ${d.BREAKING}, DANGEROUS ${d.DANGEROUS}, NON_BREAKING ${d.NON_BREAKING}`,
+        `  of the inspector's, description or deprecation-reason changes (svc lists those on definitions on both sides): BREAKING ${d.BREAKING}, DANGEROUS ${d.DANGEROUS}, NON_BREAKING ${d.NON_BREAKING}`,
       )
       console.log(
         `  inspector most frequent: ${inspector.topTypes.map(([t, n]) => `${t} ${n}`).join(', ')}`,

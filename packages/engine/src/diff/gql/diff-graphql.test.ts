@@ -38,10 +38,10 @@ describe('diffGraphql: counts', () => {
       'field-removed User.email',
       'argument-default-changed Query.users(first:)',
       'enum-value-added Role.GUEST',
-      'enum-value-deprecated Role.USER',
       'type-added New',
       'optional-argument-added Query.user(drafts:)',
       'optional-argument-added Query.users(after:)',
+      'enum-value-deprecated Role.USER',
       'field-type-narrowed User.name',
       'field-added User.phone',
     ])
@@ -430,8 +430,9 @@ describe('diffGraphql: the GitHub schema', () => {
       location: 'PullRequest.closingIssuesReferences',
       message: 'Field `PullRequest.closingIssuesReferences` changed its description.',
     })
-    // The verdict on the schema itself is what it was before descriptions were compared.
+    // The verdict on the schema itself is what it was before descriptions were compared (its 83
+    // deprecations are info, as graphql-inspector's, since issue 21).
     expect(log.counts.breaking).toBe(14)
-    expect(log.counts.warning).toBe(118)
+    expect(log.counts.warning).toBe(35)
   })
 })

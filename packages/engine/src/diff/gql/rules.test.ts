@@ -43,7 +43,7 @@ const ONE_OF: Pair = [
 ]
 const deprecation = (sdl: (directive: string) => string, location: string) =>
   [
-    ['warning', location, doc(sdl('')), doc(sdl('@deprecated(reason: "Use emails")'))],
+    ['info', location, doc(sdl('')), doc(sdl('@deprecated(reason: "Use emails")'))],
     ['info', location, doc(sdl('@deprecated(reason: "Use emails")')), doc(sdl(''))],
     ['info', location, doc(sdl('@deprecated')), doc(sdl('@deprecated(reason: "Use emails")'))],
   ] as const satisfies Pair[]

@@ -103,7 +103,7 @@ export const GQL_RULES = {
     summary: "a field's type became non-null at some level (`String` to `String!`)",
   },
   'field-deprecated': {
-    level: 'warning',
+    level: 'info',
     protocol: 'gql',
     section: 'fields',
     summary: 'a field was marked `@deprecated`',
@@ -157,7 +157,7 @@ export const GQL_RULES = {
     summary: "an input field's default value was added, changed or removed",
   },
   'input-field-deprecated': {
-    level: 'warning',
+    level: 'info',
     protocol: 'gql',
     section: 'fields',
     summary: 'an input field was marked `@deprecated`',
@@ -211,7 +211,7 @@ export const GQL_RULES = {
     summary: "a field argument's default value was added, changed or removed",
   },
   'argument-deprecated': {
-    level: 'warning',
+    level: 'info',
     protocol: 'gql',
     section: 'arguments',
     summary: 'a field argument was marked `@deprecated`',
@@ -241,7 +241,7 @@ export const GQL_RULES = {
     summary: 'an enum lost a value',
   },
   'enum-value-deprecated': {
-    level: 'warning',
+    level: 'info',
     protocol: 'gql',
     section: 'enumValues',
     summary: 'an enum value was marked `@deprecated`',
