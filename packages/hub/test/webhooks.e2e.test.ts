@@ -831,9 +831,9 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
   })
 
   describe('minimum levels', () => {
-    /** The OpenAPI document of `operations` with `get /pets` deprecated (a warning change). */
-    const deprecatedGet = (operations: string[]) =>
-      oasYaml(operations).replace(/\n {4}get:\n/, '$&      deprecated: true\n')
+    /** The OpenAPI document of `operations` with `get /pets` renamed (a warning change). */
+    const renamedGet = (operations: string[]) =>
+      oasYaml(operations).replace(/(\n {4}get:\n {6}operationId: )\S+/, '$1fetchPets')
 
     it('a webhook gets a revision event only when the revision has a change at its minimum level or above', async () => {
       const api = await newApi()
@@ -867,22 +867,22 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       expect(added.body.counts.info).toBeGreaterThan(0)
       expect(added.body.webhookDeliveries).toBe(1)
 
-      // An operation deprecated: a warning, no breaking change.
-      const deprecated = await pushYaml(api, deprecatedGet(['get /pets', 'post /pets']))
-      expect(deprecated.status, deprecated.text).toBe(201)
-      expect(deprecated.body.counts.breaking).toBe(0)
-      expect(deprecated.body.counts.warning).toBeGreaterThan(0)
-      expect(deprecated.body.webhookDeliveries).toBe(2)
+      // An operationId changed: a warning, no breaking change.
+      const renamed = await pushYaml(api, renamedGet(['get /pets', 'post /pets']))
+      expect(renamed.status, renamed.text).toBe(201)
+      expect(renamed.body.counts.breaking).toBe(0)
+      expect(renamed.body.counts.warning).toBeGreaterThan(0)
+      expect(renamed.body.webhookDeliveries).toBe(2)
 
       // An operation removed: breaking.
-      const removed = await pushYaml(api, deprecatedGet(['get /pets']))
+      const removed = await pushYaml(api, renamedGet(['get /pets']))
       expect(removed.status, removed.text).toBe(201)
       expect(removed.body.counts.breaking).toBeGreaterThan(0)
       expect(removed.body.webhookDeliveries).toBe(3)
 
       const ids = (...replies: Reply[]) => replies.map((r) => r.body.revision.id)
-      expect(await revisionIdsOf(info)).toEqual(ids(added, deprecated, removed))
-      expect(await revisionIdsOf(warning)).toEqual(ids(deprecated, removed))
+      expect(await revisionIdsOf(info)).toEqual(ids(added, renamed, removed))
+      expect(await revisionIdsOf(warning)).toEqual(ids(renamed, removed))
       expect(await revisionIdsOf(breaking)).toEqual(ids(removed))
 
       // What arrives is the same event, byte for byte, whatever the level that let it through.
@@ -926,12 +926,12 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
         })
         expect(patched.body.minLevel, patched.text).toBe(minLevel)
       }
-      const addedAgain = await pushYaml(api, deprecatedGet(['get /pets', 'put /pets']))
+      const addedAgain = await pushYaml(api, renamedGet(['get /pets', 'put /pets']))
       expect(addedAgain.status, addedAgain.text).toBe(201)
       expect(addedAgain.body.counts).toMatchObject({ breaking: 0, warning: 0 })
       expect(addedAgain.body.webhookDeliveries).toBe(1)
-      expect(await revisionIdsOf(info)).toEqual(ids(added, deprecated, removed))
-      expect(await revisionIdsOf(warning)).toEqual(ids(deprecated, removed))
+      expect(await revisionIdsOf(info)).toEqual(ids(added, renamed, removed))
+      expect(await revisionIdsOf(warning)).toEqual(ids(renamed, removed))
       expect(await revisionIdsOf(breaking)).toEqual(ids(removed, addedAgain))
       await waitForRequests(breaking, 3)
     })
