@@ -1,4 +1,4 @@
-import type { Schema } from './schema.js'
+import type { ExternalDocs, Schema } from './schema.js'
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace'
 export const HTTP_METHODS: readonly HttpMethod[] = [
@@ -42,11 +42,15 @@ export type Parameter = {
   readonly allowEmptyValue?: boolean
   readonly allowReserved?: boolean
   readonly example?: unknown
+  /** Named example objects, `$ref`s followed, as written. */
+  readonly examples?: Readonly<Record<string, unknown>>
 }
 
 export type MediaType = {
   readonly schema: Schema
   readonly example?: unknown
+  /** Named example objects, `$ref`s followed, as written. */
+  readonly examples?: Readonly<Record<string, unknown>>
   readonly encoding?: Readonly<Record<string, Encoding>>
 }
 
@@ -71,6 +75,9 @@ export type Header = {
   readonly required: boolean
   readonly deprecated: boolean
   readonly schema: Schema
+  readonly example?: unknown
+  /** Named example objects, `$ref`s followed, as written. */
+  readonly examples?: Readonly<Record<string, unknown>>
 }
 
 export type Response = {
@@ -99,6 +106,7 @@ type OperationFields = {
   readonly operationId?: string
   readonly summary?: string
   readonly description?: string
+  readonly externalDocs?: ExternalDocs
   readonly tags: readonly string[]
   readonly deprecated: boolean
   /** Path-level and operation-level parameters, merged (an operation's own wins by name and location). */

@@ -26,9 +26,14 @@ export type SchemaAnnotations = {
   readonly writeOnly?: boolean
   readonly default?: unknown
   readonly example?: unknown
+  /** A 3.1 `examples` list as written (its first entry is also `example`). */
+  readonly examples?: readonly unknown[]
   /** `x-*` extensions, as written. */
   readonly extensions?: Readonly<Record<string, unknown>>
 }
+
+/** A link to documentation beyond the description (`externalDocs`). */
+export type ExternalDocs = { readonly url: string; readonly description?: string }
 
 export type Discriminator = {
   readonly propertyName: string

@@ -1,4 +1,5 @@
 import type { MediaType } from '../../model/index.js'
+import { compareMediaTypeDocs } from './documentation-diff.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { escapePointer, type Scope } from './scope.js'
 
@@ -33,6 +34,7 @@ export function compareContent(
     }
     before.delete(type.toLowerCase())
     compareSchemas(cmp, scope, old[match]!.schema, next[type]!.schema, `${place}/schema`)
+    compareMediaTypeDocs(scope, type, old[match]!, next[type]!, place)
   }
   for (const type of before.values())
     scope.fixed(

@@ -2,6 +2,7 @@ import type { OasModel, Parameter, RequestBody, Response, Header } from '../../m
 import { ChangelogBuilder, type Changelog, type OasSection } from '../changelog.js'
 import type { RuleId } from '../rules.js'
 import { compareDocumentParts } from './components-diff.js'
+import { compareDocumentDocs, emitDocumentation } from './documentation-diff.js'
 import { compareOperation, type Operation } from './operation-diff.js'
 import { compareParameter } from './parameter-diff.js'
 import { compareRequestBody } from './request-body-diff.js'
@@ -68,11 +69,14 @@ export function diffOas(old: OasModel, next: OasModel): Changelog {
     for (const [link, context] of linksOf(scope, undefined))
       if (reach(link.shared, context, link.mask, label, visited)) modified = true
     if (modified) log.count(section, 'modified')
+    emitDocumentation(log, scope, { operation: label })
   }
 
   compareComponents(log, cmp)
   for (const shared of cmp.allShared) emitShared(log, shared)
+  for (const shared of cmp.allShared) emitDocumentation(log, shared, {})
   compareDocumentParts(log, old, next)
+  compareDocumentDocs(log, old, next)
   return log.finish()
 }
 

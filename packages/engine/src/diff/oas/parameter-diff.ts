@@ -1,4 +1,5 @@
 import type { Parameter } from '../../model/index.js'
+import { compareParameterDocs } from './documentation-diff.js'
 import type { Operation } from './operation-diff.js'
 import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
@@ -105,5 +106,6 @@ export function compareParameter(
       pointer,
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
     )
+  compareParameterDocs(scope, old, next, pointer)
   compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }

@@ -1,5 +1,6 @@
 import type { ChangeLevel } from '../changelog.js'
 import type { RuleDefinition } from '../rules.js'
+import { DOCUMENTATION_RULES, type DocumentationRuleId } from './documentation-rules.js'
 
 /**
  * Where a schema sits decides how bad a change to it is: a client sends what is `in` a request
@@ -381,7 +382,7 @@ const FIXED_RULES = {
 } as const satisfies Record<string, RuleDefinition>
 
 export type FixedOasRuleId = keyof typeof FIXED_RULES
-export type OasRuleId = FixedOasRuleId | SchemaRuleId
+export type OasRuleId = FixedOasRuleId | SchemaRuleId | DocumentationRuleId
 
 function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
   const rules: Record<string, RuleDefinition> = {}
@@ -396,4 +397,5 @@ function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
 export const OAS_RULES: Readonly<Record<OasRuleId, RuleDefinition>> = {
   ...FIXED_RULES,
   ...schemaRules(),
+  ...DOCUMENTATION_RULES,
 }

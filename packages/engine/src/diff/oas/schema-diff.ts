@@ -10,6 +10,7 @@ import type {
   UnionSchema,
 } from '../../model/index.js'
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
+import { compareSchemaDocs } from './documentation-diff.js'
 import type { SchemaKind } from './rules.js'
 import { canonical, escapePointer, READ_ONLY, type Scope, Shared, WRITE_ONLY } from './scope.js'
 
@@ -127,6 +128,7 @@ export function compareSchemas(
 function compareAt(place: Place, o: Schema, n: Schema): void {
   if (place.depth > MAX_DEPTH) return
   const { cmp } = place
+  compareSchemaDocs(cmp, place.scope, place.pointer, place.at, o, n)
   if (o.kind === 'ref' && n.kind === 'ref') {
     compareNullable(place, o.nullable, n.nullable)
     place.scope.link(cmp.schemaComponent(o.refName, n.refName), undefined, place.mask)
