@@ -177,6 +177,57 @@ describe('documentation changes', () => {
     expect(log.summary.details).toEqual({ documentation: { added: 0, deleted: 0, modified: 6 } })
   })
 
+  it('in the info block: terms of service, contact and license', async () => {
+    const info = (url: string) => ({
+      title: 'Items',
+      version: '1.0.0',
+      termsOfService: `${url}/terms`,
+      contact: { name: 'Support', url },
+      license: { name: 'MIT', identifier: 'MIT' },
+    })
+    const before = info('https://a.example')
+    const log = await diff(
+      api({ info: before }),
+      api({ info: { ...info('https://b.example'), license: undefined } }),
+    )
+    expect(log.changes.map((change) => `${change.location}: ${change.message}`)).toEqual([
+      '/info/contact: The API contact changed.',
+      '/info/license: The API license was removed.',
+      '/info/termsOfService: The API terms of service changed.',
+    ])
+  })
+
+  it('of response headers, media types and webhooks', async () => {
+    const webhook = (description: string, example: unknown) =>
+      api({
+        webhooks: {
+          itemCreated: { post: { description, responses: { '200': ok } } },
+        },
+        paths: {
+          '/items': {
+            get: {
+              responses: {
+                '200': {
+                  ...ok,
+                  headers: { 'X-Rate': { schema: { type: 'integer' }, example } },
+                  ...json(str, { example: `item ${String(example)}` }),
+                },
+              },
+            },
+          },
+        },
+      })
+    const log = await diff(
+      webhook('Sent when an item is made.', 1),
+      webhook('Sent for each new item.', 2),
+    )
+    expect(log.changes.map((change) => `${change.operation}: ${change.message}`)).toEqual([
+      'GET /items: The example of `application/json` in response 200 changed.',
+      'GET /items: The example of response 200 header `X-Rate` changed.',
+      'webhook itemCreated (POST): The description of webhook itemCreated (POST) changed.',
+    ])
+  })
+
   it('show the API title and version, which are short', async () => {
     const log = await diff(
       api({ info: { title: 'Items', version: '1.0.0' } }),

@@ -21,7 +21,7 @@ type Note = {
   readonly id: DocumentationRuleId
   readonly pointer: string
   readonly text: string
-  readonly delta: keyof ChangeDelta
+  readonly delta: Delta
 }
 
 /**
@@ -31,8 +31,12 @@ type Note = {
 const NOTES = new WeakMap<Scope, Note[]>()
 
 type Examples = { readonly example?: unknown; readonly examples?: unknown }
+type Delta = keyof ChangeDelta
 
 // Comparing ----------------------------------------------------------------------------------
+
+// Most texts are equal: each function finds what changed first and builds labels and pointers
+// only for that.
 
 /** Summary, description and `externalDocs` of two operations at the same path and method. */
 export function compareOperationDocs(
@@ -41,19 +45,35 @@ export function compareOperationDocs(
   next: Operation,
   pointer: string,
 ): void {
+  const summary = textDelta(old.summary, next.summary)
+  const description = textDelta(old.description, next.description)
+  const docs = docsDelta(old.externalDocs, next.externalDocs)
+  if (!summary && !description && !docs) return
   const label = operationLabel(next)
-  compareText(scope, 'operation-summary-changed', `${pointer}/summary`, `the summary of ${label}`, [
-    old.summary,
-    next.summary,
-  ])
-  compareText(
-    scope,
-    'operation-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
-  )
-  compareExternalDocs(scope, `${pointer}/externalDocs`, label, old.externalDocs, next.externalDocs)
+  if (summary)
+    note(
+      scope,
+      'operation-summary-changed',
+      `${pointer}/summary`,
+      `the summary of ${label}`,
+      summary,
+    )
+  if (description)
+    note(
+      scope,
+      'operation-description-changed',
+      `${pointer}/description`,
+      `the description of ${label}`,
+      description,
+    )
+  if (docs)
+    note(
+      scope,
+      'external-docs-changed',
+      `${pointer}/externalDocs`,
+      `the external documentation of ${label}`,
+      docs,
+    )
 }
 
 export function compareParameterDocs(
@@ -62,14 +82,8 @@ export function compareParameterDocs(
   next: Parameter,
   pointer: string,
 ): void {
-  const label = `${next.in} parameter \`${next.name}\``
-  compareText(
-    scope,
-    'parameter-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
-  )
+  const label = () => `${next.in} parameter \`${next.name}\``
+  compareDescription(scope, 'parameter-description-changed', pointer, label, old, next)
   compareExamples(scope, pointer, label, old, next)
 }
 
@@ -79,13 +93,13 @@ export function compareRequestBodyDocs(
   next: RequestBody,
   pointer: string,
 ): void {
-  const label = scope instanceof Shared ? scope.label : 'the request body'
-  compareText(
+  compareDescription(
     scope,
     'request-body-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
+    pointer,
+    () => (scope instanceof Shared ? scope.label : 'the request body'),
+    old,
+    next,
   )
 }
 
@@ -97,13 +111,7 @@ export function compareResponseDocs(
   pointer: string,
   label: string,
 ): void {
-  compareText(
-    scope,
-    'response-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
-  )
+  compareDescription(scope, 'response-description-changed', pointer, () => label, old, next)
 }
 
 export function compareHeaderDocs(
@@ -113,14 +121,8 @@ export function compareHeaderDocs(
   pointer: string,
   label: string,
 ): void {
-  compareText(
-    scope,
-    'header-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
-  )
-  compareExamples(scope, pointer, label, old, next)
+  compareDescription(scope, 'header-description-changed', pointer, () => label, old, next)
+  compareExamples(scope, pointer, () => label, old, next)
 }
 
 /** The examples of one media type (`pointer` is its place under `content`). */
@@ -131,7 +133,7 @@ export function compareMediaTypeDocs(
   next: MediaType,
   pointer: string,
 ): void {
-  compareExamples(scope, pointer, `\`${type}\` in ${scope.label}`, old, next)
+  compareExamples(scope, pointer, () => `\`${type}\` in ${scope.label}`, old, next)
 }
 
 /**
@@ -147,10 +149,9 @@ export function compareSchemaDocs(
   o: Schema,
   n: Schema,
 ): void {
-  const [old, next] =
-    o.kind === 'ref' && n.kind === 'ref'
-      ? [o, n]
-      : [annotationsOf(cmp.old, o), annotationsOf(cmp.next, n)]
+  const refs = o.kind === 'ref' && n.kind === 'ref'
+  const old = refs ? o : annotationsOf(cmp.old, o)
+  const next = refs ? n : annotationsOf(cmp.next, n)
   if (
     old.title === next.title &&
     old.description === next.description &&
@@ -158,31 +159,33 @@ export function compareSchemaDocs(
     old.examples === next.examples
   )
     return
+  const title = textDelta(old.title, next.title)
+  const description = textDelta(old.description, next.description)
+  const [a, b] = [old.examples ?? old.example, next.examples ?? next.example]
+  const example = valueDelta(a, b)
+  if (!title && !description && !example) return
   const owner =
     scope instanceof Shared && scope.bucket === 'schemas'
       ? scope.label
       : `the schema of ${scope.label}`
   const label = at === '' ? owner : `property \`${at}\` of ${owner}`
-  compareText(scope, 'schema-description-changed', `${pointer}/title`, `the title of ${label}`, [
-    old.title,
-    next.title,
-  ])
-  compareText(
-    scope,
-    'schema-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
-  )
-  const [a, b] = [old.examples ?? old.example, next.examples ?? next.example]
-  if (!sameValue(a, b))
+  if (title)
+    note(scope, 'schema-description-changed', `${pointer}/title`, `the title of ${label}`, title)
+  if (description)
+    note(
+      scope,
+      'schema-description-changed',
+      `${pointer}/description`,
+      `the description of ${label}`,
+      description,
+    )
+  if (example)
     note(
       scope,
       'example-changed',
       `${pointer}/${(next.examples ?? old.examples) ? 'examples' : 'example'}`,
       `the example of ${label}`,
-      a,
-      b,
+      example,
     )
 }
 
@@ -194,6 +197,12 @@ function annotationsOf(model: OasModel, schema: Schema): SchemaAnnotations {
     if (!Object.hasOwn(model.components.schemas, target.refName)) return schema
     target = model.components.schemas[target.refName]!
   }
+  const own =
+    schema.title !== undefined ||
+    schema.description !== undefined ||
+    schema.example !== undefined ||
+    schema.examples !== undefined
+  if (!own) return target
   return {
     nullable: target.nullable,
     title: schema.title ?? target.title,
@@ -207,26 +216,30 @@ function annotationsOf(model: OasModel, schema: Schema): SchemaAnnotations {
 export function compareDocumentDocs(log: ChangelogBuilder, old: OasModel, next: OasModel): void {
   const scope = new Scope('document')
   compareInfo(scope, old.info, next.info)
-  compareExternalDocs(scope, '/externalDocs', 'the API', old.externalDocs, next.externalDocs)
+  const docs = docsDelta(old.externalDocs, next.externalDocs)
+  if (docs)
+    note(
+      scope,
+      'external-docs-changed',
+      '/externalDocs',
+      'the external documentation of the API',
+      docs,
+    )
   const tags = new Map(old.tags.map((tag) => [tag.name, tag]))
   next.tags.forEach((tag, index) => {
     const before = tags.get(tag.name)
     if (!before) return
-    const label = `tag \`${tag.name}\``
-    compareText(
-      scope,
-      'tag-description-changed',
-      `/tags/${index}/description`,
-      `the description of ${label}`,
-      [before.description, tag.description],
-    )
-    compareExternalDocs(
-      scope,
-      `/tags/${index}/externalDocs`,
-      label,
-      before.externalDocs,
-      tag.externalDocs,
-    )
+    const label = () => `tag \`${tag.name}\``
+    compareDescription(scope, 'tag-description-changed', `/tags/${index}`, label, before, tag)
+    const docs = docsDelta(before.externalDocs, tag.externalDocs)
+    if (docs)
+      note(
+        scope,
+        'external-docs-changed',
+        `/tags/${index}/externalDocs`,
+        `the external documentation of ${label()}`,
+        docs,
+      )
   })
   const servers = new Map(old.servers.map((server) => [serverKey(server), server]))
   next.servers.forEach((server, index) => {
@@ -236,12 +249,13 @@ export function compareDocumentDocs(log: ChangelogBuilder, old: OasModel, next: 
   const schemes = old.components.securitySchemes
   for (const [name, scheme] of Object.entries(next.components.securitySchemes))
     if (Object.hasOwn(schemes, name))
-      compareText(
+      compareDescription(
         scope,
         'security-scheme-description-changed',
-        `/components/securitySchemes/${escapePointer(name)}/description`,
-        `the description of security scheme \`${name}\``,
-        [schemes[name]!.description, scheme.description],
+        `/components/securitySchemes/${escapePointer(name)}`,
+        () => `security scheme \`${name}\``,
+        schemes[name]!,
+        scheme,
       )
   emitDocumentation(log, scope, {})
 }
@@ -249,26 +263,25 @@ export function compareDocumentDocs(log: ChangelogBuilder, old: OasModel, next: 
 function compareInfo(scope: Scope, old: OasModel['info'], next: OasModel['info']): void {
   // Titles and version labels are short: the message shows both.
   for (const key of ['title', 'version'] as const) {
-    const [a, b] = [old[key] || undefined, next[key] || undefined]
-    if (a !== b)
+    const delta = textDelta(old[key], next[key])
+    if (delta)
       note(
         scope,
         'api-info-changed',
         `/info/${key}`,
         `the API ${key}`,
-        a,
-        b,
-        a && b && ` from \`${a}\` to \`${b}\``,
+        delta,
+        delta === 'modified' ? ` from \`${old[key]}\` to \`${next[key]}\`` : '',
       )
   }
-  for (const key of ['summary', 'description', 'termsOfService'] as const)
-    compareText(scope, 'api-info-changed', `/info/${key}`, `the API ${INFO_NOUNS[key]}`, [
-      old[key],
-      next[key],
-    ])
-  for (const key of ['contact', 'license'] as const)
-    if (!sameValue(old[key], next[key]))
-      note(scope, 'api-info-changed', `/info/${key}`, `the API ${key}`, old[key], next[key])
+  for (const key of ['summary', 'description', 'termsOfService'] as const) {
+    const delta = textDelta(old[key], next[key])
+    if (delta) note(scope, 'api-info-changed', `/info/${key}`, `the API ${INFO_NOUNS[key]}`, delta)
+  }
+  for (const key of ['contact', 'license'] as const) {
+    const delta = valueDelta(old[key], next[key])
+    if (delta) note(scope, 'api-info-changed', `/info/${key}`, `the API ${key}`, delta)
+  }
 }
 
 const INFO_NOUNS = {
@@ -278,23 +291,18 @@ const INFO_NOUNS = {
 }
 
 function compareServer(scope: Scope, pointer: string, old: Server, next: Server): void {
-  const label = `server \`${next.url}\``
-  compareText(
-    scope,
-    'server-description-changed',
-    `${pointer}/description`,
-    `the description of ${label}`,
-    [old.description, next.description],
-  )
+  const label = () => `server \`${next.url}\``
+  compareDescription(scope, 'server-description-changed', pointer, label, old, next)
   const variables = old.variables ?? {}
   for (const [name, variable] of Object.entries(next.variables ?? {}))
     if (Object.hasOwn(variables, name))
-      compareText(
+      compareDescription(
         scope,
         'server-description-changed',
-        `${pointer}/variables/${escapePointer(name)}/description`,
-        `the description of variable \`${name}\` of ${label}`,
-        [variables[name]!.description, variable.description],
+        `${pointer}/variables/${escapePointer(name)}`,
+        () => `variable \`${name}\` of ${label()}`,
+        variables[name]!,
+        variable,
       )
 }
 
@@ -302,50 +310,43 @@ function serverKey(server: Server): string {
   return server.url.replace(/\/+$/, '')
 }
 
-function compareExternalDocs(
+/** The `description` of two things at `pointer`, named by `label` when it changed. */
+function compareDescription(
   scope: Scope,
+  id: DocumentationRuleId,
   pointer: string,
-  label: string,
-  old: ExternalDocs | undefined,
-  next: ExternalDocs | undefined,
+  label: () => string,
+  old: { readonly description?: string },
+  next: { readonly description?: string },
 ): void {
-  if (old === next) return
-  if (old && next && old.url === next.url && text(old.description) === text(next.description))
-    return
-  note(scope, 'external-docs-changed', pointer, `the external documentation of ${label}`, old, next)
+  const delta = textDelta(old.description, next.description)
+  if (delta) note(scope, id, `${pointer}/description`, `the description of ${label()}`, delta)
 }
 
 /** `example` and each named example of `examples`, apart. */
 function compareExamples(
   scope: Scope,
   pointer: string,
-  label: string,
+  label: () => string,
   old: Examples,
   next: Examples,
 ): void {
-  if (!sameValue(old.example, next.example))
-    note(
-      scope,
-      'example-changed',
-      `${pointer}/example`,
-      `the example of ${label}`,
-      old.example,
-      next.example,
-    )
+  const example = valueDelta(old.example, next.example)
+  if (example)
+    note(scope, 'example-changed', `${pointer}/example`, `the example of ${label()}`, example)
   if (old.examples === next.examples) return
   const before = (old.examples ?? {}) as Readonly<Record<string, unknown>>
   const after = (next.examples ?? {}) as Readonly<Record<string, unknown>>
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const [a, b] = [own(before, name), own(after, name)]
-    if (!sameExample(a, b))
-      note(
-        scope,
-        'example-changed',
-        `${pointer}/examples/${escapePointer(name)}`,
-        `the example \`${name}\` of ${label}`,
-        a,
-        b,
-      )
+    if (sameExample(a, b)) continue
+    note(
+      scope,
+      'example-changed',
+      `${pointer}/examples/${escapePointer(name)}`,
+      `the example \`${name}\` of ${label()}`,
+      a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified',
+    )
   }
 }
 
@@ -356,25 +357,72 @@ function own(record: Readonly<Record<string, unknown>>, key: string): unknown {
 // Texts and values ---------------------------------------------------------------------------
 
 /**
- * A text as a reader sees it: runs of whitespace are one space, so re-wrapping a description or
- * a YAML block scalar's final newline is no change; an empty text is no text.
+ * How a text changed for a reader: a run of whitespace is one space, so re-wrapping a
+ * description, or a YAML block scalar's final newline, is no change; a blank text is no text.
  */
-function text(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined
-  const normal = value.replace(/\s+/g, ' ').trim()
-  return normal === '' ? undefined : normal
+function textDelta(old: string | undefined, next: string | undefined): Delta | undefined {
+  if (old === next) return undefined
+  const [had, has] = [!blank(old), !blank(next)]
+  if (!had) return has ? 'added' : undefined
+  if (!has) return 'deleted'
+  return sameText(old!, next!) ? undefined : 'modified'
 }
 
-function compareText(
-  scope: Scope,
-  id: DocumentationRuleId,
-  pointer: string,
-  subject: string,
-  [old, next]: readonly [string | undefined, string | undefined],
-): void {
-  if (old === next) return
-  const [a, b] = [text(old), text(next)]
-  if (a !== b) note(scope, id, pointer, subject, a, b)
+function blank(text: string | undefined): boolean {
+  return text === undefined || !/\S/.test(text)
+}
+
+/** Equal once runs of whitespace are one space and the ends are trimmed (without copying). */
+function sameText(a: string, b: string): boolean {
+  let i = skipSpace(a, 0)
+  let j = skipSpace(b, 0)
+  while (i < a.length && j < b.length) {
+    const [x, y] = [a.charCodeAt(i), b.charCodeAt(j)]
+    if (isSpace(x) && isSpace(y)) {
+      i = skipSpace(a, i)
+      j = skipSpace(b, j)
+    } else if (x !== y) return false
+    else {
+      i++
+      j++
+    }
+  }
+  return skipSpace(a, i) === a.length && skipSpace(b, j) === b.length
+}
+
+function skipSpace(text: string, from: number): number {
+  let i = from
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++
+  return i
+}
+
+function isSpace(code: number): boolean {
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0xfeff
+  )
+}
+
+/** `externalDocs` changed when its URL or its description did. */
+function docsDelta(
+  old: ExternalDocs | undefined,
+  next: ExternalDocs | undefined,
+): Delta | undefined {
+  if (old === next) return undefined
+  if (!old) return 'added'
+  if (!next) return 'deleted'
+  return old.url === next.url && !textDelta(old.description, next.description)
+    ? undefined
+    : 'modified'
+}
+
+function valueDelta(old: unknown, next: unknown): Delta | undefined {
+  if (sameValue(old, next)) return undefined
+  return old === undefined ? 'added' : next === undefined ? 'deleted' : 'modified'
 }
 
 /** Named examples are often one component used by many media types: compare each pair once. */
@@ -406,7 +454,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
     if (!Object.hasOwn(y, key) || !sameValue(x[key], y[key])) return false
     count++
   }
-  return Object.keys(y).length === count
+  for (const key in y) if (Object.hasOwn(y, key)) count--
+  return count === 0
 }
 
 function note(
@@ -414,11 +463,9 @@ function note(
   id: DocumentationRuleId,
   pointer: string,
   subject: string,
-  old: unknown,
-  next: unknown,
+  delta: Delta,
   detail = '',
 ): void {
-  const delta = old === undefined ? 'added' : next === undefined ? 'deleted' : 'modified'
   const verb = delta === 'added' ? 'was added' : delta === 'deleted' ? 'was removed' : 'changed'
   const text = `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${verb}${detail}.`
   let notes = NOTES.get(scope)
