@@ -365,46 +365,16 @@ function textDelta(old: string | undefined, next: string | undefined): Delta | u
   const [had, has] = [!blank(old), !blank(next)]
   if (!had) return has ? 'added' : undefined
   if (!has) return 'deleted'
-  return sameText(old!, next!) ? undefined : 'modified'
+  return normal(old!) === normal(next!) ? undefined : 'modified'
 }
 
 function blank(text: string | undefined): boolean {
   return text === undefined || !/\S/.test(text)
 }
 
-/** Equal once runs of whitespace are one space and the ends are trimmed (without copying). */
-function sameText(a: string, b: string): boolean {
-  let i = skipSpace(a, 0)
-  let j = skipSpace(b, 0)
-  while (i < a.length && j < b.length) {
-    const [x, y] = [a.charCodeAt(i), b.charCodeAt(j)]
-    if (isSpace(x) && isSpace(y)) {
-      i = skipSpace(a, i)
-      j = skipSpace(b, j)
-    } else if (x !== y) return false
-    else {
-      i++
-      j++
-    }
-  }
-  return skipSpace(a, i) === a.length && skipSpace(b, j) === b.length
-}
-
-function skipSpace(text: string, from: number): number {
-  let i = from
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++
-  return i
-}
-
-function isSpace(code: number): boolean {
-  return (
-    code === 32 ||
-    (code >= 9 && code <= 13) ||
-    code === 0xa0 ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0xfeff
-  )
+/** A text with each run of whitespace as one space and no space at either end. */
+function normal(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
 }
 
 /** `externalDocs` changed when its URL or its description did. */
@@ -481,18 +451,25 @@ function note(
  * it (none when no operation does).
  */
 export function emitDocumentation(log: ChangelogBuilder, scope: Scope, extra: ChangeExtra): void {
-  if (scope instanceof Shared && extra.operations === undefined) {
+  const notes = [...notesOf(scope)]
+  if (notes.length === 0) return
+  if (scope instanceof Shared) {
     const operations = new Set<string>()
     for (const entry of scope.reached.values())
       for (const operation of entry.operations) operations.add(operation)
     if (operations.size > 0) extra = { operations: [...operations].sort() }
   }
-  for (const { id, pointer, text, delta } of NOTES.get(scope) ?? []) {
+  for (const { id, pointer, text, delta } of notes) {
     const before = log.changeCount
     log.add(id, pointer, text, extra)
     if (log.changeCount > before) log.count('documentation', delta)
   }
-  for (const region of scope.regions) emitDocumentation(log, region, extra)
+}
+
+function* notesOf(scope: Scope): Generator<Note> {
+  const own = NOTES.get(scope)
+  if (own) yield* own
+  for (const region of scope.regions) yield* notesOf(region)
 }
 
 function operationLabel(operation: Operation): string {
