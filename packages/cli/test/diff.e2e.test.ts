@@ -187,11 +187,17 @@ describe('svc diff: text report', () => {
     )
   })
 
-  it('a description-only change: "No changes." and exit 0, even with --fail-on breaking', async () => {
+  it('a description-only change: documentation entries, and exit 0 even with --fail-on warning', async () => {
     for (const args of [[], ['--fail-on', 'breaking'], ['--fail-on', 'warning']]) {
       const run = await diff(['petstore-v1.yaml', 'petstore-v1-docs.yaml', ...args])
       expect(run.code).toBe(0)
-      expect(run.stdout).toBe('No changes.\n')
+      expect(run.stdout.split('\n').slice(0, 4)).toEqual([
+        '0 breaking, 0 warnings, 3 info changes',
+        'documentation: +0 −0 ~3',
+        '',
+        'Documentation (3)',
+      ])
+      expect(run.stdout).toContain('The summary of GET /pets changed.')
       expect(run.stderr).toBe('')
     }
   })
@@ -227,13 +233,27 @@ describe('svc diff --json', () => {
   })
 
   it('no changes: an empty changelog', async () => {
-    const run = await diff(['petstore-v1.yaml', 'petstore-v1-docs.yaml', '--json'])
+    const run = await diff(['petstore-v1.yaml', 'petstore-v1.json', '--json'])
     expect(run.code).toBe(0)
     expect(changelog(run)).toEqual({
       summary: { diff: false, details: {} },
       counts: { breaking: 0, warning: 0, info: 0 },
       changes: [],
     })
+  })
+
+  it('a description-only change: diff is true, every entry info in the documentation section', async () => {
+    const log = changelog(await diff(['petstore-v1.yaml', 'petstore-v1-docs.yaml', '--json']))
+    expect(log.summary).toEqual({
+      diff: true,
+      details: { documentation: { added: 0, deleted: 0, modified: 3 } },
+    })
+    expect(log.counts).toEqual({ breaking: 0, warning: 0, info: 3 })
+    expect(log.changes.map((change) => change.id)).toEqual([
+      'api-info-changed',
+      'response-description-changed',
+      'operation-summary-changed',
+    ])
   })
 
   it('JSON and YAML inputs give the same changelog', async () => {

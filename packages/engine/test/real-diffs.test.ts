@@ -29,8 +29,10 @@ async function sideOf(path: string): Promise<DiffSide> {
  *   first_location_detected, has_more_locations, sha_pinning_required, the two
  *   enterprise_organization_installation* app permissions, code_scanning_options), and
  *   secret-scanning-alert-webhook, which no operation uses.
- * - Nothing for the ~600 operations whose descriptions alone changed (`enterprise-server@3.18`
- *   → `@3.19` links): description churn is no change.
+ * - documentation (1,529 entries, all info, none of which makes an operation or a schema
+ *   "modified"): the `externalDocs` link of 973 operations and of the document moved from
+ *   `enterprise-server@3.18` to `@3.19`, as did links in 346 operation descriptions; plus
+ *   parameter, response and schema descriptions and 17 examples.
  */
 describe('GHES 3.18 → 3.19', () => {
   const ghes = (version: string) => sideOf(join(generated, `ghes-${version}.json`))
@@ -46,12 +48,13 @@ describe('GHES 3.18 → 3.19', () => {
     expect(log.summary).toEqual({
       diff: true,
       details: {
+        documentation: { added: 0, deleted: 0, modified: 1529 },
         operations: { added: 59, deleted: 0, modified: 44 },
         parameters: { added: 5, deleted: 0, modified: 0 },
         schemas: { added: 25, deleted: 0, modified: 9 },
       },
     })
-    expect(log.counts).toEqual({ breaking: 2, warning: 2, info: 124 })
+    expect(log.counts).toEqual({ breaking: 2, warning: 2, info: 124 + 1529 })
     expect(
       log.changes
         .filter((change) => change.level !== 'info')
@@ -72,14 +75,28 @@ describe('GHES 3.18 → 3.19', () => {
     expect([...ids].sort()).toEqual([
       'component-added',
       'endpoint-added',
+      'example-changed',
+      'external-docs-changed',
+      'operation-description-changed',
+      'parameter-description-changed',
       'request-body-became-not-nullable',
       'request-body-max-items-set',
       'request-body-min-items-set',
       'request-body-property-added',
       'response-body-property-added',
+      'response-description-changed',
       'schema-added',
+      'schema-description-changed',
       'unused-component-changed',
     ])
+    // The documentation churn of a release: every operation's docs link moved to the new version.
+    const documented = (id: string) => log.changes.filter((change) => change.id === id).length
+    expect(documented('external-docs-changed')).toBe(973)
+    expect(documented('operation-description-changed')).toBe(346)
+    expect(log.changes.find((change) => change.location === '/externalDocs')).toMatchObject({
+      id: 'external-docs-changed',
+      message: 'The external documentation of the API changed.',
+    })
   }, 30_000)
 
   it('finds nothing between a description and itself', async () => {
@@ -135,8 +152,14 @@ describe('@readme/oas-examples, pairwise', () => {
     expect(twins.length).toBeGreaterThan(50)
   })
 
-  /** Twins that really differ: this one swaps the methods of two form-data paths. */
+  /**
+   * Twins that really differ: one swaps the methods of two form-data paths; in the others the YAML
+   * has lost the long part of an operation's description, or spells a newline of the API
+   * description as the two characters `\n`.
+   */
   const differences: Record<string, string[]> = {
+    '2.0/json/petstore-expanded.json': ['operation-description-changed GET /pets'],
+    '3.1/json/train-travel.json': ['api-info-changed undefined'],
     '3.1/json/parameters-style.json': [
       'endpoint-removed GET /anything/form-data/spaceDelimited',
       'endpoint-removed POST /anything/form-data/deepObject',

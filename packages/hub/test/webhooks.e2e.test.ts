@@ -715,10 +715,10 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       const same = await push(api, ['get /pets'])
       expect(same.status, same.text).toBe(200)
       expect(same.body).toMatchObject({ created: false, webhookDeliveries: 0 })
-      // Only the title differs, which the diff does not count: a revision without a change.
-      const retitled = await push(api, ['get /pets'], 'Pets, renamed')
-      expect(retitled.status, retitled.text).toBe(201)
-      expect(retitled.body).toMatchObject({
+      // Only the YAML differs (the title is quoted), not what it says: a revision without a change.
+      const requoted = await push(api, ['get /pets'], "'Pets'")
+      expect(requoted.status, requoted.text).toBe(201)
+      expect(requoted.body).toMatchObject({
         created: true,
         summary: { diff: false, details: {} },
         counts: { breaking: 0, warning: 0, info: 0 },
@@ -795,7 +795,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
             url: `${PUBLIC_URL}/acme/apis/${slug}`,
           },
           revision: revision(changed.body.revision),
-          previousRevision: revision(retitled.body.revision),
+          previousRevision: revision(requoted.body.revision),
           summary: changed.body.summary,
           counts: changed.body.counts,
           changesUrl: `${changed.body.revision.url}/changes`,

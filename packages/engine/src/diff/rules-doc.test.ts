@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { GQL_RULES } from './gql/rules.js'
+import { OAS_RULES } from './oas/rules.js'
+import { PARSE_FAILURE_RULES } from './parse-failure-rules.js'
 import { RULES } from './rules.js'
 
 const docs = readFileSync(new URL('../../../../docs/diff-rules.md', import.meta.url), 'utf8')
@@ -19,6 +22,21 @@ function documentedRules(markdown: string): Map<string, { level: string; when: s
   }
   return rows
 }
+
+describe('the rule catalogue', () => {
+  it('gives every id to one rule: catalogues merged into RULES never share an id', () => {
+    const seen = new Map<string, string>()
+    const shared: string[] = []
+    const catalogues = { OAS_RULES, GQL_RULES, PARSE_FAILURE_RULES }
+    for (const [name, catalogue] of Object.entries(catalogues))
+      for (const id of Object.keys(catalogue)) {
+        const first = seen.get(id)
+        if (first) shared.push(`${id} (${first}, ${name})`)
+        else seen.set(id, name)
+      }
+    expect(shared).toEqual([])
+  })
+})
 
 describe('docs/diff-rules.md', () => {
   const rows = documentedRules(docs)

@@ -11,7 +11,7 @@ import type {
   WebhookOperation,
   ComponentRef,
 } from './operation.js'
-import type { Schema } from './schema.js'
+import type { ExternalDocs, Schema } from './schema.js'
 import type { SecurityScheme } from './security-scheme.js'
 
 /** Named, reusable parts of a description. GraphQL types live under `schemas`. */
@@ -28,9 +28,18 @@ export type ApiInfo = {
   readonly title: string
   readonly version: string
   readonly description?: string
+  /** OpenAPI 3.1 only. */
+  readonly summary?: string
+  readonly termsOfService?: string
+  readonly contact?: Readonly<{ name?: string; url?: string; email?: string }>
+  readonly license?: Readonly<{ name?: string; url?: string; identifier?: string }>
 }
 
-export type Tag = { readonly name: string; readonly description?: string }
+export type Tag = {
+  readonly name: string
+  readonly description?: string
+  readonly externalDocs?: ExternalDocs
+}
 
 type ModelFields = {
   readonly info: ApiInfo
@@ -47,6 +56,7 @@ export type OasModel = ModelFields & {
   readonly webhooks: readonly WebhookOperation[]
   readonly security?: readonly SecurityRequirement[]
   readonly tags: readonly Tag[]
+  readonly externalDocs?: ExternalDocs
 }
 
 /** A GraphQL schema: root fields are operations, named types are schema components. */

@@ -1,4 +1,4 @@
-import type { Schema } from './schema.js'
+import type { ExternalDocs, Schema } from './schema.js'
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace'
 export const HTTP_METHODS: readonly HttpMethod[] = [
@@ -44,6 +44,8 @@ export type Parameter = {
   readonly example?: unknown
   /** `x-*` extensions, as written. */
   readonly extensions?: Readonly<Record<string, unknown>>
+  /** Named example objects, `$ref`s followed, as written. */
+  readonly examples?: Readonly<Record<string, unknown>>
 }
 
 export type MediaType = {
@@ -52,6 +54,8 @@ export type MediaType = {
   /** Set when the media type has no `schema`, so that its absence can be told from `{}`. */
   readonly schemaOmitted?: true
   readonly example?: unknown
+  /** Named example objects, `$ref`s followed, as written. */
+  readonly examples?: Readonly<Record<string, unknown>>
   readonly encoding?: Readonly<Record<string, Encoding>>
 }
 
@@ -76,6 +80,9 @@ export type Header = {
   readonly required: boolean
   readonly deprecated: boolean
   readonly schema: Schema
+  readonly example?: unknown
+  /** Named example objects, `$ref`s followed, as written. */
+  readonly examples?: Readonly<Record<string, unknown>>
 }
 
 export type Response = {
@@ -104,6 +111,7 @@ type OperationFields = {
   readonly operationId?: string
   readonly summary?: string
   readonly description?: string
+  readonly externalDocs?: ExternalDocs
   readonly tags: readonly string[]
   readonly deprecated: boolean
   /** Path-level and operation-level parameters, merged (an operation's own wins by name and location). */

@@ -31,6 +31,8 @@ export type SchemaAnnotations = {
    * a one-value `enum`; it is kept apart so that a diff can tell a constant from an enum.
    */
   readonly const?: unknown
+  /** A 3.1 `examples` list as written (its first entry is also `example`). */
+  readonly examples?: readonly unknown[]
   /** `x-*` extensions, as written. */
   readonly extensions?: Readonly<Record<string, unknown>>
 }
@@ -51,6 +53,9 @@ export type Conditional = {
   readonly then?: Schema
   readonly else?: Schema
 }
+
+/** A link to documentation beyond the description (`externalDocs`). */
+export type ExternalDocs = { readonly url: string; readonly description?: string }
 
 export type Discriminator = {
   readonly propertyName: string

@@ -5,7 +5,7 @@ import { setOwn } from '../model/own.js'
 import type { Schema } from '../model/schema.js'
 import { parseMaybeRef } from './component-ref.js'
 import { describeValue, isObject, type OasContext, type RawObject } from './context.js'
-import { readExamples } from './examples.js'
+import { namedExamples, readExamples } from './examples.js'
 import type { ObjectKind } from './keys.js'
 import { parseSchema } from './schema/parse-schema.js'
 
@@ -41,6 +41,8 @@ function parseMediaType(ctx: OasContext, value: unknown): MediaType {
   if (value.schema === undefined) node.schemaOmitted = true
   const example = readExamples(ctx, value, schema)
   if (example !== undefined) node.example = example
+  const examples = namedExamples(ctx, value)
+  if (examples) node.examples = examples
   if (value.encoding !== undefined) node.encoding = parseEncodings(ctx, value.encoding)
   return Object.freeze(node)
 }
@@ -70,7 +72,7 @@ function parseEncodings(ctx: OasContext, value: unknown): Record<string, Encodin
 /** A header object: a parameter without `name` and `in`. */
 export function parseHeader(ctx: OasContext, value: unknown): Header {
   const raw = expectObject(ctx, value, 'header')
-  const { required, deprecated, description, schema } = parseParameterFields(
+  const { required, deprecated, description, schema, example, examples } = parseParameterFields(
     ctx,
     raw,
     'header',
@@ -78,6 +80,8 @@ export function parseHeader(ctx: OasContext, value: unknown): Header {
   )
   const node: Mutable<Header> = { kind: 'header', required, deprecated, schema }
   if (description !== undefined) node.description = description
+  if (example !== undefined) node.example = example
+  if (examples) node.examples = examples
   return Object.freeze(node)
 }
 
@@ -146,6 +150,8 @@ export function parseParameterFields(
   const example = readExamples(ctx, raw, fields.schema)
   if (example !== undefined) fields.example = example
   if (extensions) fields.extensions = Object.freeze(extensions)
+  const examples = namedExamples(ctx, raw)
+  if (examples) fields.examples = examples
   return fields
 }
 

@@ -1,7 +1,12 @@
 import { OAS_ISSUES } from '../issues/index.js'
 import type { Schema } from '../model/schema.js'
+import { setOwn } from '../model/own.js'
+import { getAtLocalRef } from '../refs/pointer.js'
 import { describeValue, isObject, type OasContext, type RawObject } from './context.js'
 import { checkExample } from './schema/values.js'
+
+/** How many `$ref`s an example may go through before it is kept as the `$ref` itself. */
+const MAX_HOPS = 10
 
 /**
  * The singular `example` of a parameter, header or media type, checked against its schema; both
@@ -29,4 +34,30 @@ export function readExamples(ctx: OasContext, raw: RawObject, schema: Schema): u
     )
   }
   return checkExample(ctx, raw.example, schema, 'example')
+}
+
+/**
+ * The named `examples` of a parameter, header or media type, each `$ref` followed to the example
+ * object it names (the document's own value, not a copy), so a `$ref` and its inlined target are
+ * the same example. Undefined when there are none.
+ */
+export function namedExamples(
+  ctx: OasContext,
+  raw: RawObject,
+): Readonly<Record<string, unknown>> | undefined {
+  if (!isObject(raw.examples)) return undefined
+  const examples: Record<string, unknown> = {}
+  let any = false
+  for (const name in raw.examples) {
+    let example: unknown = raw.examples[name]
+    for (let hops = 0; hops < MAX_HOPS && isObject(example); hops++) {
+      if (typeof example.$ref !== 'string') break
+      const target = getAtLocalRef(ctx.document, example.$ref)
+      if (target === undefined) break
+      example = target
+    }
+    setOwn(examples, name, example)
+    any = true
+  }
+  return any ? Object.freeze(examples) : undefined
 }

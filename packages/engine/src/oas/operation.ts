@@ -22,6 +22,7 @@ import {
 } from './context.js'
 import { parseRequestBody, parseResponse } from './bodies.js'
 import { parseParameter } from './parameter.js'
+import { readExternalDocs } from './external-docs.js'
 import { parseServers } from './servers.js'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -145,6 +146,8 @@ function parseOperation(ctx: OasContext, item: RawObject, method: HttpMethod): P
   if (typeof summary === 'string') fields.summary = summary
   const description = raw.description ?? item.description
   if (typeof description === 'string') fields.description = description
+  const externalDocs = readExternalDocs(raw.externalDocs)
+  if (externalDocs) fields.externalDocs = externalDocs
   if (raw.requestBody !== undefined) {
     ctx.push('requestBody')
     fields.requestBody = parseMaybeRef(ctx, raw.requestBody, 'requestBodies', (value) =>

@@ -23,6 +23,7 @@ import { parseFields, parseSchema } from './schema/parse-schema.js'
 import { schemaComponent } from './schema/schema-ref.js'
 import { parseSecurityScheme } from './security-scheme.js'
 import { parseServers } from './servers.js'
+import { readExternalDocs } from './external-docs.js'
 
 /**
  * Parses an OpenAPI 3.0 or 3.1 document (already decoded) into the model. Every component, path
@@ -57,6 +58,7 @@ export function parseOas(
     ctx.checkKeys(document.externalDocs, 'externalDocs')
     ctx.pop()
   }
+  const externalDocs = readExternalDocs(document.externalDocs)
 
   const outcomes = parseComponents(ctx)
   const check: RefCheck = { outcomes, failures: refFailures, verdicts: new Map() }
@@ -90,6 +92,7 @@ export function parseOas(
     components: Object.freeze(components) as unknown as Components,
     tags,
     ...(security ? { security } : {}),
+    ...(externalDocs ? { externalDocs } : {}),
   }
   return Object.freeze(model)
 }
@@ -249,7 +252,30 @@ function parseInfo(ctx: OasContext, value: unknown): ApiInfo {
     version: typeof value.version === 'string' ? value.version : String(value.version ?? ''),
   }
   if (typeof value.description === 'string') info.description = value.description
+  if (typeof value.summary === 'string') info.summary = value.summary
+  if (typeof value.termsOfService === 'string') info.termsOfService = value.termsOfService
+  const contact = stringFields(value.contact, ['name', 'url', 'email'])
+  if (contact) info.contact = contact
+  const license = stringFields(value.license, ['name', 'url', 'identifier'])
+  if (license) info.license = license
   return Object.freeze(info)
+}
+
+/** The string fields of a contact or license object; undefined when it has none. */
+function stringFields<K extends string>(
+  value: unknown,
+  keys: readonly K[],
+): Readonly<Partial<Record<K, string>>> | undefined {
+  if (!isObject(value)) return undefined
+  const fields: Partial<Record<K, string>> = {}
+  let any = false
+  for (const key of keys) {
+    const field = value[key]
+    if (typeof field !== 'string') continue
+    fields[key] = field
+    any = true
+  }
+  return any ? Object.freeze(fields) : undefined
 }
 
 function parseTags(ctx: OasContext, value: unknown): readonly Tag[] {
@@ -260,13 +286,11 @@ function parseTags(ctx: OasContext, value: unknown): readonly Tag[] {
     ctx.push(String(index))
     ctx.checkKeys(tag, 'tag')
     ctx.pop()
-    return [
-      Object.freeze(
-        typeof tag.description === 'string'
-          ? { name: tag.name, description: tag.description }
-          : { name: tag.name },
-      ),
-    ]
+    const node: { -readonly [K in keyof Tag]: Tag[K] } = { name: tag.name }
+    if (typeof tag.description === 'string') node.description = tag.description
+    const externalDocs = readExternalDocs(tag.externalDocs)
+    if (externalDocs) node.externalDocs = externalDocs
+    return [Object.freeze(node)]
   })
   ctx.pop()
   return Object.freeze(tags)

@@ -115,6 +115,48 @@ describe('changelogLines', () => {
     expect(lines).toContain('    1 operation: GET /c')
   })
 
+  it('lists documentation changes last, in their own group, apart from the other info', () => {
+    const lines = changelogLines(
+      {
+        summary: {
+          diff: true,
+          details: {
+            documentation: { added: 0, deleted: 0, modified: 1 },
+            schemas: { added: 1, deleted: 0, modified: 0 },
+          },
+        },
+        counts: { breaking: 0, warning: 0, info: 2 },
+        changes: [
+          {
+            id: 'operation-description-changed',
+            level: 'info',
+            message: 'The description of GET /pets changed.',
+            location: '/paths/~1pets/get/description',
+            operation: 'GET /pets',
+          },
+          {
+            id: 'schema-added',
+            level: 'info',
+            message: 'The schema `Owner` was added.',
+            location: '/components/schemas/Owner',
+          },
+        ],
+      },
+      plain,
+    )
+    expect(lines).toEqual([
+      '0 breaking, 0 warnings, 2 info changes',
+      'documentation: +0 −0 ~1',
+      'schemas:       +1 −0 ~0',
+      '',
+      'Info (1)',
+      '  schema-added                   /components/schemas/Owner  The schema `Owner` was added.',
+      '',
+      'Documentation (1)',
+      '  operation-description-changed  /paths/~1pets/get/description  The description of GET /pets changed.',
+    ])
+  })
+
   it('paints counts, levels and locations; zero counts stay plain', () => {
     const lines = changelogLines(LOG, tagged)
     expect(lines[0]).toBe('<red>1 breaking</red>, <yellow>1 warning</yellow>, 2 info changes')

@@ -1,4 +1,4 @@
-import type { Changelog } from '@svc/engine'
+import { RULES, type Changelog } from '@svc/engine'
 import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
 import type { Colors, Output } from '../../output.js'
 import type { DiffResult } from './index.js'
@@ -67,8 +67,15 @@ export function changelogLines(changelog: Changelog, color: Colors): string[] {
   }
   // One id column for the whole report, so locations line up across the groups.
   const idWidth = Math.max(0, ...changes.map((change) => change.id.length))
-  for (const { level, title } of LEVELS) {
-    const group = changes.filter((change) => change.level === level)
+  // Documentation changes (all info) come last, in their own group: they can be many.
+  const groups = [
+    ...LEVELS.map(({ level, title }) => ({
+      title,
+      group: changes.filter((change) => change.level === level && !isDocumentation(change)),
+    })),
+    { title: 'Documentation', group: changes.filter(isDocumentation) },
+  ]
+  for (const { title, group } of groups) {
     if (group.length === 0) continue
     lines.push('', color.bold(`${title} (${group.length})`))
     for (const change of group) lines.push(...renderChange(change, idWidth, color))
@@ -97,6 +104,10 @@ function parseErrorLines({ issues }: Changelog, color: Colors): string[] {
     ),
     '',
   ]
+}
+
+function isDocumentation(change: Change): boolean {
+  return RULES[change.id].section === 'documentation'
 }
 
 function renderChange(change: Change, idWidth: number, color: Colors): string[] {

@@ -50,7 +50,7 @@ export function diffGraphqlDocuments(before: DocumentNode, after: DocumentNode):
   log.count('types', 'modified', modified.size)
   diffDescription(
     log,
-    'schema-description-changed',
+    'schema-definition-description-changed',
     'The schema',
     'schema',
     old.description,

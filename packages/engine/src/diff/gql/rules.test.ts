@@ -309,7 +309,10 @@ const PAIRS: Record<GqlRuleId, Pair> = {
   'enum-value-directive-added': VALUE_TAGGED,
   'enum-value-directive-removed': VALUE_UNTAGGED,
   'enum-value-directive-changed': VALUE_RETAGGED,
-  'schema-description-changed': described((d) => `${d} schema { query: Query }`, 'schema'),
+  'schema-definition-description-changed': described(
+    (d) => `${d} schema { query: Query }`,
+    'schema',
+  ),
   'type-description-changed': described((d) => `${d} type User { id: ID }`, 'User'),
   'field-description-changed': described((d) => `type User { ${d} id: ID }`, 'User.id'),
   'argument-description-changed': described(

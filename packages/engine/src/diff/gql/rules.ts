@@ -436,7 +436,7 @@ export const GQL_RULES = {
     summary:
       'an applied directive of an enum value has other arguments: one added, changed or removed',
   },
-  'schema-description-changed': {
+  'schema-definition-description-changed': {
     level: 'info',
     protocol: 'gql',
     section: 'documentation',

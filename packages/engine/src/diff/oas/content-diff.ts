@@ -1,4 +1,5 @@
 import type { MediaType } from '../../model/index.js'
+import { compareMediaTypeDocs } from './documentation-diff.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { escapePointer, type Scope } from './scope.js'
 
@@ -59,6 +60,7 @@ export function compareContent(
       )
     else if (!a.schemaOmitted && !b.schemaOmitted)
       compareSchemas(cmp, scope, a.schema, b.schema, `${place}/schema`)
+    compareMediaTypeDocs(scope, type, a, b, place)
   }
   for (const type of before.values())
     scope.fixed(

@@ -46,7 +46,7 @@ describe('diffOas', () => {
     })
   })
 
-  it('ignores descriptions, summaries, titles and examples', async () => {
+  it('lists descriptions, summaries, titles and examples as documentation: nothing else is modified', async () => {
     const described = petstore(
       {
         ...pet,
@@ -69,8 +69,29 @@ describe('diffOas', () => {
     doc.paths['/pets']!['get']!.summary = 'List all pets'
     doc.paths['/pets']!['get']!.description = 'Lists them.'
     const log = await diff(petstore(pet), described)
-    expect(log.summary).toEqual({ diff: false, details: {} })
-    expect(log.changes).toEqual([])
+    expect(log.summary).toEqual({
+      diff: true,
+      details: { documentation: { added: 9, deleted: 0, modified: 2 } },
+    })
+    expect(log.counts).toEqual({ breaking: 0, warning: 0, info: 11 })
+    expect(log.changes.map((change) => [change.id, change.location])).toEqual([
+      ['schema-description-changed', '/components/schemas/Pet/description'],
+      ['example-changed', '/components/schemas/Pet/example'],
+      ['schema-description-changed', '/components/schemas/Pet/properties/name/description'],
+      ['example-changed', '/components/schemas/Pet/properties/name/example'],
+      ['schema-description-changed', '/components/schemas/Pet/title'],
+      ['api-info-changed', '/info/description'],
+      ['api-info-changed', '/info/title'],
+      ['api-info-changed', '/info/version'],
+      ['tag-description-changed', '/tags/0/description'],
+      ['operation-description-changed', '/paths/~1pets/get/description'],
+      ['operation-summary-changed', '/paths/~1pets/get/summary'],
+    ])
+    // Listed once at the shared component, with every operation that reaches it.
+    expect(log.changes[0]).toMatchObject({
+      message: 'The description of schema `Pet` was added.',
+      operations: ['GET /pets', 'GET /pets/{petId}', 'POST /pets'],
+    })
   })
 
   it('ignores the order of paths, properties, parameters, enum values and media types', async () => {
@@ -281,6 +302,7 @@ describe('diffOas', () => {
       definitions: { Pet: pet },
     }
     const openapi = api({
+      info: swagger.info,
       servers: [{ url: 'https://api.example.com/v1' }],
       paths: {
         '/pets': {

@@ -3,6 +3,7 @@ import { ChangelogBuilder, type Changelog, type OasSection } from '../changelog.
 import type { PolicyOptions } from '../policies.js'
 import type { RuleId } from '../rules.js'
 import { compareDocumentParts } from './components-diff.js'
+import { compareDocumentDocs, emitDocumentation } from './documentation-diff.js'
 import { compareOperation, type Operation } from './operation-diff.js'
 import { compareParameter } from './parameter-diff.js'
 import { checkVersion, Policies, removalRule } from './policy-diff.js'
@@ -66,11 +67,14 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
     for (const [link, context] of linksOf(scope, undefined))
       if (reach(link.shared, context, link.mask, label, visited)) modified = true
     if (modified) log.count(section, 'modified')
+    emitDocumentation(log, scope, { operation: label })
   }
 
   compareComponents(log, cmp)
   for (const shared of cmp.allShared) emitShared(log, shared)
+  for (const shared of cmp.allShared) emitDocumentation(log, shared, {})
   compareDocumentParts(log, old, next)
+  compareDocumentDocs(log, old, next)
   checkVersion(policies, log, old.info, next.info, log.finish().counts.breaking > 0)
   return log.finish()
 }

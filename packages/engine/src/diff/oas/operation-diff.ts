@@ -1,4 +1,5 @@
 import type { HttpOperation, WebhookOperation } from '../../model/index.js'
+import { compareOperationDocs } from './documentation-diff.js'
 import { compareParameters } from './parameter-diff.js'
 import { compareLifecycle, type Policies } from './policy-diff.js'
 import { comparePayloads, compareRequestBodies } from './request-body-diff.js'
@@ -29,6 +30,7 @@ export function compareOperation(
     scope.fixed('endpoint-reactivated', pointer, 'The operation is no longer deprecated.')
   compareLifecycle(policies, scope, old, next, pointer)
   compareOperationId(scope, old.operationId, next.operationId, pointer)
+  compareOperationDocs(scope, old, next, pointer)
   for (const tag of next.tags)
     if (!old.tags.includes(tag))
       scope.fixed('operation-tag-added', pointer, `The tag \`${tag}\` was added.`)

@@ -1,4 +1,5 @@
 import type { Parameter } from '../../model/index.js'
+import { compareParameterDocs } from './documentation-diff.js'
 import type { Operation } from './operation-diff.js'
 import { compareParameterSunset, parameterRemovalRule, Policies } from './policy-diff.js'
 import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
@@ -112,5 +113,6 @@ export function compareParameter(
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
     )
   compareParameterSunset(policies, scope, old, next, pointer, parameterLabel(next))
+  compareParameterDocs(scope, old, next, pointer)
   compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }

@@ -1,5 +1,6 @@
 import type { RequestBody } from '../../model/index.js'
 import { compareContent } from './content-diff.js'
+import { compareRequestBodyDocs } from './documentation-diff.js'
 import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
 import type { Comparison } from './schema-diff.js'
 import type { Scope } from './scope.js'
@@ -54,6 +55,7 @@ export function compareRequestBody(
     scope.fixed('request-body-became-required', pointer, 'The request body became required.')
   if (old.required && !next.required)
     scope.fixed('request-body-became-optional', pointer, 'The request body became optional.')
+  compareRequestBodyDocs(scope, old, next, pointer)
   compareContent(cmp, scope, old.content, next.content, pointer, {
     added: 'request-body-media-type-added',
     removed: 'request-body-media-type-removed',

@@ -1,5 +1,6 @@
 import type { Header, Response } from '../../model/index.js'
 import { compareContent } from './content-diff.js'
+import { compareHeaderDocs, compareResponseDocs } from './documentation-diff.js'
 import type { Operation } from './operation-diff.js'
 import { isRef, resolveComponent } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
@@ -61,6 +62,7 @@ export function compareResponse(
   pointer: string,
   label: string,
 ): void {
+  compareResponseDocs(scope, old, next, pointer, label)
   compareContent(cmp, scope, old.content, next.content, pointer, {
     added: 'response-media-type-added',
     removed: 'response-media-type-removed',
@@ -115,5 +117,6 @@ export function compareHeader(
     scope.fixed('response-header-became-optional', pointer, `${capitalise(label)} became optional.`)
   if (!old.required && next.required)
     scope.fixed('response-header-became-required', pointer, `${capitalise(label)} became required.`)
+  compareHeaderDocs(scope, old, next, pointer, label)
   compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
 }

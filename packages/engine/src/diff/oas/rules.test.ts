@@ -652,6 +652,63 @@ const FIXED_PAIRS: Record<string, Pair> = {
     op({ 'x-stability-level': 'beta' }),
   ],
   'unstable-endpoint-removed': [op({ 'x-stability-level': 'draft' }), api()],
+  'api-info-changed': [api(), api({ info: { title: 'Test', version: '1.0.0', summary: 'Items' } })],
+  'operation-summary-changed': [withOperation({}), withOperation({ summary: 'List the items' })],
+  'operation-description-changed': [
+    withOperation({ description: 'Lists the items.' }),
+    withOperation({ description: 'Lists every item.' }),
+  ],
+  'parameter-description-changed': [
+    withOperation({ parameters: [parameter()] }),
+    withOperation({ parameters: [parameter({ description: 'How many' })] }),
+  ],
+  'request-body-description-changed': [
+    withOperation({ requestBody: jsonBody() }, {}, 'post'),
+    withOperation({ requestBody: { ...jsonBody(), description: 'An item' } }, {}, 'post'),
+  ],
+  'response-description-changed': [
+    withOperation({}),
+    withOperation({ responses: { '200': { description: 'The items' } } }),
+  ],
+  'header-description-changed': [
+    withOperation({ responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str } } } } }),
+    withOperation({
+      responses: {
+        '200': { ...ok, headers: { 'X-Rate': { schema: str, description: 'Calls left' } } },
+      },
+    }),
+  ],
+  'schema-description-changed': [
+    api({ components: { schemas: { Item: str } } }),
+    api({ components: { schemas: { Item: { ...str, title: 'Item' } } } }),
+  ],
+  'example-changed': [
+    withOperation({ parameters: [parameter({ example: 10 })] }),
+    withOperation({ parameters: [parameter({ example: 20 })] }),
+  ],
+  'external-docs-changed': [
+    withOperation({}),
+    withOperation({ externalDocs: { url: 'https://docs.example.com/items' } }),
+  ],
+  'tag-description-changed': [
+    api({ tags: [{ name: 'items' }] }),
+    api({ tags: [{ name: 'items', description: 'Things' }] }),
+  ],
+  'server-description-changed': [
+    api({ servers: [{ url: 'https://api.example.com' }] }),
+    api({ servers: [{ url: 'https://api.example.com', description: 'Production' }] }),
+  ],
+  'security-scheme-description-changed': [
+    api(schemes),
+    api({
+      components: {
+        securitySchemes: {
+          ...schemes.components.securitySchemes,
+          basic: { type: 'http', scheme: 'basic', description: 'A user name and password' },
+        },
+      },
+    }),
+  ],
 }
 
 const TODAY = new Date('2026-06-01T12:00:00Z')

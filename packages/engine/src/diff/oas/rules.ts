@@ -1,5 +1,6 @@
 import type { ChangeLevel } from '../changelog.js'
 import type { RuleDefinition } from '../rules.js'
+import { DOCUMENTATION_RULES, type DocumentationRuleId } from './documentation-rules.js'
 
 /**
  * Where a schema sits decides how bad a change to it is: a client sends what is `in` a request
@@ -388,11 +389,7 @@ const FIXED_RULES = {
     'operations',
     'an operation that was not deprecated was removed',
   ),
-  'deprecated-endpoint-removed': rule(
-    'info',
-    'operations',
-    'a deprecated operation was removed',
-  ),
+  'deprecated-endpoint-removed': rule('info', 'operations', 'a deprecated operation was removed'),
   'endpoint-deprecated': rule('info', 'operations', 'an operation was deprecated'),
   'endpoint-reactivated': rule('info', 'operations', 'an operation is no longer deprecated'),
   'operation-id-added': rule('info', 'operations', 'an operation got an operationId'),
@@ -735,7 +732,7 @@ const FIXED_RULES = {
 } as const satisfies Record<string, RuleDefinition>
 
 export type FixedOasRuleId = keyof typeof FIXED_RULES
-export type OasRuleId = FixedOasRuleId | SchemaRuleId
+export type OasRuleId = FixedOasRuleId | SchemaRuleId | DocumentationRuleId
 
 function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
   const rules: Record<string, RuleDefinition> = {}
@@ -750,4 +747,5 @@ function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
 export const OAS_RULES: Readonly<Record<OasRuleId, RuleDefinition>> = {
   ...FIXED_RULES,
   ...schemaRules(),
+  ...DOCUMENTATION_RULES,
 }

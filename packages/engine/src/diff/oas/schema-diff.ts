@@ -15,6 +15,7 @@ import { mayOverlap } from './schema/overlap.js'
 import { memberName, Place, resolved, shown, typeName } from './schema/place.js'
 import { compareDefaults, compareValueSets } from './schema/values.js'
 import { compareApplicators } from './applicators-diff.js'
+import { compareSchemaDocs } from './documentation-diff.js'
 import { canonical, escapePointer, READ_ONLY, type Scope, Shared, WRITE_ONLY } from './scope.js'
 
 /** The parse keeps inline schemas to this depth; the comparison follows them as far. */
@@ -91,6 +92,7 @@ export function compareSchemas(
 function compareAt(place: Place, o: Schema, n: Schema): void {
   if (place.depth > MAX_DEPTH) return
   const { cmp } = place
+  compareSchemaDocs(cmp, place.scope, place.pointer, place.at, o, n)
   if (o.kind === 'ref' && n.kind === 'ref') {
     compareNullable(place, o.nullable, n.nullable)
     place.scope.link(cmp.schemaComponent(o.refName, n.refName), undefined, place.mask)

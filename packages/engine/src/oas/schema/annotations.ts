@@ -26,6 +26,7 @@ export function annotate<S extends Schema>(ctx: OasContext, f: SchemaFields, nod
   if (f.example !== undefined || f.examples !== undefined) {
     const example = readExample(ctx, f, node as S)
     if (example !== undefined) node.example = example
+    if (Array.isArray(f.examples)) node.examples = f.examples
   }
   return Object.freeze(node)
 }

@@ -388,7 +388,12 @@ describe('EXAMPLE_AND_EXAMPLES_DEFINED (warning): the singular example wins', ()
         location: 'components:schemas:Name:example',
       },
     ])
-    expect(model.components.schemas.Name).toEqual({ kind: 'string', nullable: false, example: 'a' })
+    expect(model.components.schemas.Name).toEqual({
+      kind: 'string',
+      nullable: false,
+      example: 'a',
+      examples: ['b'],
+    })
   })
 
   it('fires on a parameter and on a media type with both', async () => {
@@ -487,6 +492,7 @@ describe('OpenAPI 3.1 schemas', () => {
       exclusiveMinimum: 0,
       exclusiveMaximum: 150,
       example: 3,
+      examples: [3, 4],
     })
   })
 
