@@ -122,7 +122,7 @@ export const SCHEMA_KINDS = {
     when: 'a required property became optional',
   },
   'property-became-read-only': {
-    in: 'warning',
+    in: 'breaking',
     out: 'info',
     when: 'a property became readOnly (the server ignores it in requests)',
   },
@@ -212,7 +212,7 @@ export const SCHEMA_KINDS = {
     when: 'an `x-extensible-enum` value was removed',
   },
   'discriminator-added': { in: 'info', out: 'info', when: 'a discriminator was added' },
-  'discriminator-removed': { in: 'info', out: 'warning', when: 'the discriminator was removed' },
+  'discriminator-removed': { in: 'info', out: 'breaking', when: 'the discriminator was removed' },
   'discriminator-property-changed': {
     in: 'breaking',
     out: 'breaking',
@@ -224,13 +224,13 @@ export const SCHEMA_KINDS = {
     when: 'a discriminator mapping entry was added',
   },
   'discriminator-mapping-removed': {
-    in: 'warning',
+    in: 'breaking',
     out: 'info',
     when: 'a discriminator mapping entry was removed',
   },
   'discriminator-mapping-changed': {
-    in: 'warning',
-    out: 'warning',
+    in: 'breaking',
+    out: 'breaking',
     when: 'a discriminator value now maps to another schema',
   },
   'wrapped-in-union': {
@@ -595,7 +595,7 @@ const FIXED_RULES = {
     'the name or location of an API key changed',
   ),
   'security-scheme-url-changed': rule(
-    'warning',
+    'breaking',
     'securitySchemes',
     'an OAuth or OpenID Connect URL changed',
   ),
