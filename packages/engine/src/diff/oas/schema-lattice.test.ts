@@ -200,12 +200,15 @@ describe('default', () => {
 })
 
 describe('constraints', () => {
-  it('set where there was none are warnings in requests, like a pattern; tightened ones break', async () => {
+  it('set where there was none, or tightened, break requests, as a pattern added does', async () => {
     expect(await verdicts('request-body', str, { ...str, pattern: '^a' })).toEqual([
-      'request-body-pattern-added warning',
+      'request-body-pattern-added breaking',
     ])
     expect(await verdicts('request-body', str, { ...str, maxLength: 5 })).toEqual([
-      'request-body-max-length-set warning',
+      'request-body-max-length-set breaking',
+    ])
+    expect(await verdicts('response-body', str, { ...str, maxLength: 5 })).toEqual([
+      'response-body-max-length-set info',
     ])
     expect(
       await verdicts('request-body', { ...str, maxLength: 10 }, { ...str, maxLength: 5 }),
