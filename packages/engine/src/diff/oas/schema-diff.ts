@@ -12,7 +12,7 @@ import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import { compareDiscriminators } from './schema/discriminator.js'
 import { compareCounts, compareNumbers, compareStrings } from './schema/limits.js'
 import { mayOverlap } from './schema/overlap.js'
-import { memberName, Place, resolved, shown, typeName } from './schema/place.js'
+import { compareSetting, memberName, Place, resolved, shown, typeName } from './schema/place.js'
 import { compareDefaults, compareValueSets } from './schema/values.js'
 import { compareApplicators } from './applicators-diff.js'
 import { compareSchemaDocs } from './documentation-diff.js'
@@ -156,13 +156,17 @@ const WIDER_FORMAT: Readonly<Record<string, string>> = { int32: 'int64', float: 
  * ways, except a numeric format widened to the one that holds all its values.
  */
 function compareFormats(place: Place, a: string | undefined, b: string | undefined): void {
-  if (a === b) return
   const text = `the format changed from ${shown(a)} to ${shown(b)}`
-  if (a === undefined) place.fact('format-added', 'format-added', text)
-  else if (b === undefined) place.fact('format-removed', 'format-removed', text)
-  else if (WIDER_FORMAT[a] === b) place.fact('type-generalized', 'type-changed', text)
-  else if (WIDER_FORMAT[b] === a) place.fact('type-changed', 'type-narrowed', text)
-  else place.fact('format-changed', 'format-changed', text)
+  const widened = a !== undefined && b !== undefined && WIDER_FORMAT[a] === b
+  const narrowed = a !== undefined && b !== undefined && WIDER_FORMAT[b] === a
+  if (widened) place.fact('type-generalized', 'type-changed', text)
+  else if (narrowed) place.fact('type-changed', 'type-narrowed', text)
+  else
+    compareSetting(place, 'format', a, b, {
+      added: 'format-added',
+      removed: 'format-removed',
+      changed: 'format-changed',
+    })
 }
 
 function compareNullable(place: Place, old: boolean, next: boolean): void {

@@ -1,7 +1,7 @@
 import type { ArraySchema, NumericConstraints, StringSchema } from '../../../model/index.js'
 import type { SchemaKind } from '../rules.js'
 import { canonical } from '../scope.js'
-import { type Place, shown } from './place.js'
+import { compareSetting, type Place, shown } from './place.js'
 
 /**
  * A pattern that every string matches constrains nothing: JSON Schema patterns are unanchored, so
@@ -12,19 +12,11 @@ function constraining(pattern: string | undefined): string | undefined {
 }
 
 export function compareStrings(place: Place, old: StringSchema, next: StringSchema): void {
-  const [before, after] = [constraining(old.pattern), constraining(next.pattern)]
-  if (before !== after) {
-    if (before === undefined)
-      place.fact('pattern-added', 'pattern-added', `the pattern ${shown(after)} was added`)
-    else if (after === undefined)
-      place.fact('pattern-removed', 'pattern-removed', `the pattern ${shown(before)} was removed`)
-    else
-      place.fact(
-        'pattern-changed',
-        'pattern-changed',
-        `the pattern changed from ${shown(before)} to ${shown(after)}`,
-      )
-  }
+  compareSetting(place, 'pattern', constraining(old.pattern), constraining(next.pattern), {
+    added: 'pattern-added',
+    removed: 'pattern-removed',
+    changed: 'pattern-changed',
+  })
   compareLimit(place, 'maxLength', 'upper', old.maxLength, next.maxLength, {
     narrowed: 'max-length-decreased',
     widened: 'max-length-increased',

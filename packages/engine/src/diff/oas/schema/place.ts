@@ -1,7 +1,7 @@
 import type { OasModel, Schema } from '../../../model/index.js'
 import type { SchemaKind } from '../rules.js'
 import type { Comparison } from '../schema-diff.js'
-import type { Scope } from '../scope.js'
+import { canonical, type Scope } from '../scope.js'
 
 /**
  * Where two schemas are compared: the comparison, the scope that collects what differs, the
@@ -46,6 +46,29 @@ export function resolved(model: OasModel, schema: Schema): Schema {
 
 export function shown(value: unknown): string {
   return value === undefined ? 'none' : `\`${JSON.stringify(value)}\``
+}
+
+/** The kinds of a keyword whose value can be set, unset or changed (a pattern, a default …). */
+export type SettingKinds = {
+  readonly added: SchemaKind
+  readonly removed: SchemaKind
+  readonly changed: SchemaKind
+}
+
+/** One fact when the keyword `name` went from `a` to `b` (both compared by content). */
+export function compareSetting(
+  place: Place,
+  name: string,
+  a: unknown,
+  b: unknown,
+  kinds: SettingKinds,
+): void {
+  if (canonical(a) === canonical(b)) return
+  if (a === undefined) place.fact(kinds.added, kinds.added, `the ${name} ${shown(b)} was added`)
+  else if (b === undefined)
+    place.fact(kinds.removed, kinds.removed, `the ${name} ${shown(a)} was removed`)
+  else
+    place.fact(kinds.changed, kinds.changed, `the ${name} changed from ${shown(a)} to ${shown(b)}`)
 }
 
 export function typeName(schema: Schema): string {

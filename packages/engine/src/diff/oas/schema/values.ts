@@ -1,21 +1,14 @@
 import type { Schema } from '../../../model/index.js'
 import { canonical } from '../scope.js'
-import { type Place, shown } from './place.js'
+import { compareSetting, type Place, shown } from './place.js'
 
 /** The default: what the server assumes when the value is left out. */
 export function compareDefaults(place: Place, old: Schema, next: Schema): void {
-  const [a, b] = [old.default, next.default]
-  if (canonical(a) === canonical(b)) return
-  if (a === undefined)
-    place.fact('default-added', 'default-added', `the default ${shown(b)} was added`)
-  else if (b === undefined)
-    place.fact('default-removed', 'default-removed', `the default ${shown(a)} was removed`)
-  else
-    place.fact(
-      'default-changed',
-      'default-changed',
-      `the default changed from ${shown(a)} to ${shown(b)}`,
-    )
+  compareSetting(place, 'default', old.default, next.default, {
+    added: 'default-added',
+    removed: 'default-removed',
+    changed: 'default-changed',
+  })
 }
 
 function enumOf(schema: Schema): readonly unknown[] | undefined {
