@@ -225,6 +225,18 @@ describe('discriminated unions', () => {
     ).toBe(false)
   })
 
+  it('falls back to a union when two members take the same value', async () => {
+    const { zod, schemas: loaded } = await generateSchemas({
+      Cat: pet,
+      Animal: {
+        anyOf: [ref('Cat'), ref('Cat')],
+        discriminator: { propertyName: 'petType' },
+      },
+    })
+    expect(zod).toContain('export const animalSchema = z.union([')
+    expect(loaded.animalSchema!.safeParse({ petType: 'Cat' }).success).toBe(true)
+  })
+
   it('types parsed members by their value', async () => {
     const { files } = await generateFrom(documentWith(schemas))
     const usage = `import { petSchema } from './zod.ts'

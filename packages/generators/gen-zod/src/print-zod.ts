@@ -64,7 +64,7 @@ function printUnion(schema: UnionSchema, refs: ModelRefs): string {
   const key = propertyKey(discriminator.propertyName)
   const tagged = schema.members.map((member) => {
     const expression = printZod(member, refs)
-    if (member.kind !== 'ref') return { expression, object: false }
+    if (member.kind !== 'ref') return { expression, object: false, values: [] }
     const values = memberValues(discriminator, member.refName)
     const tag = values.length === 1 ? printConst(values[0]) : printEnum(values)
     const object = !member.nullable && refs.isObject(member.refName)
@@ -73,12 +73,15 @@ function printUnion(schema: UnionSchema, refs: ModelRefs): string {
         ? `${expression}.extend({ ${key}: ${tag} })`
         : `z.intersection(${expression}, z.object({ ${key}: ${tag} }))`,
       object,
+      values,
     }
   })
   if (tagged.length === 0) return 'z.never()'
   const members = tagged.map((member) => member.expression)
-  // zod picks a member by the discriminator only when every member is an object that fixes it.
-  return tagged.every((member) => member.object)
+  const values = tagged.flatMap((member) => member.values)
+  // zod picks a member by the discriminator only when every member is an object that fixes it
+  // to values no other member takes (it throws on a value two members share).
+  return tagged.every((member) => member.object) && new Set(values).size === values.length
     ? `z.discriminatedUnion(${JSON.stringify(discriminator.propertyName)}, [${members.join(', ')}])`
     : `z.union([${members.join(', ')}])`
 }
