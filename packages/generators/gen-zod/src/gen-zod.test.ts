@@ -121,12 +121,14 @@ describe('3.1 tuples and const', () => {
     Row: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'boolean' } },
     Two: { const: 2 },
     Origin: { type: 'object', const: { x: 0, y: [0] } },
+    Open: { type: 'array', prefixItems: [{ type: 'string' }] },
   }
 
   it('prints z.tuple, with .rest for the items after it, and z.literal', async () => {
     const { zod, errors, schemas: loaded } = await generateSchemas(schemas)
     expect(zod).toContain('export const pairSchema = z.tuple([z.string(), z.number().int()])')
     expect(zod).toContain('export const rowSchema = z.tuple([z.string()]).rest(z.boolean())')
+    expect(zod).toContain('export const openSchema = z.tuple([z.string()]).rest(z.unknown())')
     expect(zod).toContain('export const twoSchema = z.literal(2)')
     expect(zod).toContain(
       'export const originSchema = z.strictObject({ x: z.literal(0), y: z.tuple([z.literal(0)]) })',
