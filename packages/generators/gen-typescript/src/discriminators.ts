@@ -70,10 +70,20 @@ function withDiscriminatorValues(
   schema: ObjectSchema,
   { propertyName, values }: DiscriminatorValues,
 ): ObjectSchema {
-  const property: Schema =
-    values.length === 1
-      ? { kind: 'string', nullable: false, enum: values, const: values[0] }
-      : { kind: 'string', nullable: false, enum: values }
+  const { title, description, deprecated, readOnly, writeOnly, extensions } =
+    schema.properties[propertyName] ?? {}
+  // What the document says of the property stays; only its values narrow.
+  const notes = { title, description, deprecated, readOnly, writeOnly, extensions }
+  const annotations = Object.fromEntries(
+    Object.entries(notes).filter(([, value]) => value !== undefined),
+  )
+  const property: Schema = {
+    ...annotations,
+    kind: 'string',
+    nullable: false,
+    enum: values,
+    ...(values.length === 1 ? { const: values[0] } : {}),
+  }
   return {
     ...schema,
     properties: { ...schema.properties, [propertyName]: property },

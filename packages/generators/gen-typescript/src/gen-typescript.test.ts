@@ -199,7 +199,7 @@ describe('discriminators', () => {
     Shape: {
       type: 'object',
       required: ['kind'],
-      properties: { kind: { type: 'string' } },
+      properties: { kind: { type: 'string', readOnly: true } },
       discriminator: { propertyName: 'kind' },
     },
     Circle: {
@@ -217,9 +217,10 @@ describe('discriminators', () => {
       'export type Pet = (Cat & { petType: "cat" }) | (Dog & { petType: "dog" })',
     )
     expect(types).toContain('export type Cat = { petType: string; meows?: boolean }')
-    expect(types).toContain('export type Shape = { kind: string }')
-    expect(types).toContain('export type Circle = { kind: "Circle"; radius?: number }')
-    expect(types).toContain('export type Square = { kind: "Square"; side?: number }')
+    expect(types).toContain('export type Shape = { readonly kind: string }')
+    // The child keeps what the base says of the property (readOnly here); only its value narrows.
+    expect(types).toContain('export type Circle = { readonly kind: "Circle"; radius?: number }')
+    expect(types).toContain('export type Square = { readonly kind: "Square"; side?: number }')
   })
 
   it('narrows a union by its discriminator and rejects a wrong value', async () => {
