@@ -156,7 +156,7 @@ describe('discriminated unions', () => {
     },
     Cat: pet,
     Dog: pet,
-    // An inline member has no value the discriminator gives: zod's discriminated union cannot take it.
+    // An inline member that does not fix the discriminator: zod's discriminated union cannot take it.
     MaybePet: {
       oneOf: [ref('Cat'), { type: 'object', properties: { petType: { const: 'fish' } } }],
       discriminator: { propertyName: 'petType' },
@@ -225,6 +225,24 @@ describe('discriminated unions', () => {
     expect(
       loaded.treeSchema!.safeParse({ kind: 'branch', children: [{ kind: 'Leaf' }] }).success,
     ).toBe(false)
+  })
+
+  it('takes an inline member that fixes the discriminator to one value', async () => {
+    const { zod, schemas: loaded } = await generateSchemas({
+      Cat: pet,
+      Animal: {
+        oneOf: [
+          ref('Cat'),
+          { type: 'object', required: ['petType'], properties: { petType: { const: 'fish' } } },
+        ],
+        discriminator: { propertyName: 'petType' },
+      },
+    })
+    expect(zod).toContain(
+      'export const animalSchema = z.discriminatedUnion("petType", [catSchema.extend({ petType: z.literal("Cat") }), z.looseObject({ petType: z.literal("fish") })])',
+    )
+    expect(loaded.animalSchema!.safeParse({ petType: 'fish' }).success).toBe(true)
+    expect(loaded.animalSchema!.safeParse({ petType: 'cow' }).success).toBe(false)
   })
 
   it('falls back to a union when two members take the same value', async () => {

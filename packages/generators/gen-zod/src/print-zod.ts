@@ -64,7 +64,10 @@ function printUnion(schema: UnionSchema, refs: ModelRefs): string {
   const key = propertyKey(discriminator.propertyName)
   const tagged = schema.members.map((member) => {
     const expression = printZod(member, refs)
-    if (member.kind !== 'ref') return { expression, object: false, values: [] }
+    if (member.kind !== 'ref') {
+      const value = inlineValue(member, discriminator.propertyName)
+      return { expression, object: value !== undefined, values: value === undefined ? [] : [value] }
+    }
     const values = memberValues(discriminator, member.refName)
     const tag = values.length === 1 ? printConst(values[0]) : printEnum(values)
     const object = !member.nullable && refs.isObject(member.refName)
@@ -84,6 +87,17 @@ function printUnion(schema: UnionSchema, refs: ModelRefs): string {
   return tagged.every((member) => member.object) && new Set(values).size === values.length
     ? `z.discriminatedUnion(${JSON.stringify(discriminator.propertyName)}, [${members.join(', ')}])`
     : `z.union([${members.join(', ')}])`
+}
+
+/** The one value an inline object member fixes its (required) discriminator property to. */
+function inlineValue(member: Schema, propertyName: string): unknown {
+  if (member.kind !== 'object' || member.nullable || member.const !== undefined) return undefined
+  if (!member.required.includes(propertyName)) return undefined
+  const property = member.properties[propertyName]
+  if (!property || property.nullable || property.kind === 'ref') return undefined
+  if (property.const !== undefined) return property.const
+  const values = 'enum' in property ? property.enum : undefined
+  return values?.length === 1 ? values[0] : undefined
 }
 
 function printObject(schema: ObjectSchema, refs: ModelRefs): string {
