@@ -76,3 +76,4 @@ export const zodEntry = toModelEntry({
 })
 
 export const generators: readonly AnyGeneratorEntry[] = [zodEntry]
+export { printZod, type ModelRefs, type NameModel } from './print-zod.js'

@@ -13,8 +13,15 @@ export type ModelRefs = {
   readonly isObject: (refName: string) => boolean
 }
 
-/** A zod 4 expression for a schema of the model. */
-export function printZod(schema: Schema, refs: ModelRefs): string {
+/**
+ * A zod 4 expression for a schema of the model. Given only a namer, no referenced model counts as
+ * a plain object: discriminated members are then intersected rather than extended.
+ */
+export function printZod(schema: Schema, refs: ModelRefs | NameModel): string {
+  return print(schema, typeof refs === 'function' ? { name: refs, isObject: () => false } : refs)
+}
+
+function print(schema: Schema, refs: ModelRefs): string {
   const expression = schema.const !== undefined ? printConst(schema.const) : printKind(schema, refs)
   const nullable =
     schema.nullable && schema.kind !== 'unknown' && !expression.endsWith('.nullable()')
@@ -47,23 +54,22 @@ function printKind(schema: Schema, refs: ModelRefs): string {
 }
 
 function printArray(schema: ArraySchema, refs: ModelRefs): string {
-  if (!schema.prefixItems)
-    return `z.array(${printZod(schema.items, refs)})${printArrayChecks(schema)}`
-  const tuple = `z.tuple([${schema.prefixItems.map((item) => printZod(item, refs)).join(', ')}])`
+  if (!schema.prefixItems) return `z.array(${print(schema.items, refs)})${printArrayChecks(schema)}`
+  const tuple = `z.tuple([${schema.prefixItems.map((item) => print(item, refs)).join(', ')}])`
   // `items: false` (a void schema) closes the tuple; any other `items` checks the rest.
-  return schema.items.kind === 'void' ? tuple : `${tuple}.rest(${printZod(schema.items, refs)})`
+  return schema.items.kind === 'void' ? tuple : `${tuple}.rest(${print(schema.items, refs)})`
 }
 
 function printUnion(schema: UnionSchema, refs: ModelRefs): string {
   const { discriminator } = schema
   if (!discriminator) {
-    const members = schema.members.map((member) => printZod(member, refs))
+    const members = schema.members.map((member) => print(member, refs))
     if (members.length === 0) return 'z.never()'
     return members.length === 1 ? members[0]! : `z.union([${members.join(', ')}])`
   }
   const key = propertyKey(discriminator.propertyName)
   const tagged = schema.members.map((member) => {
-    const expression = printZod(member, refs)
+    const expression = print(member, refs)
     if (member.kind !== 'ref') {
       const value = inlineValue(member, discriminator.propertyName)
       return { expression, object: value !== undefined, values: value === undefined ? [] : [value] }
@@ -103,19 +109,19 @@ function inlineValue(member: Schema, propertyName: string): unknown {
 function printObject(schema: ObjectSchema, refs: ModelRefs): string {
   const required = new Set(schema.required)
   const shape = Object.entries(schema.properties).map(([name, property]) => {
-    const value = printZod(property, refs)
+    const value = print(property, refs)
     return `${propertyKey(name)}: ${required.has(name) ? value : `${value}.optional()`}`
   })
   const extra = schema.additionalProperties
   if (shape.length === 0) {
     if (extra === false) return 'z.strictObject({})'
-    return `z.record(z.string(), ${typeof extra === 'object' ? printZod(extra, refs) : 'z.unknown()'})`
+    return `z.record(z.string(), ${typeof extra === 'object' ? print(extra, refs) : 'z.unknown()'})`
   }
   const fields = `{ ${shape.join(', ')} }`
   if (extra === false) return `z.strictObject(${fields})`
   // Keys the document does not describe are allowed unless it closes the object: parsing keeps them.
   if (typeof extra !== 'object') return `z.looseObject(${fields})`
-  return `z.object(${fields}).catchall(${printZod(extra, refs)})`
+  return `z.object(${fields}).catchall(${print(extra, refs)})`
 }
 
 /** A schema for exactly one JSON value: objects and arrays match it key by key, item by item. */
