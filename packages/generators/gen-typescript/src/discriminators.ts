@@ -15,9 +15,18 @@ export function memberValues(discriminator: Discriminator, refName: string): str
 }
 
 function mappedName(target: string): string {
-  // A mapping value is a `$ref` or a bare schema name.
+  // A mapping value is a `$ref` (a JSON pointer in a URI) or a bare schema name.
   const slash = target.lastIndexOf('/')
-  return slash < 0 ? target : decodeURIComponent(target.slice(slash + 1).replace(/~1/g, '/'))
+  if (slash < 0) return target
+  const segment = target
+    .slice(slash + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~')
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }
 
 const inheritance = new WeakMap<ApiModel, Map<string, DiscriminatorValues | undefined>>()
