@@ -78,3 +78,159 @@ export const pet: Pet = { name: 'Rex', photoUrls: [7] }
     ])
   })
 })
+
+/** A 3.1 document with these component schemas and no paths. */
+function documentWith(schemas: Record<string, unknown>): string {
+  return JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {},
+    components: { schemas },
+  })
+}
+
+/** The generated types with a usage file beside them: its type errors, as tsc prints them. */
+async function typeErrors(schemas: Record<string, unknown>, usage: string) {
+  const { files } = await generateFrom(documentWith(schemas))
+  return typecheck(new Map([...files, ['usage.ts', usage]]))
+}
+
+describe('typed additionalProperties beside properties', () => {
+  const schemas = {
+    Labels: {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string' } },
+      additionalProperties: { type: 'string' },
+    },
+    Counted: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, count: { type: 'integer' } },
+      additionalProperties: { type: 'boolean' },
+    },
+  }
+
+  it('types extra keys with the schema, widened to the properties it must admit', async () => {
+    const { files } = await generateFrom(documentWith(schemas))
+    expect(files.get('types.ts')).toContain(
+      'export type Labels = { id: string; [key: string]: string }',
+    )
+    expect(files.get('types.ts')).toContain(
+      'export type Counted = { name: string; count?: number; [key: string]: boolean | string | number | undefined }',
+    )
+  })
+
+  it('accepts extra keys of that type and rejects others', async () => {
+    const usage = `import type { Counted, Labels } from './types.ts'
+export const labels: Labels = { id: 'a', team: 'core' }
+// @ts-expect-error an extra key must be a string
+export const wrong: Labels = { id: 'a', team: 7 }
+export const counted: Counted = { name: 'n', count: 2, beta: true }
+`
+    expect(await typeErrors(schemas, usage)).toEqual([])
+  })
+})
+
+describe('3.1 tuples and const', () => {
+  const schemas = {
+    Pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false },
+    Row: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'boolean' } },
+    Two: { const: 2 },
+    Origin: { type: 'object', const: { x: 0, y: 0 } },
+    Versioned: {
+      type: 'object',
+      required: ['version'],
+      properties: { version: { const: 'v1' } },
+    },
+  }
+
+  it('prints prefixItems as a tuple, closed by items: false, and const as a literal', async () => {
+    const { files } = await generateFrom(documentWith(schemas))
+    const types = files.get('types.ts')
+    expect(types).toContain('export type Pair = [string, number]')
+    expect(types).toContain('export type Row = [string, ...Array<boolean>]')
+    expect(types).toContain('export type Two = 2')
+    expect(types).toContain('export type Origin = {"x":0,"y":0}')
+    expect(types).toContain('export type Versioned = { version: "v1" }')
+  })
+
+  it('accepts the tuple and the constant and rejects anything else', async () => {
+    const usage = `import type { Origin, Pair, Row, Two, Versioned } from './types.ts'
+export const pair: Pair = ['a', 1]
+// @ts-expect-error a closed tuple has no third item
+export const longer: Pair = ['a', 1, 2]
+export const row: Row = ['a', true, false]
+// @ts-expect-error the rest are booleans
+export const badRow: Row = ['a', 'b']
+export const two: Two = 2
+// @ts-expect-error only 2
+export const three: Two = 3
+export const origin: Origin = { x: 0, y: 0 }
+// @ts-expect-error only the origin
+export const elsewhere: Origin = { x: 1, y: 0 }
+// @ts-expect-error only v1
+export const v2: Versioned = { version: 'v2' }
+`
+    expect(await typeErrors(schemas, usage)).toEqual([])
+  })
+})
+
+describe('discriminators', () => {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+  const schemas = {
+    Pet: {
+      oneOf: [ref('Cat'), ref('Dog')],
+      discriminator: {
+        propertyName: 'petType',
+        mapping: { cat: '#/components/schemas/Cat', dog: 'Dog' },
+      },
+    },
+    Cat: {
+      type: 'object',
+      required: ['petType'],
+      properties: { petType: { type: 'string' }, meows: { type: 'boolean' } },
+    },
+    Dog: {
+      type: 'object',
+      required: ['petType'],
+      properties: { petType: { type: 'string' }, barks: { type: 'boolean' } },
+    },
+    Shape: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { type: 'string', readOnly: true } },
+      discriminator: { propertyName: 'kind' },
+    },
+    Circle: {
+      allOf: [ref('Shape'), { type: 'object', properties: { radius: { type: 'number' } } }],
+    },
+    Square: {
+      allOf: [ref('Shape'), { type: 'object', properties: { side: { type: 'number' } } }],
+    },
+  }
+
+  it('gives each union member its mapped value, and each allOf child its name', async () => {
+    const { files } = await generateFrom(documentWith(schemas))
+    const types = files.get('types.ts')
+    expect(types).toContain(
+      'export type Pet = (Cat & { petType: "cat" }) | (Dog & { petType: "dog" })',
+    )
+    expect(types).toContain('export type Cat = { petType: string; meows?: boolean }')
+    expect(types).toContain('export type Shape = { readonly kind: string }')
+    // The child keeps what the base says of the property (readOnly here); only its value narrows.
+    expect(types).toContain('export type Circle = { readonly kind: "Circle"; radius?: number }')
+    expect(types).toContain('export type Square = { readonly kind: "Square"; side?: number }')
+  })
+
+  it('narrows a union by its discriminator and rejects a wrong value', async () => {
+    const usage = `import type { Circle, Pet } from './types.ts'
+export const barks = (pet: Pet) => (pet.petType === 'dog' ? pet.barks : pet.meows)
+// @ts-expect-error a cat is "cat"
+export const cat: Pet = { petType: 'Cat', meows: true }
+// @ts-expect-error a circle is "Circle"
+export const circle: Circle = { kind: 'Square', radius: 1 }
+`
+    expect(await typeErrors(schemas, usage)).toEqual([])
+  })
+})

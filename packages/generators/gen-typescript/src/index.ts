@@ -3,6 +3,7 @@
  * description, in `types.ts`; recursive models refer to themselves by name.
  */
 import { toModelEntry, type AnyGeneratorEntry } from '@svc/engine/generate'
+import { schemaOfModel } from './discriminators.js'
 import { printType } from './print-type.js'
 
 export const typescriptEntry = toModelEntry({
@@ -15,7 +16,8 @@ export const typescriptEntry = toModelEntry({
       exportPath,
       build: () => {
         const dependsOn: { name: string; exportPath: string; typeOnly: true }[] = []
-        const type = printType(subject.schema, (refName) => {
+        const schema = schemaOfModel(context.model, subject.refName, subject.schema)
+        const type = printType(schema, (refName) => {
           const key = context.insertModel(typescriptEntry, refName)
           dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
           return key.identifier.name
@@ -29,3 +31,4 @@ export const typescriptEntry = toModelEntry({
 export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
 
 export { printType, type NameModel } from './print-type.js'
+export { memberValues, schemaOfModel } from './discriminators.js'

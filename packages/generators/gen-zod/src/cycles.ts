@@ -95,6 +95,7 @@ function* refsOf(schema: Schema): Generator<string> {
         yield* refsOf(schema.additionalProperties)
       return
     case 'array':
+      for (const item of schema.prefixItems ?? []) yield* refsOf(item)
       yield* refsOf(schema.items)
       return
     case 'union':

@@ -10,7 +10,7 @@ import {
   variantSuffix,
   type AnyGeneratorEntry,
 } from '@svc/engine/generate'
-import { typescriptEntry } from '@svc/gen-typescript'
+import { schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
 import { cyclesOf } from './cycles.js'
 import { printZod } from './print-zod.js'
 
@@ -29,12 +29,31 @@ export const zodEntry = toModelEntry({
       build: () => {
         const cycles = cyclesOf(context.model)
         const dependsOn: Dependency[] = []
-        const expression = printZod(subject.schema, (refName) => {
-          const key = context.insertModel(zodEntry, refName)
-          const lazy = cycles.sameCycle(refName, subject.refName)
-          // A reference inside a cycle is read when parsing, not at module load: no ordering.
-          dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: lazy })
-          return lazy ? `z.lazy(() => ${key.identifier.name})` : key.identifier.name
+        const schema = schemaOfModel(context.model, subject.refName, subject.schema)
+        const expression = printZod(schema, {
+          name: (refName) => {
+            const key = context.insertModel(zodEntry, refName)
+            const lazy = cycles.sameCycle(refName, subject.refName)
+            // A reference inside a cycle is read when parsing, not at module load: no ordering.
+            dependsOn.push({
+              name: key.identifier.name,
+              exportPath: key.exportPath,
+              typeOnly: lazy,
+            })
+            return lazy ? `z.lazy(() => ${key.identifier.name})` : key.identifier.name
+          },
+          isObject: (refName) => {
+            // A recursive constant is typed `z.ZodType`, a lazy one is `z.lazy`: neither extends.
+            if (cycles.recursive(refName) || cycles.sameCycle(refName, subject.refName))
+              return false
+            const target = context.model.components.schemas[refName]
+            return (
+              target?.kind === 'object' &&
+              !target.nullable &&
+              target.const === undefined &&
+              Object.keys(target.properties).length > 0
+            )
+          },
         })
         let annotation = ''
         if (cycles.recursive(subject.refName)) {
@@ -57,3 +76,4 @@ export const zodEntry = toModelEntry({
 })
 
 export const generators: readonly AnyGeneratorEntry[] = [zodEntry]
+export { printZod, type ModelRefs, type NameModel } from './print-zod.js'
