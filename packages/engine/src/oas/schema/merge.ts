@@ -22,7 +22,7 @@ const MAX_DEPTH = 64
 const MAX_STEPS = 20_000
 
 /** Two members that no value can satisfy: a union member that conflicts simply drops out. */
-class MergeConflict extends ParseFailure {
+export class MergeConflict extends ParseFailure {
   /** The property path, inside the merged schemas, where they clash. */
   readonly inside: string[] = []
 
@@ -236,7 +236,8 @@ function distribute(
     union.members.length * (other.kind === 'union' ? other.members.length : 1) >
     MAX_CROSS_PRODUCT
   ) {
-    conflict(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
+    // A limit, not a contradiction: the unit fails instead of becoming `never`.
+    throw new ParseFailure(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
   }
   const members: Schema[] = []
   let lastError: unknown
