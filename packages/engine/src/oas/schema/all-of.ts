@@ -56,7 +56,9 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
     ctx.push('allOf')
     ctx.push(String(members[i]?.index ?? list.length))
     try {
-      merged = mergeSchemas(merged, parsed[i]!, resolve)
+      merged = mergeSchemas(merged, parsed[i]!, resolve, (conflict) =>
+        ctx.failLocally(new ParseFailure(conflict.message, [...ctx.trail])),
+      )
     } catch (error) {
       // A merge conflict knows what clashed but not where: it happened at this member.
       const located =
@@ -64,7 +66,8 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
           ? new ParseFailure(error.message, [...ctx.trail])
           : error
       if (!(error instanceof MergeConflict)) throw located
-      // No value satisfies every member: this schema is `never`, the rest of the unit stands.
+      // No value satisfies every member: this schema is `never`, the rest of the unit stands. (A
+      // clash in an optional property made only that property `never`, and never gets here.)
       ctx.failLocally(located as ParseFailure)
       return unsatisfiable(rest, nullable)
     } finally {

@@ -24,23 +24,72 @@ describe('an unsatisfiable allOf: reported as its unit failing, but only it is n
     expect(Object.keys(model.components.schemas)).toEqual(['Bad', 'Good'])
   })
 
-  it('names where merged members clash on a property', async () => {
+  it('types only the clashing property never when neither member requires it', async () => {
     const { parseIssues, model } = await schemas({
-      Base: { type: 'object', properties: { id: { type: 'string' } } },
+      Base: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
       Bad: {
         allOf: [
           { $ref: '#/components/schemas/Base' },
-          { type: 'object', properties: { id: { type: 'integer' } } },
+          { type: 'object', properties: { id: { type: 'integer' }, age: { type: 'integer' } } },
         ],
       },
     })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' },
     ])
-    expect(parseIssues[0]!.message).toContain("in property 'id'")
-    expect(parseIssues[0]!.message).toContain('(at components:schemas:Bad:allOf:1)')
-    expect(model.components.schemas.Bad?.kind).toBe('void')
+    expect(parseIssues[0]!.message).toBe(
+      "Cannot merge schemas: conflicting types 'string' and 'integer' in property 'id' " +
+        '(at components:schemas:Bad:allOf:1).',
+    )
+    expect(model.components.schemas.Bad).toMatchObject({
+      kind: 'object',
+      properties: { id: { kind: 'void' }, name: { kind: 'string' }, age: { kind: 'integer' } },
+    })
     expect(model.components.schemas.Base?.kind).toBe('object')
+  })
+
+  it('names the whole path of a clash in a nested optional property', async () => {
+    const owner = (type: string) => ({
+      type: 'object',
+      required: ['owner'],
+      properties: { owner: { type: 'object', properties: { name: { type } } } },
+    })
+    const { parseIssues, model } = await schemas({
+      Bad: { allOf: [owner('string'), owner('boolean')] },
+    })
+    expect(parseIssues[0]!.message).toContain("in property 'owner.name'")
+    expect(model.components.schemas.Bad).toMatchObject({
+      kind: 'object',
+      properties: { owner: { kind: 'object', properties: { name: { kind: 'void' } } } },
+    })
+  })
+
+  it('types the whole schema never when the clashing property is required', async () => {
+    const { parseIssues, model } = await schemas({
+      Bad: {
+        allOf: [
+          { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+          { type: 'object', properties: { id: { type: 'integer' } } },
+        ],
+      },
+    })
+    expect(parseIssues[0]!.message).toContain("in property 'id'")
+    expect(model.components.schemas.Bad?.kind).toBe('void')
+  })
+
+  it('still drops a union member whose optional property clashes, silently, as before', async () => {
+    const kind = (value: string) => ({
+      type: 'object',
+      properties: { kind: { type: 'string', enum: [value] } },
+    })
+    const { parseIssues, model } = await schemas({
+      Cat: { allOf: [{ oneOf: [kind('cat'), kind('dog')] }, kind('cat')] },
+    })
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Cat).toMatchObject({
+      kind: 'object',
+      properties: { kind: { kind: 'string', enum: ['cat'] } },
+    })
   })
 
   it('keeps the operation and its other properties when one property cannot be satisfied', async () => {
