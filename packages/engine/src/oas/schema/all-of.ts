@@ -60,15 +60,15 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
         ctx.failLocally(new ParseFailure(conflict.message, [...ctx.trail])),
       )
     } catch (error) {
-      // A merge conflict knows what clashed but not where: it happened at this member.
-      const located =
-        error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at
-          ? new ParseFailure(error.message, [...ctx.trail])
-          : error
-      if (!(error instanceof MergeConflict)) throw located
+      // A merge failure knows what went wrong but not where: it happened at this member.
+      if (!(error instanceof MergeConflict)) {
+        if (error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at)
+          ctx.fail(error.message)
+        throw error
+      }
       // No value satisfies every member: this schema is `never`, the rest of the unit stands. (A
       // clash in an optional property made only that property `never`, and never gets here.)
-      ctx.failLocally(located as ParseFailure)
+      ctx.failLocally(new ParseFailure(error.message, [...ctx.trail]))
       return unsatisfiable(rest, nullable)
     } finally {
       ctx.pop()
