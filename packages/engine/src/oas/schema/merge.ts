@@ -71,7 +71,14 @@ export function mergeSchemas(
   return merge({ resolve, onConflict, inside: [], unions: 0, steps: 0, active: new Map() }, a, b, 0)
 }
 
-const NO_VALUE: Schema = Object.freeze({ kind: 'void', nullable: false })
+/** A property no value can fill, documented as the first member documents it. */
+function noValue(property: Schema): Schema {
+  const node: Mutable<Schema> = { kind: 'void', nullable: false }
+  if (property.title !== undefined) node.title = property.title
+  if (property.description !== undefined) node.description = property.description
+  if (property.deprecated) node.deprecated = true
+  return Object.freeze(node)
+}
 
 function merge(state: MergeState, a: Schema, b: Schema, depth: number): Schema {
   if (++state.steps > MAX_STEPS) throw new ParseFailure('allOf is too complex to merge')
@@ -175,7 +182,7 @@ function mergeObjects(
       if (!optional || state.onConflict === undefined || state.unions > 0) throw error.under(key)
       for (const name of [...state.inside].reverse()) error.under(name)
       state.onConflict(error)
-      setOwn(properties, key, NO_VALUE)
+      setOwn(properties, key, noValue(properties[key]!))
     } finally {
       state.inside.pop()
     }

@@ -26,7 +26,10 @@ describe('an unsatisfiable allOf: reported as its unit failing, but only it is n
 
   it('types only the clashing property never when neither member requires it', async () => {
     const { parseIssues, model } = await schemas({
-      Base: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+      Base: {
+        type: 'object',
+        properties: { id: { type: 'string', description: 'Key' }, name: { type: 'string' } },
+      },
       Bad: {
         allOf: [
           { $ref: '#/components/schemas/Base' },
@@ -43,7 +46,11 @@ describe('an unsatisfiable allOf: reported as its unit failing, but only it is n
     )
     expect(model.components.schemas.Bad).toMatchObject({
       kind: 'object',
-      properties: { id: { kind: 'void' }, name: { kind: 'string' }, age: { kind: 'integer' } },
+      properties: {
+        id: { kind: 'void', description: 'Key' },
+        name: { kind: 'string' },
+        age: { kind: 'integer' },
+      },
     })
     expect(model.components.schemas.Base?.kind).toBe('object')
   })
