@@ -345,7 +345,7 @@ describe('svc generate: cloned generators', () => {
       readFileSync(mod, 'utf8')
         .replace("toExportPath: () => 'zod.ts'", "toExportPath: () => 'types.ts'")
         .replace(
-          /`\$\{toIdentifierName\(subject\.refName, 'camel'\)\}Schema\$\{variantSuffix\(variant\)\}`/,
+          /`\$\{toIdentifierName\(subject\.name, 'camel'\)\}Schema\$\{variantSuffix\(variant\)\}`/,
           "toIdentifierName(subject.refName, 'pascal') + variantSuffix(variant)",
         ),
     )

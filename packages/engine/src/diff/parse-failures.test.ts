@@ -205,6 +205,26 @@ describe('items that fail to parse', () => {
     ])
   })
 
+  it('reports an operation that keeps an unsatisfiable allOf inline, and only the component when it is there', async () => {
+    const id = (type: string) => ({ type: 'object', properties: { id: { type } } })
+    const clash = { allOf: [id('string'), id('integer')] }
+    const post = (schema: unknown) => ({
+      post: { ...ok, requestBody: { content: { 'application/json': { schema } } } },
+    })
+    const inline = await diff(oas({ '/a': post(id('string')) }), oas({ '/a': post(clash) }))
+    expect(hits(inline)).toEqual([['operation-unparsable', 'breaking', '/paths/~1a/post']])
+    // The component is `never` now, not dropped: its users are no longer pruned, so they compare.
+    const using = (user: unknown) =>
+      oas(
+        { '/a': post({ $ref: '#/components/schemas/User' }) },
+        {
+          components: { schemas: { User: user } },
+        },
+      )
+    const shared = await diff(using(id('string')), using(clash))
+    expect(hits(shared)).toEqual([['component-unparsable', 'breaking', '/components/schemas/User']])
+  })
+
   it('reports a security scheme that no longer parses, not its removal', async () => {
     const scheme = (securitySchemes: Doc) => oas({}, { components: { securitySchemes } })
     const log = await diff(

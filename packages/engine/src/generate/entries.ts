@@ -4,7 +4,16 @@ import type { GenerateContext } from './context.js'
 import type { DefinitionKey } from './render/index.js'
 
 /** A component schema, as a model generator sees it. */
-export type ModelSubject = { readonly refName: string; readonly schema: Schema }
+export type ModelSubject = {
+  readonly refName: string
+  /**
+   * What to name it after: `refName`, or `refName` and a counter (`pet.owner 2`) when another
+   * schema's refName gives the same identifier. `toIdentifierName(name, casing)` gives every
+   * model a distinct identifier in either casing.
+   */
+  readonly name: string
+  readonly schema: Schema
+}
 
 /** What each kind of generator runs over. */
 export type SubjectOf = {

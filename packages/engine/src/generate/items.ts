@@ -1,6 +1,7 @@
 import type { ApiModel } from '../model/index.js'
 import type { Subject } from './enrichments/index.js'
 import type { EntryKind, SubjectOf } from './entries.js'
+import { modelNames } from './model-names.js'
 
 /** One thing a generator runs over, with its manifest key and its enrichments route. */
 export type Item<K extends EntryKind = EntryKind> = {
@@ -51,7 +52,11 @@ export function modelItem(model: ApiModel, refName: string): Item<'model'> {
   if (!Object.hasOwn(model.components.schemas, refName))
     throw new Error(`Ref "#/components/schemas/${refName}" not found`)
   return {
-    subject: { refName, schema: model.components.schemas[refName]! },
+    subject: {
+      refName,
+      name: modelNames(model).get(refName) ?? refName,
+      schema: model.components.schemas[refName]!,
+    },
     key: `model ${refName}`,
     route: { kind: 'model', refName },
   }

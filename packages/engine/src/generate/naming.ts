@@ -11,7 +11,7 @@ export function defaultName(
   const suffix = variantSuffix(variant)
   switch (kind) {
     case 'model':
-      return toIdentifierName((subject as SubjectOf['model']).refName, 'pascal') + suffix
+      return toIdentifierName((subject as SubjectOf['model']).name, 'pascal') + suffix
     case 'operation': {
       const operation = subject as SubjectOf['operation']
       const text = operation.operationId ?? `${operation.method} ${operation.path}`

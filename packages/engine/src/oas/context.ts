@@ -54,6 +54,8 @@ export class OasContext {
   /** Path segments from the document root to the node being parsed. */
   trail: string[] = []
   #refs: RefUse[] = []
+  /** The running unit: how long its path is in {@link trail}, and what its failure is logged as. */
+  #unit: { readonly length: number; readonly failKind: IssueKind } | undefined
   /** Schema components whose unit is running, innermost last (for allOf cycles). */
   readonly activeSchemas: string[] = []
   /** Every schema component parsed so far, parsed once, on first need. */
@@ -157,7 +159,9 @@ export class OasContext {
     const savedTrail = this.trail
     const savedRefs = this.#refs
     const savedDepth = this.fieldsDepth
+    const savedUnit = this.#unit
     const length = path.length
+    this.#unit = { length, failKind }
     // The unit's trail grows and shrinks on `path` itself; it is cut back to its length at the end.
     this.trail = path
     this.#refs = []
@@ -174,7 +178,19 @@ export class OasContext {
       this.trail = savedTrail
       this.#refs = savedRefs
       this.fieldsDepth = savedDepth
+      this.#unit = savedUnit
     }
+  }
+
+  /**
+   * Logs `error` exactly as a failure of the running unit would be logged (same type, level,
+   * location and message) without failing the unit: the caller replaces only the part that
+   * failed, so the rest of the unit is still parsed and generated.
+   */
+  failLocally(error: ParseFailure): void {
+    const unit = this.#unit
+    if (unit === undefined) throw error
+    this.#log(this.trail.slice(0, unit.length), unit.failKind, error)
   }
 
   #fail(path: readonly string[], failKind: IssueKind, error: unknown): Outcome<never> {
@@ -187,14 +203,19 @@ export class OasContext {
       )
       return { ok: false, reason: error.reason, pruned: true }
     }
-    const reason = failureReason(error)
-    const at = error instanceof ParseFailure && error.at ? error.at : undefined
-    const where = at && at.length > path.length ? ` (at ${formatLocation(at)})` : ''
-    this.issues.add(failKind, path, `${reason}${where}.`, reason)
+    const reason = this.#log(path, failKind, error)
     const cycle = error instanceof AllOfCycleFailure ? error.cycle : undefined
     return cycle
       ? { ok: false, reason, pruned: false, cycle }
       : { ok: false, reason, pruned: false }
+  }
+
+  #log(path: readonly string[], failKind: IssueKind, error: unknown): string {
+    const reason = failureReason(error)
+    const at = error instanceof ParseFailure && error.at ? error.at : undefined
+    const where = at && at.length > path.length ? ` (at ${formatLocation(at)})` : ''
+    this.issues.add(failKind, path, `${reason}${where}.`, reason)
+    return reason
   }
 
   /** Throws a failure for the current unit, remembering where inside it things went wrong. */

@@ -9,7 +9,7 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
     const { parseIssues, model } = await parseOasDoc({
       components: {
         schemas: {
-          User: { allOf: [{ type: 'string' }, { type: 'integer' }] },
+          User: { type: 'strin' },
           Post: { type: 'object', properties: { author: ref('User') } },
           Comment: { type: 'object', properties: { post: ref('Post') } },
         },
@@ -24,7 +24,7 @@ describe('INVALID_DEPENDENCY_REF (error): the consumer of an unusable target is 
       },
     ])
     expect(parseIssues[1]!.message).toMatch(
-      /^Ref "#\/components\/schemas\/User" is invalid: Cannot merge schemas: .*; dropped components:schemas:Post\.$/,
+      /^Ref "#\/components\/schemas\/User" is invalid: .*; dropped components:schemas:Post\.$/,
     )
     expect(Object.keys(model.components.schemas)).toEqual(['Comment'])
     expect(() => resolveRef(model, '#/components/schemas/Post', 'schemas')).toThrow(

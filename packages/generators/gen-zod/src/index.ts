@@ -20,7 +20,7 @@ export const zodEntry = toModelEntry({
   id: '@svc/gen-zod',
   toExportPath: () => 'zod.ts',
   toName: (subject, variant) =>
-    `${toIdentifierName(subject.refName, 'camel')}Schema${variantSuffix(variant)}`,
+    `${toIdentifierName(subject.name, 'camel')}Schema${variantSuffix(variant)}`,
   transform({ context, subject, name, exportPath }) {
     return context.define({
       name,

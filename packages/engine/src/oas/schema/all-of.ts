@@ -1,8 +1,8 @@
-import type { Schema } from '../../model/schema.js'
+import type { Schema, VoidSchema } from '../../model/schema.js'
 import { describeValue, isObject, type OasContext } from '../context.js'
 import { AllOfCycleFailure, ParseFailure } from '../failures.js'
 import { annotate, overlay, wrapperAnnotations, type Mutable } from './annotations.js'
-import { mergeSchemas } from './merge.js'
+import { MergeConflict, mergeSchemas } from './merge.js'
 import { bareOf, readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { mergeResolver } from './schema-ref.js'
 import { readDiscriminator } from './type-builders.js'
@@ -56,12 +56,20 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
     ctx.push('allOf')
     ctx.push(String(members[i]?.index ?? list.length))
     try {
-      merged = mergeSchemas(merged, parsed[i]!, resolve)
+      merged = mergeSchemas(merged, parsed[i]!, resolve, (conflict) =>
+        ctx.failLocally(new ParseFailure(conflict.message, [...ctx.trail])),
+      )
     } catch (error) {
-      // A merge conflict knows what clashed but not where: it happened at this member.
-      if (error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at)
-        ctx.fail(error.message)
-      throw error
+      // A merge failure knows what went wrong but not where: it happened at this member.
+      if (!(error instanceof MergeConflict)) {
+        if (error instanceof ParseFailure && !(error instanceof AllOfCycleFailure) && !error.at)
+          ctx.fail(error.message)
+        throw error
+      }
+      // No value satisfies every member: this schema is `never`, the rest of the unit stands. (A
+      // clash in an optional property made only that property `never`, and never gets here.)
+      ctx.failLocally(new ParseFailure(error.message, [...ctx.trail]))
+      return unsatisfiable(rest, nullable)
     } finally {
       ctx.pop()
       ctx.pop()
@@ -74,4 +82,13 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
   delete node.default
   delete node.example
   return annotate(ctx, rest, node)
+}
+
+/** The `void` node an unsatisfiable `allOf` becomes, keeping the wrapper's documentation. */
+function unsatisfiable(rest: SchemaFields, nullable: boolean): VoidSchema {
+  const node: Mutable<VoidSchema> = { kind: 'void', nullable }
+  if (typeof rest.title === 'string') node.title = rest.title
+  if (typeof rest.description === 'string') node.description = rest.description
+  if (rest.deprecated === true) node.deprecated = true
+  return Object.freeze(node)
 }

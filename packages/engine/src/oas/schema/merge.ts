@@ -22,7 +22,7 @@ const MAX_DEPTH = 64
 const MAX_STEPS = 20_000
 
 /** Two members that no value can satisfy: a union member that conflicts simply drops out. */
-class MergeConflict extends ParseFailure {
+export class MergeConflict extends ParseFailure {
   /** The property path, inside the merged schemas, where they clash. */
   readonly inside: string[] = []
 
@@ -44,6 +44,12 @@ function conflict(message: string): never {
 
 type MergeState = {
   readonly resolve: MergeResolver
+  /** Takes a clash of an optional property, which then is `void`; without it every clash throws. */
+  readonly onConflict: ((conflict: MergeConflict) => void) | undefined
+  /** The properties being merged, outermost first: where a clash taken by `onConflict` is. */
+  readonly inside: string[]
+  /** Union members being distributed: a clash there drops the member, so it must throw. */
+  unions: number
   steps: number
   /** Pairs of schemas being merged further up: meeting one again means the schemas recurse. */
   readonly active: Map<Schema, Set<Schema>>
@@ -52,10 +58,26 @@ type MergeState = {
 /**
  * Merges two `allOf` members into one schema, as a value must satisfy both. Properties and
  * `required` are united, numeric and length bounds tightened, enums intersected; a union is
- * distributed over the other side. Incompatible members throw (INVALID_SCHEMA at the unit).
+ * distributed over the other side. Incompatible members throw a {@link MergeConflict}, except,
+ * when `onConflict` is given, a clash in a property that neither side requires (outside unions):
+ * an object without it satisfies both, so that property becomes `void` and `onConflict` hears why.
  */
-export function mergeSchemas(a: Schema, b: Schema, resolve: MergeResolver): Schema {
-  return merge({ resolve, steps: 0, active: new Map() }, a, b, 0)
+export function mergeSchemas(
+  a: Schema,
+  b: Schema,
+  resolve: MergeResolver,
+  onConflict?: (conflict: MergeConflict) => void,
+): Schema {
+  return merge({ resolve, onConflict, inside: [], unions: 0, steps: 0, active: new Map() }, a, b, 0)
+}
+
+/** A property no value can fill, documented as the first member documents it. */
+function noValue(property: Schema): Schema {
+  const node: Mutable<Schema> = { kind: 'void', nullable: false }
+  if (property.title !== undefined) node.title = property.title
+  if (property.description !== undefined) node.description = property.description
+  if (property.deprecated) node.deprecated = true
+  return Object.freeze(node)
 }
 
 function merge(state: MergeState, a: Schema, b: Schema, depth: number): Schema {
@@ -151,10 +173,18 @@ function mergeObjects(
       setOwn(properties, key, schema)
       continue
     }
+    state.inside.push(key)
     try {
       setOwn(properties, key, merge(state, properties[key]!, schema, depth + 1))
     } catch (error) {
-      throw error instanceof MergeConflict ? error.under(key) : error
+      if (!(error instanceof MergeConflict)) throw error
+      const optional = !left.required.includes(key) && !right.required.includes(key)
+      if (!optional || state.onConflict === undefined || state.unions > 0) throw error.under(key)
+      for (const name of [...state.inside].reverse()) error.under(name)
+      state.onConflict(error)
+      setOwn(properties, key, noValue(properties[key]!))
+    } finally {
+      state.inside.pop()
     }
   }
   const node: Mutable<ObjectSchema> = {
@@ -236,11 +266,13 @@ function distribute(
     union.members.length * (other.kind === 'union' ? other.members.length : 1) >
     MAX_CROSS_PRODUCT
   ) {
-    conflict(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
+    // A limit, not a contradiction: the unit fails instead of becoming `never`.
+    throw new ParseFailure(`allOf over unions expands to more than ${MAX_CROSS_PRODUCT} members`)
   }
   const members: Schema[] = []
   let lastError: unknown
   for (const member of union.members) {
+    state.unions++
     try {
       members.push(
         unionFirst
@@ -250,6 +282,8 @@ function distribute(
     } catch (error) {
       if (!(error instanceof MergeConflict)) throw error
       lastError = error
+    } finally {
+      state.unions--
     }
   }
   if (members.length === 0) throw lastError

@@ -5,10 +5,10 @@ import { brief, parseOasDoc } from '../../test-support.js'
 const schemas = (entries: Record<string, unknown>, openapi = '3.0.3') =>
   parseOasDoc({ openapi, components: { schemas: entries } })
 
-describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
-  it('fires on conflicting allOf members', async () => {
+describe('an unsatisfiable allOf: reported as its unit failing, but only it is never', () => {
+  it('types a component whose members conflict never, with INVALID_SCHEMA at the component', async () => {
     const { parseIssues, model } = await schemas({
-      Bad: { allOf: [{ type: 'string' }, { type: 'integer' }] },
+      Bad: { description: 'Both', allOf: [{ type: 'string' }, { type: 'integer' }] },
       Good: { type: 'string' },
     })
     expect(brief(parseIssues)).toEqual([
@@ -16,27 +16,149 @@ describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
     ])
     expect(parseIssues[0]!.message).toMatch(/conflicting types 'string' and 'integer'/)
     expect(parseIssues[0]!.cause).toMatch(/conflicting types/)
-    expect(Object.keys(model.components.schemas)).toEqual(['Good'])
+    expect(model.components.schemas.Bad).toEqual({
+      kind: 'void',
+      nullable: false,
+      description: 'Both',
+    })
+    expect(Object.keys(model.components.schemas)).toEqual(['Bad', 'Good'])
   })
 
-  it('fires on conflicting properties inside merged members, naming where', async () => {
+  it('types only the clashing property never when neither member requires it', async () => {
     const { parseIssues, model } = await schemas({
-      Base: { type: 'object', properties: { id: { type: 'string' } } },
+      Base: {
+        type: 'object',
+        properties: { id: { type: 'string', description: 'Key' }, name: { type: 'string' } },
+      },
       Bad: {
         allOf: [
           { $ref: '#/components/schemas/Base' },
-          { type: 'object', properties: { id: { type: 'integer' } } },
+          { type: 'object', properties: { id: { type: 'integer' }, age: { type: 'integer' } } },
         ],
       },
     })
     expect(brief(parseIssues)).toEqual([
       { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Bad' },
     ])
-    expect(parseIssues[0]!.message).toContain('(at components:schemas:Bad:allOf:1)')
-    expect(model.components.schemas.Bad).toBeUndefined()
-    expect(model.components.schemas.Base).toBeDefined()
+    expect(parseIssues[0]!.message).toBe(
+      "Cannot merge schemas: conflicting types 'string' and 'integer' in property 'id' " +
+        '(at components:schemas:Bad:allOf:1).',
+    )
+    expect(model.components.schemas.Bad).toMatchObject({
+      kind: 'object',
+      properties: {
+        id: { kind: 'void', description: 'Key' },
+        name: { kind: 'string' },
+        age: { kind: 'integer' },
+      },
+    })
+    expect(model.components.schemas.Base?.kind).toBe('object')
   })
 
+  it('names the whole path of a clash in a nested optional property', async () => {
+    const owner = (type: string) => ({
+      type: 'object',
+      required: ['owner'],
+      properties: { owner: { type: 'object', properties: { name: { type } } } },
+    })
+    const { parseIssues, model } = await schemas({
+      Bad: { allOf: [owner('string'), owner('boolean')] },
+    })
+    expect(parseIssues[0]!.message).toContain("in property 'owner.name'")
+    expect(model.components.schemas.Bad).toMatchObject({
+      kind: 'object',
+      properties: { owner: { kind: 'object', properties: { name: { kind: 'void' } } } },
+    })
+  })
+
+  it('types the whole schema never when the clashing property is required', async () => {
+    const { parseIssues, model } = await schemas({
+      Bad: {
+        allOf: [
+          { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+          { type: 'object', properties: { id: { type: 'integer' } } },
+        ],
+      },
+    })
+    expect(parseIssues[0]!.message).toContain("in property 'id'")
+    expect(model.components.schemas.Bad?.kind).toBe('void')
+  })
+
+  it('still drops a union member whose optional property clashes, silently, as before', async () => {
+    const kind = (value: string) => ({
+      type: 'object',
+      properties: { kind: { type: 'string', enum: [value] } },
+    })
+    const { parseIssues, model } = await schemas({
+      Cat: { allOf: [{ oneOf: [kind('cat'), kind('dog')] }, kind('cat')] },
+    })
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Cat).toMatchObject({
+      kind: 'object',
+      properties: { kind: { kind: 'string', enum: ['cat'] } },
+    })
+  })
+
+  it('keeps the operation and its other properties when one property cannot be satisfied', async () => {
+    const { parseIssues, model } = await parseOasDoc({
+      paths: {
+        '/pets': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['name'],
+                    properties: {
+                      name: { type: 'string' },
+                      size: { allOf: [{ type: 'string' }, { type: 'integer' }] },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { '204': { description: 'ok' } },
+          },
+        },
+      },
+    })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_OPERATION', level: 'error', location: 'paths:/pets:post' },
+    ])
+    expect(parseIssues[0]!.message).toBe(
+      "Cannot merge schemas: conflicting types 'string' and 'integer' (at " +
+        'paths:/pets:post:requestBody:content:application/json:schema:properties:size:allOf:1).',
+    )
+    expect(model.operations[0]?.requestBody).toMatchObject({
+      content: {
+        'application/json': {
+          schema: {
+            kind: 'object',
+            properties: { name: { kind: 'string' }, size: { kind: 'void' } },
+          },
+        },
+      },
+    })
+  })
+
+  it('still fails the unit when the allOf is too large to merge, which is no contradiction', async () => {
+    const union = (prefix: string) => ({
+      oneOf: Array.from({ length: 17 }, (_, i) => ({
+        type: 'object',
+        properties: { [`${prefix}${i}`]: { type: 'string' } },
+      })),
+    })
+    const { parseIssues, model } = await schemas({ Big: { allOf: [union('a'), union('b')] } })
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_SCHEMA', level: 'error', location: 'components:schemas:Big' },
+    ])
+    expect(parseIssues[0]!.message).toMatch(/expands to more than 256 members/)
+    expect(model.components.schemas).toEqual({})
+  })
+})
+
+describe('INVALID_SCHEMA (error): the schema component is dropped', () => {
   it.each(['oneOf', 'anyOf'])('fires on an empty %s', async (keyword) => {
     const { parseIssues, model } = await schemas({ Bad: { [keyword]: [] } })
     expect(brief(parseIssues)).toEqual([

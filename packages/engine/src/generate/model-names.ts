@@ -1,0 +1,55 @@
+import type { ApiModel } from '../model/index.js'
+import { toIdentifierName } from './render/index.js'
+
+/**
+ * The name each component schema is known by in generated code: its refName, unless another
+ * schema's refName gives the same identifier (`pet.owner`, `Pet Owner`, `petOwner` all give
+ * `PetOwner`). Then one of them keeps its refName and each other gets `<refName> <n>`, the
+ * smallest counter from 2 whose identifier is no other schema's:
+ *
+ * - the one that keeps it is the schema whose refName is already that identifier in PascalCase
+ *   (`PetOwner` stays `PetOwner` wherever it is in the document), or else the first in document
+ *   order;
+ * - identifiers are compared ignoring case, so the names differ in camelCase too (`gen-zod`'s
+ *   `petOwnerSchema`), and on case-insensitive file systems;
+ * - every refName's own identifier is taken before any counter is given, so a counter never takes
+ *   the name another schema has by itself (`PetOwner2` in the document stays `PetOwner2`).
+ *
+ * The result depends only on the refNames and their order: the same document always gives the
+ * same names, and a schema that collides with nothing renames nobody.
+ */
+export function distinctModelNames(refNames: readonly string[]): ReadonlyMap<string, string> {
+  const keyOf = (text: string) => toIdentifierName(text, 'pascal').toLowerCase()
+  const groups = new Map<string, string[]>()
+  for (const refName of refNames) {
+    const key = keyOf(refName)
+    const group = groups.get(key)
+    if (group) group.push(refName)
+    else groups.set(key, [refName])
+  }
+  const names = new Map<string, string>()
+  const taken = new Set(groups.keys())
+  for (const group of groups.values()) {
+    const keeper = group.find((refName) => toIdentifierName(refName, 'pascal') === refName)
+    const [first, ...rest] =
+      keeper === undefined ? group : [keeper, ...group.filter((r) => r !== keeper)]
+    names.set(first!, first!)
+    for (const refName of rest) {
+      let counter = 2
+      while (taken.has(keyOf(`${refName} ${counter}`))) counter++
+      taken.add(keyOf(`${refName} ${counter}`))
+      names.set(refName, `${refName} ${counter}`)
+    }
+  }
+  return names
+}
+
+const cache = new WeakMap<object, ReadonlyMap<string, string>>()
+
+/** {@link distinctModelNames} of the model's component schemas, in document order, made once per model. */
+export function modelNames(model: ApiModel): ReadonlyMap<string, string> {
+  const schemas = model.components.schemas
+  let names = cache.get(schemas)
+  if (names === undefined) cache.set(schemas, (names = distinctModelNames(Object.keys(schemas))))
+  return names
+}
