@@ -164,9 +164,15 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
   }
   const present = (group: Readonly<Record<string, unknown>> = {}) =>
     Object.entries(group).filter((entry) => entry[1] !== undefined && entry[1] !== null)
-  const path = operation.path.replace(/\\{([^{}]+)\\}/g, (_, name: string) =>
-    serialize('path', name, args.path?.[name], encodeURIComponent).join(''),
-  )
+  const path = operation.path.replace(/\\{([^{}]+)\\}/g, (_, name: string) => {
+    const value = args.path?.[name]
+    // Sent as it is, the URL would name another resource: \`/pets/undefined\`, \`/pets/\`.
+    if (value === undefined || value === null || value === '')
+      throw new TypeError(
+        \`\${operation.method} \${operation.path}: the path parameter '\${name}' is missing\`,
+      )
+    return serialize('path', name, value, encodeURIComponent).join('')
+  })
   const query = present(args.query)
     .flatMap(([name, value]) => serialize('query', name, value, encodeURIComponent))
     .join('&')
