@@ -64,3 +64,70 @@ await getPet({ path: {} })
     expect(await typecheckUsage(document(), usage)).toEqual([])
   })
 })
+
+describe('server variables', () => {
+  const servers = {
+    servers: [
+      {
+        url: 'http://{host}:{port}/{version}',
+        variables: {
+          host: { default: 'localhost' },
+          port: { default: '80' },
+          version: { default: 'v1', enum: ['v1', 'v2'], description: 'API version' },
+        },
+      },
+      { url: '/relative' },
+    ],
+  }
+
+  it('gives the servers, their variables typed, and a serverUrl for the baseUrl option', async () => {
+    const { files } = await generateFrom(document(servers))
+    const client = files.get('client.ts')!
+    expect(client).toContain(`export type ServerVariables = {
+  /** http://{host}:{port}/{version} */
+  0: {
+    readonly host?: string
+    readonly port?: string
+    /** API version */
+    readonly version?: 'v1' | 'v2'
+  }
+  /** /relative */
+  1: Record<string, never>
+}`)
+    const usage = `import { getPet, serverUrl } from './client.ts'
+const url: string = serverUrl({ version: 'v2' })
+await getPet({ path: { petId: '1' } }, { baseUrl: serverUrl({ port: '8080' }, 0) })
+serverUrl({}, 1)
+// @ts-expect-error: not a value of the variable's enum
+serverUrl({ version: 'v3' })
+// @ts-expect-error: the first server has no such variable
+serverUrl({ region: 'eu' })
+// @ts-expect-error: the second server has no variables
+serverUrl({ version: 'v1' }, 1)
+// @ts-expect-error: there is no third server
+serverUrl({}, 2)
+export { url }
+`
+    expect(await typecheckUsage(document(servers), usage)).toEqual([])
+  })
+
+  it('fills the variables given and leaves the others at their defaults', async () => {
+    const client = await loadClient(document(servers))
+    const serverUrl = client.serverUrl as (variables?: object, index?: number) => string
+    expect(serverUrl()).toBe('http://localhost:80/v1')
+    expect(serverUrl({ version: 'v2', port: '8080' })).toBe('http://localhost:8080/v2')
+    expect(serverUrl({}, 1)).toBe('/relative')
+    const { port } = new URL(loopback.baseUrl)
+    loopback.replies.push({ status: 204 })
+    await client.getPet!(
+      { path: { petId: '7' } },
+      { baseUrl: serverUrl({ host: '127.0.0.1', port, version: 'v2' }) },
+    )
+    expect(loopback.last().url).toBe('/v2/pets/7')
+  })
+
+  it('writes no server helpers for a document without servers', async () => {
+    const { files } = await generateFrom(document())
+    expect(files.get('client.ts')).not.toContain('serverUrl')
+  })
+})

@@ -1,10 +1,17 @@
 import type { GenerateContext } from '@svc/engine/generate'
 import { defaultBaseUrl } from './base-url.js'
 import { quote } from './quote.js'
+import { documentServers, printServerUrl, printServerVariables } from './servers.js'
 
 /** The names the runtime declares in the client's file, beside the operations' functions. */
-export const RUNTIME_TYPES = ['ClientOptions', 'RequestOptions', 'ClientResult', 'HttpStatus']
-export const RUNTIME_VALUES = ['sendRequest']
+export const RUNTIME_TYPES = [
+  'ClientOptions',
+  'RequestOptions',
+  'ClientResult',
+  'HttpStatus',
+  'ServerVariables',
+]
+export const RUNTIME_VALUES = ['sendRequest', 'serverUrl']
 
 /**
  * Global types the generated code names unqualified: a model imported under one of these names
@@ -20,6 +27,8 @@ export const GLOBAL_TYPES = [
   'Record',
 ]
 
+const OPERATION_TYPES = ['ClientOptions', 'RequestOptions', 'ClientResult', 'HttpStatus']
+
 type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
 
 /**
@@ -29,25 +38,37 @@ type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
 export function defineRuntime(context: GenerateContext, exportPath: string): Dependency[] {
   const define = (name: string, kind: 'type' | 'value', code: () => string) =>
     context.define({ name, kind, exportPath, scope: 'generator', build: () => ({ code: code() }) })
-  define('ClientOptions', 'type', () => clientOptions(defaultBaseUrl(context.model)))
+  const servers = documentServers(context.model)
+  define('ClientOptions', 'type', () =>
+    clientOptions(defaultBaseUrl(context.model), servers.length > 0),
+  )
   define('RequestOptions', 'type', () => REQUEST_OPTIONS)
   define('ClientResult', 'type', () => CLIENT_RESULT)
   define('HttpStatus', 'type', () => HTTP_STATUS)
   define('sendRequest', 'value', () => sendRequest(defaultBaseUrl(context.model)))
+  if (servers.length > 0) {
+    define('ServerVariables', 'type', () => printServerVariables(servers))
+    define('serverUrl', 'value', () => printServerUrl(servers))
+  }
+  // The functions depend on what they call; the server helpers are there for the caller.
   return [
-    ...RUNTIME_TYPES.map((name) => ({ name, exportPath, typeOnly: true })),
-    ...RUNTIME_VALUES.map((name) => ({ name, exportPath })),
+    ...OPERATION_TYPES.map((name) => ({ name, exportPath, typeOnly: true })),
+    { name: 'sendRequest', exportPath },
   ]
 }
 
-function clientOptions(baseUrl: string | undefined): string {
+function clientOptions(baseUrl: string | undefined, hasServers: boolean): string {
+  const servers = hasServers ? ' (`serverUrl()` gives the servers)' : ''
   const fallback =
     baseUrl === undefined
       ? 'without one, paths stay relative (to the page, in a browser)'
       : `\`${baseUrl.replace(/\*\//g, '*\\/')}\` when unset`
   return `/** Where the generated functions send their requests, and how. */
 export type ClientOptions = {
-  /** The URL each operation's path is appended to; ${fallback}. */
+  /**
+   * The URL each operation's path is appended to${servers};
+   * ${fallback}.
+   */
   readonly baseUrl?: string
   /** Sends the requests instead of the global \`fetch\`: a test double, retries, logging. */
   readonly fetch?: typeof globalThis.fetch
