@@ -131,3 +131,60 @@ export { url }
     expect(files.get('client.ts')).not.toContain('serverUrl')
   })
 })
+
+describe('middleware', () => {
+  it('runs onRequest in order and onResponse in reverse order, each may replace', async () => {
+    const client = await loadClient(document())
+    const calls: string[] = []
+    const outer = {
+      onRequest({ request, operation }: { request: Request; operation: object }) {
+        calls.push(`outer request ${JSON.stringify(operation)}`)
+        request.headers.set('x-outer', '1')
+      },
+      onResponse({ response }: { response: Response }) {
+        calls.push(`outer response ${response.status}`)
+        return new Response('replaced', { status: 299, headers: { 'content-type': 'text/plain' } })
+      },
+    }
+    const inner = {
+      async onRequest({ request }: { request: Request }) {
+        calls.push(`inner request ${request.headers.get('x-outer')}`)
+        return new Request(request.url.replace('/pets/1', '/pets/2'), request)
+      },
+      onResponse({ response }: { response: Response }) {
+        calls.push(`inner response ${response.status}`)
+      },
+    }
+    loopback.replies.push({ status: 204 })
+    const result = (await client.getPet!(
+      { path: { petId: '1' } },
+      { baseUrl: loopback.baseUrl, middleware: [outer, inner] },
+    )) as { status: number; data: unknown }
+    expect(loopback.last()).toMatchObject({ url: '/pets/2', headers: { 'x-outer': '1' } })
+    expect(calls).toEqual([
+      'outer request {"method":"GET","path":"/pets/{petId}"}',
+      'inner request 1',
+      'inner response 204',
+      'outer response 204',
+    ])
+    expect({ status: result.status, data: result.data }).toEqual({ status: 299, data: 'replaced' })
+  })
+
+  it('types the hooks', async () => {
+    const usage = `import { getPet, type Middleware } from './client.ts'
+const logging: Middleware = {
+  onRequest({ request, operation }) {
+    request.headers.set('x-operation', \`\${operation.method} \${operation.path}\`)
+  },
+  async onResponse({ response }) {
+    return response.status === 401 ? new Response(null, { status: 403 }) : undefined
+  },
+}
+await getPet({ path: { petId: '1' } }, { middleware: [logging] })
+// @ts-expect-error: a hook returns a request, a response or nothing
+const wrong: Middleware = { onRequest: () => 'request' }
+export { wrong }
+`
+    expect(await typecheckUsage(document(), usage)).toEqual([])
+  })
+})

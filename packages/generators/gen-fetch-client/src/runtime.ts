@@ -10,6 +10,7 @@ export const RUNTIME_TYPES = [
   'ClientResult',
   'HttpStatus',
   'ServerVariables',
+  'Middleware',
 ]
 export const RUNTIME_VALUES = ['sendRequest', 'serverUrl']
 
@@ -42,6 +43,7 @@ export function defineRuntime(context: GenerateContext, exportPath: string): Dep
   define('ClientOptions', 'type', () =>
     clientOptions(defaultBaseUrl(context.model), servers.length > 0),
   )
+  define('Middleware', 'type', () => MIDDLEWARE)
   define('RequestOptions', 'type', () => REQUEST_OPTIONS)
   define('ClientResult', 'type', () => CLIENT_RESULT)
   define('HttpStatus', 'type', () => HTTP_STATUS)
@@ -74,8 +76,31 @@ export type ClientOptions = {
   readonly fetch?: typeof globalThis.fetch
   /** Sent with every request; the headers an operation's arguments set win. */
   readonly headers?: Readonly<Record<string, string>>
+  /**
+   * Sees each request before it is sent and each response before it is read, in order for
+   * requests and in reverse order for responses. Outside a browser, \`baseUrl\` must then be
+   * absolute: the request is a \`Request\`, which has no page to resolve a relative URL against.
+   */
+  readonly middleware?: readonly Middleware[]
 }`
 }
+
+const MIDDLEWARE = `/**
+ * A hook on every request and response: authentication, logging, retries, errors. Each returns
+ * the request or response to go on with, or nothing to go on with the one it was given.
+ */
+export type Middleware = {
+  readonly onRequest?: (context: {
+    readonly request: globalThis.Request
+    /** The operation as the document names it: \`{ method: 'GET', path: '/pets/{petId}' }\`. */
+    readonly operation: { readonly method: string; readonly path: string }
+  }) => globalThis.Request | void | Promise<globalThis.Request | void>
+  readonly onResponse?: (context: {
+    readonly request: globalThis.Request
+    readonly response: globalThis.Response
+    readonly operation: { readonly method: string; readonly path: string }
+  }) => globalThis.Response | void | Promise<globalThis.Response | void>
+}`
 
 const REQUEST_OPTIONS = `/** The options of one call: the client's, and a signal that aborts the call. */
 export type RequestOptions = ClientOptions & { readonly signal?: globalThis.AbortSignal }`
@@ -246,12 +271,26 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
     )
       headers.set('content-type', operation.contentType)
   }
-  const response = await (options.fetch ?? globalThis.fetch)(url, {
+  const init: globalThis.RequestInit = {
     method: operation.method,
     headers,
     body: (body ?? null) as Exclude<globalThis.RequestInit['body'], undefined>,
     signal: options.signal ?? null,
-  })
+  }
+  const send = options.fetch ?? globalThis.fetch
+  const middleware = options.middleware ?? []
+  let response: globalThis.Response
+  if (middleware.length === 0) response = await send(url, init)
+  else {
+    const described = { method: operation.method, path: operation.path }
+    let request = new Request(url, init)
+    for (const each of middleware)
+      request = (await each.onRequest?.({ request, operation: described })) ?? request
+    response = await send(request)
+    for (const each of [...middleware].reverse())
+      response =
+        (await each.onResponse?.({ request, response, operation: described })) ?? response
+  }
   let data: unknown
   const type = response.headers.get('content-type') ?? ''
   if (operation.method === 'HEAD' || [204, 205, 304].includes(response.status)) data = undefined
