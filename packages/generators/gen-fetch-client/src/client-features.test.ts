@@ -188,3 +188,97 @@ export { wrong }
     expect(await typecheckUsage(document(), usage)).toEqual([])
   })
 })
+
+describe('security schemes', () => {
+  const op = (operationId: string, security?: object[]) => ({
+    get: {
+      operationId,
+      ...(security && { security }),
+      responses: { '204': { description: 'none' } },
+    },
+  })
+  const secured = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    security: [{ token: [] }],
+    paths: {
+      '/default': op('byDefault'),
+      '/public': op('open', []),
+      '/basic': op('basic', [{ basic: [] }]),
+      '/keys': op('keys', [{ headerKey: [], queryKey: [], cookieKey: [] }]),
+      '/either': op('either', [{ oauth: ['read'] }, { oidc: [] }, {}]),
+      '/custom': op('custom', [{ custom: [] }]),
+    },
+    components: {
+      securitySchemes: {
+        token: { type: 'http', scheme: 'bearer', description: 'A personal token' },
+        basic: { type: 'http', scheme: 'basic' },
+        custom: { type: 'http', scheme: 'Digest' },
+        headerKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        queryKey: { type: 'apiKey', in: 'query', name: 'api_key' },
+        cookieKey: { type: 'apiKey', in: 'cookie', name: 'session' },
+        oauth: { type: 'oauth2', flows: { implicit: { authorizationUrl: 'x', scopes: {} } } },
+        oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://example.com' },
+      },
+    },
+  })
+
+  it('sends the credentials of the first requirement the auth option satisfies', async () => {
+    const client = await loadClient(secured)
+    const call = async (operation: string, auth: object) => {
+      loopback.replies.push({ status: 204 })
+      await client[operation]!(undefined, { baseUrl: loopback.baseUrl, auth })
+      return loopback.last()
+    }
+    const all = {
+      token: 't0k',
+      basic: { username: 'ana', password: 'pä:ss' },
+      custom: 'response="x"',
+      headerKey: 'h',
+      queryKey: 'q&1',
+      cookieKey: 'c;1',
+      oauth: async () => 'access',
+      oidc: 'id-token',
+    }
+    expect((await call('byDefault', all)).headers.authorization).toBe('Bearer t0k')
+    expect((await call('byDefault', { token: () => 'fresh' })).headers.authorization).toBe(
+      'Bearer fresh',
+    )
+    expect((await call('open', all)).headers.authorization).toBeUndefined()
+    const basic = Buffer.from('ana:pä:ss', 'utf8').toString('base64')
+    expect((await call('basic', all)).headers.authorization).toBe(`Basic ${basic}`)
+    expect((await call('custom', all)).headers.authorization).toBe('Digest response="x"')
+    expect(await call('keys', all)).toMatchObject({
+      url: '/keys?api_key=q%261',
+      headers: { 'x-api-key': 'h', cookie: 'session=c%3B1' },
+    })
+    // Not all of one requirement's schemes: it is skipped.
+    const partial = await call('keys', { headerKey: 'h' })
+    expect([partial.url, partial.headers['x-api-key']]).toEqual(['/keys', undefined])
+    expect((await call('either', all)).headers.authorization).toBe('Bearer access')
+    expect((await call('either', { oidc: 'id-token' })).headers.authorization).toBe(
+      'Bearer id-token',
+    )
+    expect((await call('either', {})).headers.authorization).toBeUndefined()
+  })
+
+  it('types the auth option by scheme', async () => {
+    const { files } = await generateFrom(secured)
+    expect(files.get('client.ts')).toContain(`export type ClientAuth = {
+  /** HTTP bearer, sent as \`Authorization: Bearer <value>\`. A personal token */
+  readonly token?: string | (() => string | Promise<string>)`)
+    const usage = `import { byDefault, keys } from './client.ts'
+await byDefault(undefined, { auth: { token: async () => 'token', basic: { username: 'a', password: 'b' } } })
+// @ts-expect-error: basic takes a username and a password
+await keys(undefined, { auth: { basic: 'a:b' } })
+// @ts-expect-error: no such scheme
+await keys(undefined, { auth: { bearer: 'token' } })
+`
+    expect(await typecheckUsage(secured, usage)).toEqual([])
+  })
+
+  it('writes no auth option for a document without security schemes', async () => {
+    const { files } = await generateFrom(document())
+    expect(files.get('client.ts')).not.toMatch(/ClientAuth|options\.auth/)
+  })
+})

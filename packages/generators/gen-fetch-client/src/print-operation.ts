@@ -6,6 +6,7 @@ import { printBody } from './print-body.js'
 import { printParameters } from './print-parameters.js'
 import { printResponses, type NameSchema } from './print-responses.js'
 import { quote } from './quote.js'
+import { printSecurity } from './security.js'
 
 export type OperationInput = {
   readonly model: ApiModel
@@ -26,6 +27,7 @@ export function printOperation(input: OperationInput): string {
   const responses = printResponses(model, operation, nameModel, nameSchema)
   const members = body === undefined ? parameters.members : [...parameters.members, body.member]
   const server = absoluteUrl(operation.servers?.[0])
+  const security = printSecurity(model, operation)
   const descriptor = [
     `method: ${quote(operation.method.toUpperCase())}`,
     `path: ${quote(operation.path)}`,
@@ -35,6 +37,7 @@ export function printOperation(input: OperationInput): string {
     ...(body?.contentType === undefined ? [] : [`contentType: ${quote(body.contentType)}`]),
     ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
     ...(responses.validate === undefined ? [] : [`validate: ${responses.validate}`]),
+    ...(security === undefined ? [] : [`security: ${security}`]),
   ]
   return `${printDoc(operation)}export function ${name}(
 ${printArgs(members)}

@@ -1,6 +1,7 @@
 import type { GenerateContext } from '@svc/engine/generate'
 import { defaultBaseUrl } from './base-url.js'
 import { quote } from './quote.js'
+import { printApplyAuth, printClientAuth, securitySchemes } from './security.js'
 import { documentServers, printServerUrl, printServerVariables } from './servers.js'
 
 /** The names the runtime declares in the client's file, beside the operations' functions. */
@@ -11,6 +12,7 @@ export const RUNTIME_TYPES = [
   'HttpStatus',
   'ServerVariables',
   'Middleware',
+  'ClientAuth',
 ]
 export const RUNTIME_VALUES = ['sendRequest', 'serverUrl']
 
@@ -41,13 +43,22 @@ export function defineRuntime(context: GenerateContext, exportPath: string): Dep
     context.define({ name, kind, exportPath, scope: 'generator', build: () => ({ code: code() }) })
   const servers = documentServers(context.model)
   define('ClientOptions', 'type', () =>
-    clientOptions(defaultBaseUrl(context.model), servers.length > 0),
+    clientOptions(
+      defaultBaseUrl(context.model),
+      servers.length > 0,
+      Object.keys(securitySchemes(context.model)).length > 0,
+    ),
   )
   define('Middleware', 'type', () => MIDDLEWARE)
   define('RequestOptions', 'type', () => REQUEST_OPTIONS)
   define('ClientResult', 'type', () => CLIENT_RESULT)
   define('HttpStatus', 'type', () => HTTP_STATUS)
-  define('sendRequest', 'value', () => sendRequest(defaultBaseUrl(context.model)))
+  const schemes = securitySchemes(context.model)
+  const secured = Object.keys(schemes).length > 0
+  if (secured) define('ClientAuth', 'type', () => printClientAuth(schemes))
+  define('sendRequest', 'value', () =>
+    sendRequest(defaultBaseUrl(context.model), secured ? printApplyAuth(schemes) : undefined),
+  )
   if (servers.length > 0) {
     define('ServerVariables', 'type', () => printServerVariables(servers))
     define('serverUrl', 'value', () => printServerUrl(servers))
@@ -59,7 +70,12 @@ export function defineRuntime(context: GenerateContext, exportPath: string): Dep
   ]
 }
 
-function clientOptions(baseUrl: string | undefined, hasServers: boolean): string {
+function clientOptions(baseUrl: string | undefined, hasServers: boolean, secured: boolean): string {
+  const auth = secured
+    ? `
+  /** Credentials for the operations that ask for them, by security scheme. */
+  readonly auth?: ClientAuth`
+    : ''
   const servers = hasServers ? ' (`serverUrl()` gives the servers)' : ''
   const fallback =
     baseUrl === undefined
@@ -81,7 +97,7 @@ export type ClientOptions = {
    * requests and in reverse order for responses. Outside a browser, \`baseUrl\` must then be
    * absolute: the request is a \`Request\`, which has no page to resolve a relative URL against.
    */
-  readonly middleware?: readonly Middleware[]
+  readonly middleware?: readonly Middleware[]${auth}
 }`
 }
 
@@ -121,7 +137,7 @@ export type HttpStatus<Class extends 1 | 2 | 3 | 4 | 5 = 1 | 2 | 3 | 4 | 5> =
       : never
     : never`
 
-function sendRequest(baseUrl: string | undefined): string {
+function sendRequest(baseUrl: string | undefined, applyAuth: string | undefined): string {
   return `/** Sends one operation's request and reads its response: what every function here calls. */
 async function sendRequest<Result extends ClientResult<number, unknown>>(
   operation: {
@@ -144,6 +160,8 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
     readonly body?: 'json' | 'form' | 'multipart' | 'raw'
     readonly contentType?: string
     readonly accept?: string
+    /** The scheme names of each security requirement, in the document's order. */
+    readonly security?: ReadonlyArray<readonly string[]>
     /** A schema by status, \`2XX\` or \`default\`, to parse the data with; null to leave it. */
     readonly validate?: Readonly<Record<string, { parse(data: unknown): unknown } | null>>
   },
@@ -219,17 +237,21 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
       )
     return serialize('path', name, value, encodeURIComponent).join('')
   })
-  const query = present(args.query)
-    .flatMap(([name, value]) => serialize('query', name, value, encodeURIComponent))
-    .join('&')
+${applyAuth ?? ''}  const query = [
+    ...present(args.query).flatMap(([name, value]) =>
+      serialize('query', name, value, encodeURIComponent),
+    ),${applyAuth === undefined ? '' : '\n    ...auth.query,'}
+  ].join('&')
   const baseUrl = options.baseUrl ?? operation.server ?? ${baseUrl === undefined ? "''" : quote(baseUrl)}
   const url = \`\${baseUrl.replace(/\\/+$/, '')}\${path}\${query === '' ? '' : \`?\${query}\`}\`
-  const headers = new Headers(options.headers)
+  const headers = new Headers(options.headers)${applyAuth === undefined ? '' : '\n  for (const [name, value] of auth.header) headers.set(name, value)'}
   for (const [name, value] of present(args.headers))
     headers.set(name, serialize('header', name, value, (text) => text).join(''))
-  const cookies = present(args.cookies).flatMap(([name, value]) =>
-    serialize('cookie', name, value, encodeURIComponent),
-  )
+  const cookies = [
+    ...present(args.cookies).flatMap(([name, value]) =>
+      serialize('cookie', name, value, encodeURIComponent),
+    ),${applyAuth === undefined ? '' : '\n    ...auth.cookie,'}
+  ]
   const cookie = headers.get('cookie')
   if (cookies.length > 0)
     headers.set('cookie', (cookie === null ? cookies : [cookie, ...cookies]).join('; '))
