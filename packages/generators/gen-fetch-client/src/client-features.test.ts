@@ -282,3 +282,118 @@ await keys(undefined, { auth: { bearer: 'token' } })
     expect(files.get('client.ts')).not.toMatch(/ClientAuth|options\.auth/)
   })
 })
+
+describe('encoding of form and multipart bodies', () => {
+  const post = (operationId: string, mediaType: string, properties: object, encoding: object) => ({
+    post: {
+      operationId,
+      requestBody: {
+        content: { [mediaType]: { schema: { type: 'object', properties }, encoding } },
+      },
+      responses: { '204': { description: 'none' } },
+    },
+  })
+  const text = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/charges': post(
+        'createCharge',
+        'application/x-www-form-urlencoded',
+        {
+          amount: { type: 'integer' },
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+          expand: { type: 'array', items: { type: 'string' } },
+          shipping: { type: 'object', properties: { name: { type: 'string' } } },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+        {
+          metadata: { style: 'deepObject', explode: true },
+          expand: { style: 'deepObject', explode: true },
+          tags: { style: 'form', explode: false },
+        },
+      ),
+      '/uploads': post(
+        'upload',
+        'multipart/form-data',
+        {
+          meta: { type: 'object', properties: { order: { type: 'string' } } },
+          note: { type: 'string' },
+          file: { type: 'string', format: 'binary' },
+          plain: { type: 'object', properties: { a: { type: 'string' } } },
+        },
+        {
+          meta: { contentType: 'application/json' },
+          note: { contentType: 'text/markdown' },
+          file: { contentType: 'image/png, image/jpeg' },
+        },
+      ),
+    },
+  })
+
+  it('writes the encodings that differ from the default into the descriptor', async () => {
+    const { files } = await generateFrom(text)
+    const client = files.get('client.ts')!
+    expect(client).toContain(
+      "metadata: { style: 'deepObject', explode: true }, expand: { style: 'deepObject', explode: true }",
+    )
+    expect(client).toContain(
+      "encoding: { meta: { contentType: 'application/json' }, note: { contentType: 'text/markdown' } }",
+    )
+    const usage = `import { createCharge, upload } from './client.ts'
+await createCharge({ body: { amount: 1, metadata: { order: '42' }, expand: ['customer'] } })
+await upload({ body: { meta: { order: '1' }, file: new Blob([]) } })
+// @ts-expect-error: metadata values are strings
+await createCharge({ body: { metadata: { order: 42 } } })
+`
+    expect(await typecheckUsage(text, usage)).toEqual([])
+  })
+
+  it('sends form members in their style, and the others as before', async () => {
+    const client = await loadClient(text)
+    loopback.replies.push({ status: 204 })
+    await client.createCharge!(
+      {
+        body: {
+          amount: 100,
+          metadata: { order: '42', 'a b': 'c&d' },
+          expand: ['customer', 'invoice'],
+          shipping: { name: 'Ana Lima' },
+          tags: ['x', 'y'],
+        },
+      },
+      { baseUrl: loopback.baseUrl },
+    )
+    expect(loopback.last().headers['content-type']).toBe('application/x-www-form-urlencoded')
+    expect(loopback.last().body.split('&')).toEqual([
+      'amount=100',
+      'metadata[order]=42',
+      'metadata[a%20b]=c%26d',
+      'expand[]=customer',
+      'expand[]=invoice',
+      `shipping=${encodeURIComponent('{"name":"Ana Lima"}').replace(/%20/g, '+')}`,
+      'tags=x,y',
+    ])
+    const parsed = new URLSearchParams(loopback.last().body)
+    expect(parsed.get('metadata[a b]')).toBe('c&d')
+  })
+
+  it('sends a multipart part with its own media type', async () => {
+    const client = await loadClient(text)
+    loopback.replies.push({ status: 204 })
+    const file = new Blob(['PNG'], { type: 'image/png' })
+    await client.upload!(
+      { body: { meta: { order: '42' }, note: '# hi', file, plain: { a: 'b' } } },
+      { baseUrl: loopback.baseUrl },
+    )
+    const body = loopback.last().body
+    expect(body).toMatch(
+      /name="meta"; filename="blob"\r\nContent-Type: application\/json\r\n\r\n\{"order":"42"\}\r\n/,
+    )
+    expect(body).toMatch(
+      /name="note"; filename="blob"\r\nContent-Type: text\/markdown\r\n\r\n# hi\r\n/,
+    )
+    expect(body).toMatch(/name="file"; filename="blob"\r\nContent-Type: image\/png\r\n\r\nPNG\r\n/)
+    expect(body).toContain('name="plain"\r\n\r\n{"a":"b"}\r\n')
+  })
+})

@@ -35,6 +35,7 @@ export function printOperation(input: OperationInput): string {
     ...(parameters.styles === undefined ? [] : [`styles: ${parameters.styles}`]),
     ...(body === undefined ? [] : [`body: ${quote(body.encoding)}`]),
     ...(body?.contentType === undefined ? [] : [`contentType: ${quote(body.contentType)}`]),
+    ...(body?.styles === undefined ? [] : [`encoding: ${body.styles}`]),
     ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
     ...(responses.validate === undefined ? [] : [`validate: ${responses.validate}`]),
     ...(security === undefined ? [] : [`security: ${security}`]),

@@ -158,6 +158,13 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
       >
     >
     readonly body?: 'json' | 'form' | 'multipart' | 'raw'
+    /** Form members not sent the default way, and multipart parts of their own media type. */
+    readonly encoding?: Readonly<
+      Record<
+        string,
+        { readonly style?: string; readonly explode?: boolean; readonly contentType?: string }
+      >
+    >
     readonly contentType?: string
     readonly accept?: string
     /** The scheme names of each security requirement, in the document's order. */
@@ -180,8 +187,8 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
     name: string,
     value: unknown,
     encode: (text: string) => string,
+    given = operation.styles?.[location]?.[name],
   ) => {
-    const given = operation.styles?.[location]?.[name]
     const form = location === 'query' || location === 'cookie'
     const style = given?.style ?? (form ? 'form' : 'simple')
     const explode = given?.explode ?? style === 'form'
@@ -259,16 +266,14 @@ ${applyAuth ?? ''}  const query = [
     headers.set('accept', operation.accept)
   let body = args.body
   if (body !== undefined) {
-    // Members of a form: arrays repeat their name, objects are sent as JSON.
+    // Members of a form: arrays repeat their name, objects are sent as JSON unless encoded.
     const fields = (value: unknown) =>
       present(value as Record<string, unknown>).flatMap(([name, item]) =>
-        (Array.isArray(item) ? item : [item]).map((member): [string, unknown] => [
-          name,
-          typeof member === 'object' && member !== null && !(member instanceof Blob)
-            ? JSON.stringify(member)
-            : member,
-        ]),
+        (Array.isArray(item) ? item : [item]).map((member): [string, unknown] => [name, member]),
       )
+    const text = (item: unknown) =>
+      typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item)
+    const encoding = operation.encoding ?? {}
     const plain =
       typeof body === 'object' &&
       body !== null &&
@@ -276,13 +281,28 @@ ${applyAuth ?? ''}  const query = [
       !(body instanceof URLSearchParams)
     if (operation.body === 'json') body = JSON.stringify(body)
     if (operation.body === 'form' && plain)
-      body = new URLSearchParams(
-        fields(body).map(([name, item]): [string, string] => [name, String(item)]),
-      )
+      body = present(body as Record<string, unknown>)
+        .flatMap(([name, item]) =>
+          encoding[name] === undefined
+            ? fields({ [name]: item }).map(([key, member]) =>
+                new URLSearchParams([[key, text(member)]]).toString(),
+              )
+            : serialize('query', name, item, encodeURIComponent, encoding[name]),
+        )
+        .join('&')
     if (operation.body === 'multipart' && plain) {
       const form = new FormData()
-      for (const [name, item] of fields(body))
-        form.append(name, item instanceof Blob ? item : String(item))
+      for (const [name, item] of fields(body)) {
+        const type = encoding[name]?.contentType
+        if (item instanceof Blob) form.append(name, item)
+        // A part of its own media type goes as a Blob, the only part FormData gives a type to.
+        else if (type !== undefined)
+          form.append(
+            name,
+            new Blob([/[/+]json\\b/i.test(type) ? JSON.stringify(item) : text(item)], { type }),
+          )
+        else form.append(name, text(item))
+      }
       body = form
     }
     // A multipart body's type carries its boundary, which only fetch knows.
