@@ -397,3 +397,52 @@ await createCharge({ body: { metadata: { order: 42 } } })
     expect(body).toContain('name="plain"\r\n\r\n{"a":"b"}\r\n')
   })
 })
+
+describe('undocumented statuses and media types', () => {
+  const text = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          responses: {
+            '200': {
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+            },
+            default: {
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+        Problem: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+      },
+    },
+  })
+
+  it('returns them without throwing, validated or not', async () => {
+    for (const validate of [false, true]) {
+      const client = await loadClient(text, {
+        enrichments: { '@svc/gen-fetch-client': { _generator: { validate } } },
+      })
+      const call = () =>
+        client.listThings!(undefined, { baseUrl: loopback.baseUrl }) as Promise<{
+          status: number
+          data: unknown
+        }>
+      loopback.replies.push({ status: 502, type: 'text/html', body: '<h1>Bad gateway</h1>' })
+      expect(await call()).toMatchObject({ status: 502, data: '<h1>Bad gateway</h1>' })
+      loopback.replies.push({ status: 200, type: 'application/octet-stream', body: 'bytes' })
+      const binary = await call()
+      expect(binary.status).toBe(200)
+      expect(binary.data).toBeInstanceOf(Blob)
+      loopback.replies.push({ status: 418, type: 'application/json', body: '{"title":"teapot"}' })
+      expect(await call()).toMatchObject({ status: 418, data: { title: 'teapot' } })
+    }
+  })
+})

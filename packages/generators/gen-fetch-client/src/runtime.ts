@@ -347,7 +347,8 @@ ${applyAuth ?? ''}  const query = [
   const range = \`\${Math.floor(response.status / 100)}XX\`
   const key = [String(response.status), range, 'default'].find((candidate) => candidate in schemas)
   const schema = key === undefined ? undefined : schemas[key]
-  if (schema) data = schema.parse(data)
+  // A schema describes JSON: a body of another type (a proxy's HTML error page) is not parsed.
+  if (schema && /[/+]json\\b/i.test(type)) data = schema.parse(data)
   return { status: response.status, data, response } as Result
 }`
 }
