@@ -446,3 +446,115 @@ describe('undocumented statuses and media types', () => {
     }
   })
 })
+
+describe('response headers', () => {
+  const header = (schema: object, required = false) => ({ schema, required })
+  const text = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/items': {
+        get: {
+          operationId: 'listItems',
+          responses: {
+            '200': {
+              description: 'ok',
+              headers: {
+                'X-Rate-Limit': header({ type: 'integer' }, true),
+                'X-Next': header({ type: 'string' }),
+                'X-Cached': header({ type: 'boolean' }),
+                'X-Ids': header({ type: 'array', items: { type: 'integer' } }),
+                'X-Mode': { $ref: '#/components/headers/Mode' },
+                'Content-Type': header({ type: 'string' }),
+              },
+              content: { 'application/json': { schema: { type: 'array', items: {} } } },
+            },
+            '404': { description: 'none' },
+            default: {
+              description: 'error',
+              headers: { 'X-Request-Id': header({ type: 'string' }) },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      headers: { Mode: { schema: { type: 'string', enum: ['fast', 'slow'] } } },
+    },
+  })
+
+  it('types the documented headers on the result of their status', async () => {
+    const { files } = await generateFrom(text)
+    const client = files.get('client.ts')!
+    expect(client).toContain(
+      "'X-Rate-Limit': 'number', 'X-Next': 'string', 'X-Cached': 'boolean', 'X-Ids': 'number[]'",
+    )
+    expect(client).toContain(`): Promise<
+  | ClientResult<
+      200,
+      Array<unknown>,
+      {
+        readonly 'X-Rate-Limit': number
+        readonly 'X-Next'?: string
+        readonly 'X-Cached'?: boolean
+        readonly 'X-Ids'?: Array<number>
+        readonly 'X-Mode'?: "fast" | "slow"
+      }
+    >
+  | ClientResult<404, unknown>
+  | ClientResult<Exclude<HttpStatus, 200 | 404>, unknown, { readonly 'X-Request-Id'?: string }>
+> {`)
+    const usage = `import { listItems } from './client.ts'
+export async function use() {
+  const result = await listItems()
+  if (result.status === 200) {
+    const limit: number = result.headers['X-Rate-Limit']
+    const ids: Array<number> | undefined = result.headers['X-Ids']
+    const mode: 'fast' | 'slow' | undefined = result.headers['X-Mode']
+    // @ts-expect-error: the header is not always sent
+    const next: string = result.headers['X-Next']
+    // @ts-expect-error: Content-Type is not a documented header
+    result.headers['Content-Type']
+    return [limit, ids, mode, next]
+  } else if (result.status === 404) {
+    // @ts-expect-error: a 404 documents no headers
+    result.headers['X-Request-Id']
+  } else {
+    const id: string | undefined = result.headers['X-Request-Id']
+    return [id]
+  }
+  return []
+}
+`
+    expect(await typecheckUsage(text, usage)).toEqual([])
+  })
+
+  it('reads and parses them from the response', async () => {
+    const client = await loadClient(text)
+    const call = async () =>
+      (await client.listItems!(undefined, { baseUrl: loopback.baseUrl })) as { headers: object }
+    loopback.replies.push({
+      status: 200,
+      type: 'application/json',
+      body: '[]',
+      headers: {
+        'x-rate-limit': '42',
+        'X-Cached': 'false',
+        'X-Ids': '1, 2,3',
+        'X-Mode': 'fast',
+        'X-Other': 'x',
+        'X-Request-Id': 'r1',
+      },
+    })
+    expect((await call()).headers).toEqual({
+      'X-Rate-Limit': 42,
+      'X-Cached': false,
+      'X-Ids': [1, 2, 3],
+      'X-Mode': 'fast',
+    })
+    loopback.replies.push({ status: 404, headers: { 'X-Request-Id': 'r2' } })
+    expect((await call()).headers).toEqual({})
+    loopback.replies.push({ status: 500, headers: { 'X-Request-Id': 'r3' } })
+    expect((await call()).headers).toEqual({ 'X-Request-Id': 'r3' })
+  })
+})

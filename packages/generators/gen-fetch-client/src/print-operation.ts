@@ -4,7 +4,12 @@ import { printMembers, type ArgumentMember } from './arguments.js'
 import { absoluteUrl } from './base-url.js'
 import { printBody } from './print-body.js'
 import { printParameters } from './print-parameters.js'
-import { printResponses, type NameSchema } from './print-responses.js'
+import {
+  printMember,
+  printResponses,
+  type NameSchema,
+  type ResultMember,
+} from './print-responses.js'
 import { quote } from './quote.js'
 import { printSecurity } from './security.js'
 
@@ -38,6 +43,7 @@ export function printOperation(input: OperationInput): string {
     ...(body?.styles === undefined ? [] : [`encoding: ${body.styles}`]),
     ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
     ...(responses.validate === undefined ? [] : [`validate: ${responses.validate}`]),
+    ...(responses.headers === undefined ? [] : [`headers: ${responses.headers}`]),
     ...(security === undefined ? [] : [`security: ${security}`]),
   ]
   return `${printDoc(operation)}export function ${name}(
@@ -62,10 +68,17 @@ function printArgs(members: readonly ArgumentMember[]): string {
   return layout(`${head}${printMembers(members)},`, () => `${head}${printMembers(members, '  ')},`)
 }
 
-function printResult(members: readonly string[]): string {
+function printResult(members: readonly ResultMember[]): string {
+  const line = (member: ResultMember) => `  | ${printMember(member)}\n`
   return layout(
-    `): Promise<${members.join(' | ')}> {`,
-    () => `): Promise<\n${members.map((member) => `  | ${member}\n`).join('')}> {`,
+    `): Promise<${members.map((member) => printMember(member)).join(' | ')}> {`,
+    () =>
+      `): Promise<\n${members
+        .map(
+          (member) =>
+            layout(line(member).trimEnd(), () => `  | ${printMember(member, '      ')}`) + '\n',
+        )
+        .join('')}> {`,
   )
 }
 

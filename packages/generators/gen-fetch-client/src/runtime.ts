@@ -122,10 +122,15 @@ const REQUEST_OPTIONS = `/** The options of one call: the client's, and a signal
 export type RequestOptions = ClientOptions & { readonly signal?: globalThis.AbortSignal }`
 
 const CLIENT_RESULT = `/** One outcome of an operation: its status, its body and the response they came in. */
-export type ClientResult<Status extends number, Data> = {
+export type ClientResult<Status extends number, Data, Headers extends object = {}> = {
   readonly status: Status
   /** Parsed JSON, text for text and XML, a Blob for anything else; undefined without a body. */
   readonly data: Data
+  /**
+   * The documented headers present, by their documented name: numbers, booleans and lists of
+   * them parsed. \`response.headers\` has them all as sent.
+   */
+  readonly headers: Headers
   readonly response: globalThis.Response
 }`
 
@@ -169,6 +174,8 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
     readonly accept?: string
     /** The scheme names of each security requirement, in the document's order. */
     readonly security?: ReadonlyArray<readonly string[]>
+    /** How to read the documented headers, by status, \`2XX\` or \`default\`; null for none. */
+    readonly headers?: Readonly<Record<string, Readonly<Record<string, string>> | null>>
     /** A schema by status, \`2XX\` or \`default\`, to parse the data with; null to leave it. */
     readonly validate?: Readonly<Record<string, { parse(data: unknown): unknown } | null>>
   },
@@ -349,6 +356,22 @@ ${applyAuth ?? ''}  const query = [
   const schema = key === undefined ? undefined : schemas[key]
   // A schema describes JSON: a body of another type (a proxy's HTML error page) is not parsed.
   if (schema && /[/+]json\\b/i.test(type)) data = schema.parse(data)
-  return { status: response.status, data, response } as Result
+  const documented = operation.headers ?? {}
+  const headersKey = [String(response.status), range, 'default'].find(
+    (candidate) => candidate in documented,
+  )
+  const read = (text: string, kind: string) =>
+    kind.startsWith('number') ? Number(text) : kind.startsWith('boolean') ? text === 'true' : text
+  const received: Record<string, unknown> = {}
+  for (const [name, kind] of Object.entries(
+    (headersKey === undefined ? undefined : documented[headersKey]) ?? {},
+  )) {
+    const text = response.headers.get(name)
+    if (text !== null)
+      received[name] = kind.endsWith('[]')
+        ? text.split(',').map((item) => read(item.trim(), kind))
+        : read(text, kind)
+  }
+  return { status: response.status, data, headers: received, response } as Result
 }`
 }

@@ -9,13 +9,19 @@ import ts from 'typescript'
 import { generators } from './index.js'
 
 export type Seen = { method: string; url: string; headers: IncomingHttpHeaders; body: string }
-export type Reply = { status: number; type?: string; body?: string }
+export type Reply = {
+  status: number
+  type?: string
+  body?: string
+  headers?: Readonly<Record<string, string>>
+}
 export type Result = { status: number; data: unknown; response: Response }
 export type Client = Record<string, (args?: unknown, options?: object) => unknown>
 
-// Inside the workspace, so that the generated files resolve its zod.
+// Inside the workspace, so that the generated files resolve its zod; apart from the folder of
+// gen-fetch-client.test.ts, which removes its own when done while this file's tests may still run.
 const scratch = fileURLToPath(
-  new URL('../../../../node_modules/.cache/svc-gen-fetch-client/', import.meta.url),
+  new URL('../../../../node_modules/.cache/svc-gen-fetch-client-features/', import.meta.url),
 )
 
 /** Generates a client, transpiles its files to JavaScript in a new folder and imports it. */
@@ -57,7 +63,8 @@ export async function startLoopback(): Promise<Loopback> {
       const { method = '', url = '', headers } = request
       seen.push({ method, url, headers, body: Buffer.concat(chunks).toString('utf8') })
       const reply = replies.shift() ?? { status: 500 }
-      response.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {})
+      const type = reply.type ? { 'content-type': reply.type } : {}
+      response.writeHead(reply.status, { ...type, ...reply.headers })
       response.end(reply.body)
     })
   })
