@@ -487,22 +487,22 @@ describe('response headers', () => {
     const { files } = await generateFrom(text)
     const client = files.get('client.ts')!
     expect(client).toContain(
-      "'X-Rate-Limit': 'number', 'X-Next': 'string', 'X-Cached': 'boolean', 'X-Ids': 'number[]'",
+      `"X-Rate-Limit": 'number', "X-Next": 'string', "X-Cached": 'boolean', "X-Ids": 'number[]'`,
     )
     expect(client).toContain(`): Promise<
   | ClientResult<
       200,
       Array<unknown>,
       {
-        readonly 'X-Rate-Limit': number
-        readonly 'X-Next'?: string
-        readonly 'X-Cached'?: boolean
-        readonly 'X-Ids'?: Array<number>
-        readonly 'X-Mode'?: "fast" | "slow"
+        readonly "X-Rate-Limit": number
+        readonly "X-Next"?: string
+        readonly "X-Cached"?: boolean
+        readonly "X-Ids"?: Array<number>
+        readonly "X-Mode"?: "fast" | "slow"
       }
     >
   | ClientResult<404, unknown>
-  | ClientResult<Exclude<HttpStatus, 200 | 404>, unknown, { readonly 'X-Request-Id'?: string }>
+  | ClientResult<Exclude<HttpStatus, 200 | 404>, unknown, { readonly "X-Request-Id"?: string }>
 > {`)
     const usage = `import { listItems } from './client.ts'
 export async function use() {

@@ -1,4 +1,5 @@
 import { resolveRef, type ApiModel, type Header, type Response, type Schema } from '@svc/engine'
+import { propertyKey } from '@svc/engine/generate'
 import { printType, type NameModel } from '@svc/gen-typescript'
 import { quote } from './quote.js'
 
@@ -28,8 +29,8 @@ export function printHeaders(
     const header: Header = entry.kind === 'ref' ? resolveRef(model, entry.$ref, 'headers') : entry
     const [kind, array, type] = typeOf(model, header.schema, nameModel)
     const deprecated = header.deprecated ? '/** @deprecated */ ' : ''
-    members.push(`${deprecated}readonly ${quote(name)}${header.required ? '' : '?'}: ${type}`)
-    kinds.push(`${quote(name)}: ${quote(array ? `${kind}[]` : kind)}`)
+    members.push(`${deprecated}readonly ${propertyKey(name)}${header.required ? '' : '?'}: ${type}`)
+    kinds.push(`${propertyKey(name)}: ${quote(array ? `${kind}[]` : kind)}`)
   }
   if (members.length === 0) return { members }
   return { members, kinds: `{ ${kinds.join(', ')} }` }
