@@ -83,7 +83,7 @@ describe('server variables', () => {
   it('gives the servers, their variables typed, and a serverUrl for the baseUrl option', async () => {
     const { files } = await generateFrom(document(servers))
     const client = files.get('client.ts')!
-    expect(client).toContain(`export type ServerVariables = {
+    expect(client).toContain(`export type ClientServerVariables = {
   /** http://{host}:{port}/{version} */
   0: {
     readonly host?: string
@@ -171,8 +171,8 @@ describe('middleware', () => {
   })
 
   it('types the hooks', async () => {
-    const usage = `import { getPet, type Middleware } from './client.ts'
-const logging: Middleware = {
+    const usage = `import { getPet, type ClientMiddleware } from './client.ts'
+const logging: ClientMiddleware = {
   onRequest({ request, operation }) {
     request.headers.set('x-operation', \`\${operation.method} \${operation.path}\`)
   },
@@ -182,7 +182,7 @@ const logging: Middleware = {
 }
 await getPet({ path: { petId: '1' } }, { middleware: [logging] })
 // @ts-expect-error: a hook returns a request, a response or nothing
-const wrong: Middleware = { onRequest: () => 'request' }
+const wrong: ClientMiddleware = { onRequest: () => 'request' }
 export { wrong }
 `
     expect(await typecheckUsage(document(), usage)).toEqual([])

@@ -10,8 +10,8 @@ export const RUNTIME_TYPES = [
   'RequestOptions',
   'ClientResult',
   'HttpStatus',
-  'ServerVariables',
-  'Middleware',
+  'ClientServerVariables',
+  'ClientMiddleware',
   'ClientAuth',
 ]
 export const RUNTIME_VALUES = ['sendRequest', 'serverUrl']
@@ -49,7 +49,7 @@ export function defineRuntime(context: GenerateContext, exportPath: string): Dep
       Object.keys(securitySchemes(context.model)).length > 0,
     ),
   )
-  define('Middleware', 'type', () => MIDDLEWARE)
+  define('ClientMiddleware', 'type', () => MIDDLEWARE)
   define('RequestOptions', 'type', () => REQUEST_OPTIONS)
   define('ClientResult', 'type', () => CLIENT_RESULT)
   define('HttpStatus', 'type', () => HTTP_STATUS)
@@ -60,7 +60,7 @@ export function defineRuntime(context: GenerateContext, exportPath: string): Dep
     sendRequest(defaultBaseUrl(context.model), secured ? printApplyAuth(schemes) : undefined),
   )
   if (servers.length > 0) {
-    define('ServerVariables', 'type', () => printServerVariables(servers))
+    define('ClientServerVariables', 'type', () => printServerVariables(servers))
     define('serverUrl', 'value', () => printServerUrl(servers))
   }
   // The functions depend on what they call; the server helpers are there for the caller.
@@ -97,7 +97,7 @@ export type ClientOptions = {
    * requests and in reverse order for responses. Outside a browser, \`baseUrl\` must then be
    * absolute: the request is a \`Request\`, which has no page to resolve a relative URL against.
    */
-  readonly middleware?: readonly Middleware[]${auth}
+  readonly middleware?: readonly ClientMiddleware[]${auth}
 }`
 }
 
@@ -105,7 +105,7 @@ const MIDDLEWARE = `/**
  * A hook on every request and response: authentication, logging, retries, errors. Each returns
  * the request or response to go on with, or nothing to go on with the one it was given.
  */
-export type Middleware = {
+export type ClientMiddleware = {
   readonly onRequest?: (context: {
     readonly request: globalThis.Request
     /** The operation as the document names it: \`{ method: 'GET', path: '/pets/{petId}' }\`. */

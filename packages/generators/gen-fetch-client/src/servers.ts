@@ -2,7 +2,7 @@ import type { ApiModel, Server } from '@svc/engine'
 import { propertyKey } from '@svc/engine/generate'
 import { quote } from './quote.js'
 
-/** The document's servers, when it lists any: what `ServerVariables` and `serverUrl` describe. */
+/** The document's servers, when it lists any: what `ClientServerVariables` and `serverUrl` describe. */
 export function documentServers(model: ApiModel): readonly Server[] {
   return model.protocol === 'oas' ? model.servers : []
 }
@@ -20,7 +20,7 @@ export function printServerVariables(servers: readonly Server[]): string {
     return `  /** ${oneLine(server.url)} */\n  ${index}: ${type}\n`
   })
   return `/** The variables of each of the document's servers, by its index in the document. */
-export type ServerVariables = {
+export type ClientServerVariables = {
 ${entries.join('')}}`
 }
 
@@ -36,8 +36,8 @@ export function printServerUrl(servers: readonly Server[]): string {
  * The URL of one of the document's servers (the first by default), its variables filled in, those
  * not given at their defaults: a \`baseUrl\` for the client's options.
  */
-export function serverUrl<Index extends keyof ServerVariables = 0>(
-  variables?: ServerVariables[Index],
+export function serverUrl<Index extends keyof ClientServerVariables = 0>(
+  variables?: ClientServerVariables[Index],
   index?: Index,
 ): string {
   const servers: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]> = [
