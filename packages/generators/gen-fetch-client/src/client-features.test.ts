@@ -306,9 +306,13 @@ describe('encoding of form and multipart bodies', () => {
           expand: { type: 'array', items: { type: 'string' } },
           shipping: { type: 'object', properties: { name: { type: 'string' } } },
           tags: { type: 'array', items: { type: 'string' } },
+          card: { type: 'object', additionalProperties: true },
+          items: { type: 'array', items: { type: 'object', additionalProperties: true } },
         },
         {
           metadata: { style: 'deepObject', explode: true },
+          card: { style: 'deepObject', explode: true },
+          items: { style: 'deepObject', explode: true },
           expand: { style: 'deepObject', explode: true },
           tags: { style: 'form', explode: false },
         },
@@ -334,12 +338,19 @@ describe('encoding of form and multipart bodies', () => {
   it('writes the encodings that differ from the default into the descriptor', async () => {
     const { files } = await generateFrom(text)
     const client = files.get('client.ts')!
-    expect(client).toContain(
-      "metadata: { style: 'deepObject', explode: true }, expand: { style: 'deepObject', explode: true }",
-    )
-    expect(client).toContain(
-      "encoding: { meta: { contentType: 'application/json' }, note: { contentType: 'text/markdown' } }",
-    )
+    expect(client).toContain(`      encoding: {
+        metadata: { style: 'deepObject', explode: true },
+        card: { style: 'deepObject', explode: true },
+        items: { style: 'deepObject', explode: true },
+        expand: { style: 'deepObject', explode: true },
+        tags: { style: 'form', explode: false },
+      },
+`)
+    expect(client).toContain(`      encoding: {
+        meta: { contentType: 'application/json' },
+        note: { contentType: 'text/markdown' },
+      },
+`)
     const usage = `import { createCharge, upload } from './client.ts'
 await createCharge({ body: { amount: 1, metadata: { order: '42' }, expand: ['customer'] } })
 await upload({ body: { meta: { order: '1' }, file: new Blob([]) } })
@@ -360,6 +371,8 @@ await createCharge({ body: { metadata: { order: 42 } } })
           expand: ['customer', 'invoice'],
           shipping: { name: 'Ana Lima' },
           tags: ['x', 'y'],
+          card: { name: 'Ana', address: { city: 'Lisboa', lines: ['a', 'b'] }, cvc: undefined },
+          items: [{ price: 'p1', quantity: 2 }, { price: 'p2' }],
         },
       },
       { baseUrl: loopback.baseUrl },
@@ -373,6 +386,13 @@ await createCharge({ body: { metadata: { order: 42 } } })
       'expand[]=invoice',
       `shipping=${encodeURIComponent('{"name":"Ana Lima"}').replace(/%20/g, '+')}`,
       'tags=x,y',
+      'card[name]=Ana',
+      'card[address][city]=Lisboa',
+      'card[address][lines][]=a',
+      'card[address][lines][]=b',
+      'items[0][price]=p1',
+      'items[0][quantity]=2',
+      'items[1][price]=p2',
     ])
     const parsed = new URLSearchParams(loopback.last().body)
     expect(parsed.get('metadata[a b]')).toBe('c&d')

@@ -12,8 +12,8 @@ export type PrintedBody = {
   readonly encoding: 'json' | 'form' | 'multipart' | 'raw'
   /** The `content-type` to send; none for multipart (fetch adds the boundary) or a wildcard. */
   readonly contentType?: string
-  /** The `encoding` of the runtime's descriptor, for the members not sent the default way. */
-  readonly styles?: string
+  /** The entries of the descriptor's `encoding`, for the members not sent the default way. */
+  readonly styles?: readonly string[]
 }
 
 /** What fetch sends as it is: a body of a media type the runtime does not encode. */
@@ -61,7 +61,7 @@ export function printBody(
 function printEncoding(
   encoding: PrintedBody['encoding'],
   given: Readonly<Record<string, Encoding>> = {},
-): string | undefined {
+): readonly string[] | undefined {
   const entries = Object.entries(given).flatMap(([name, each]) => {
     const fields =
       encoding === 'form'
@@ -76,7 +76,7 @@ function printEncoding(
           : []
     return fields.length === 0 ? [] : [`${propertyKey(name)}: { ${fields.join(', ')} }`]
   })
-  return entries.length === 0 ? undefined : `{ ${entries.join(', ')} }`
+  return entries.length === 0 ? undefined : entries
 }
 
 function encodingOf(mediaType: string): PrintedBody['encoding'] {

@@ -40,10 +40,10 @@ export function printOperation(input: OperationInput): string {
     ...(parameters.styles === undefined ? [] : [`styles: ${parameters.styles}`]),
     ...(body === undefined ? [] : [`body: ${quote(body.encoding)}`]),
     ...(body?.contentType === undefined ? [] : [`contentType: ${quote(body.contentType)}`]),
-    ...(body?.styles === undefined ? [] : [`encoding: ${body.styles}`]),
+    ...(body?.styles === undefined ? [] : [printObject('encoding', body.styles)]),
     ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
-    ...(responses.validate === undefined ? [] : [`validate: ${responses.validate}`]),
-    ...(responses.headers === undefined ? [] : [`headers: ${responses.headers}`]),
+    ...(responses.validate === undefined ? [] : [printObject('validate', responses.validate)]),
+    ...(responses.headers === undefined ? [] : [printObject('headers', responses.headers)]),
     ...(security === undefined ? [] : [`security: ${security}`]),
   ]
   return `${printDoc(operation)}export function ${name}(
@@ -56,9 +56,16 @@ ${printCall(descriptor)}
 
 const WIDTH = 100
 
-/** The line when it fits, else the text broken over several lines. */
+/** The line when it fits (and is one line), else the text broken over several lines. */
 function layout(line: string, broken: () => string): string {
-  return line.length <= WIDTH ? line : broken()
+  return line.length <= WIDTH && !line.includes('\n') ? line : broken()
+}
+
+/** A field of the descriptor whose value is an object, one entry a line when it is long. */
+function printObject(name: string, entries: readonly string[]): string {
+  const field = `${name}: { ${entries.join(', ')} }`
+  if (`      ${field},`.length <= WIDTH) return field
+  return `${name}: {\n${entries.map((entry) => `        ${entry},\n`).join('')}      }`
 }
 
 function printArgs(members: readonly ArgumentMember[]): string {

@@ -11,10 +11,10 @@ export type PrintedResponses = {
   readonly members: readonly ResultMember[]
   /** The `accept` header, when a response offers JSON beside other media types. */
   readonly accept?: string
-  /** The `validate` of the runtime's operation descriptor, when a schema validates a response. */
-  readonly validate?: string
-  /** The `headers` of the descriptor: how to read each response's documented headers. */
-  readonly headers?: string
+  /** The entries of the descriptor's `validate`, when a schema validates a response. */
+  readonly validate?: readonly string[]
+  /** The entries of the descriptor's `headers`: how to read each response's documented headers. */
+  readonly headers?: readonly string[]
 }
 
 /** The type arguments of one `ClientResult`: statuses, the data's type, the headers' members. */
@@ -157,7 +157,9 @@ function printValidate(responses: readonly Documented[], nameSchema: (refName: s
  * `default`). A documented status without a value is listed, as null, only when the runtime
  * would otherwise fall back to the value of its range or of `default`.
  */
-function byStatus(values: readonly [status: string, value: string | null][]): string | undefined {
+function byStatus(
+  values: readonly [status: string, value: string | null][],
+): readonly string[] | undefined {
   const schemas = new Map(values)
   const has = (status: string) => (schemas.get(status) ?? null) !== null
   const entries = [...schemas].filter(([status, schema]) => {
@@ -166,7 +168,7 @@ function byStatus(values: readonly [status: string, value: string | null][]): st
     return (isCode(status) && has(`${status.charAt(0)}XX`)) || has('default')
   })
   if (entries.length === 0) return undefined
-  return `{ ${entries.map(([status, schema]) => `${printKey(status)}: ${schema ?? 'null'}`).join(', ')} }`
+  return entries.map(([status, schema]) => `${printKey(status)}: ${schema ?? 'null'}`)
 }
 
 function printKey(status: string): string {

@@ -215,8 +215,23 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
               encode(member),
               text(item),
             ])
+    // Nested members get a bracket each, as Stripe reads them: \`card[address][city]=…\`, and
+    // the items of an array of objects their index: \`items[0][price]=…\`.
+    const deep = (prefix: string, item: unknown): string[] =>
+      typeof item !== 'object' || item === null
+        ? [\`\${prefix}=\${encode(String(item))}\`]
+        : Array.isArray(item)
+          ? item.flatMap((each, index) => {
+              const nested = typeof each === 'object' && each !== null
+              return deep(\`\${prefix}[\${nested ? index : ''}]\`, each)
+            })
+          : Object.entries(item)
+              .filter((entry) => entry[1] !== undefined)
+              .flatMap(([member, each]) => deep(\`\${prefix}[\${encode(member)}]\`, each))
     if (style === 'deepObject')
-      return members.map(([member, item]) => \`\${key}[\${member ?? ''}]=\${item}\`)
+      return typeof value === 'object' && value !== null
+        ? deep(key, value)
+        : [\`\${key}=\${text(value)}\`]
     if (explode && (style === 'form' || style === 'matrix')) {
       const pairs = members.map(
         ([member, item]) => \`\${style === 'matrix' ? ';' : ''}\${member ?? key}=\${item}\`,
