@@ -46,7 +46,7 @@ export function getPetById(
   options?: RequestOptions,
 ): Promise<ClientResult<200, Pet> | ClientResult<Exclude<HttpStatus, 200>, unknown>> {
   return sendRequest(
-    { method: 'GET', path: '/pet/{petId}', accept: 'application/json' },
+    { method: 'GET', path: '/pet/{petId}', accept: 'application/json', security: [['api_key']] },
     args,
     options,
   )
@@ -59,7 +59,13 @@ export function addPet(
   options?: RequestOptions,
 ): Promise<ClientResult<HttpStatus, unknown>> {
   return sendRequest(
-    { method: 'POST', path: '/pet', body: 'json', contentType: 'application/json' },
+    {
+      method: 'POST',
+      path: '/pet',
+      body: 'json',
+      contentType: 'application/json',
+      security: [['petstore_auth']],
+    },
     args,
     options,
   )

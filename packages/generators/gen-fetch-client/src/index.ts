@@ -3,13 +3,15 @@
  * `client.ts`, that sends its request with `fetch`. Its one argument holds the `path`, `query`,
  * `headers` and `cookies` parameters and the `body`; it resolves to a union of the documented
  * responses discriminated by `status`, their bodies typed by `@svc/gen-typescript`. The runtime
- * the functions share (`ClientOptions`, `sendRequest`) is written once, in the same file.
- * Security schemes are not applied: credentials go in the `headers` of the options.
+ * the functions share (`ClientOptions`, `sendRequest`) is written once, in the same file, with
+ * `serverUrl` for the document's servers, an `auth` option per security scheme, `middleware`
+ * hooks, the `encoding` of form and multipart bodies and typed response headers; a missing path
+ * parameter rejects the call before it is sent. docs/generators/fetch-client.md describes them.
  *
  * With `validate` (per operation variant, or `_generator.validate` for all), a JSON response
  * whose schema is a model is parsed with that model's zod schema from `@svc/gen-zod`, and a
  * mismatch rejects the call with zod's error; an inline schema (an array of models included) is
- * not validated.
+ * not validated, nor is a body of another content type (an HTML error page).
  */
 import {
   toIdentifierName,

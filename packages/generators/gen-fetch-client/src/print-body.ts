@@ -1,8 +1,10 @@
-import type { ApiModel, HttpOperation, Schema } from '@svc/engine'
+import type { ApiModel, Encoding, HttpOperation, Schema } from '@svc/engine'
+import { propertyKey } from '@svc/engine/generate'
 import { printType, type NameModel } from '@svc/gen-typescript'
 import type { ArgumentMember } from './arguments.js'
 import { resolveRequestBody } from './components.js'
 import { kindRank, mediaKind, preferredMedia } from './media-types.js'
+import { quote } from './quote.js'
 
 /** The `body` argument member and how the runtime encodes it. */
 export type PrintedBody = {
@@ -10,6 +12,8 @@ export type PrintedBody = {
   readonly encoding: 'json' | 'form' | 'multipart' | 'raw'
   /** The `content-type` to send; none for multipart (fetch adds the boundary) or a wildcard. */
   readonly contentType?: string
+  /** The entries of the descriptor's `encoding`, for the members not sent the default way. */
+  readonly styles?: readonly string[]
 }
 
 /** What fetch sends as it is: a body of a media type the runtime does not encode. */
@@ -27,21 +31,52 @@ export function printBody(
   const body = resolveRequestBody(model, operation.requestBody)
   const chosen = preferredMedia(body.content, encodingRank)
   if (chosen === undefined) return undefined
-  const [mediaType, { schema }] = chosen
+  const [mediaType, { schema, encoding: given }] = chosen
   const encoding = encodingOf(mediaType)
+  const styles = printEncoding(encoding, given)
   const member = (type: string) => ({ key: 'body', type, required: body.required })
   switch (encoding) {
     case 'json':
-    case 'form':
       return { member: member(printType(schema, nameModel)), encoding, contentType: mediaType }
-    case 'multipart':
-      return { member: member(printMultipart(model, schema, nameModel)), encoding }
+    case 'form': {
+      const type = printType(schema, nameModel)
+      return { member: member(type), encoding, contentType: mediaType, ...(styles && { styles }) }
+    }
+    case 'multipart': {
+      const type = printMultipart(model, schema, nameModel)
+      return { member: member(type), encoding, ...(styles && { styles }) }
+    }
     case 'raw': {
       const type = mediaKind(mediaType) === 'text' ? 'string' : RAW_BODY
       const wildcard = mediaType.includes('*')
       return { member: member(type), encoding, ...(!wildcard && { contentType: mediaType }) }
     }
   }
+}
+
+/**
+ * A form's members with a `style` or `explode`, and a multipart body's parts with one media type
+ * (a list or a wildcard leaves the choice to the Blob given).
+ */
+function printEncoding(
+  encoding: PrintedBody['encoding'],
+  given: Readonly<Record<string, Encoding>> = {},
+): readonly string[] | undefined {
+  const entries = Object.entries(given).flatMap(([name, each]) => {
+    const fields =
+      encoding === 'form'
+        ? [
+            ...(each.style === undefined ? [] : [`style: ${quote(each.style)}`]),
+            ...(each.explode === undefined ? [] : [`explode: ${each.explode}`]),
+          ]
+        : encoding === 'multipart' &&
+            each.contentType !== undefined &&
+            /^[^,*]+$/.test(each.contentType)
+          ? [`contentType: ${quote(each.contentType.trim())}`]
+          : []
+    return fields.length === 0 ? [] : [`${propertyKey(name)}: { ${fields.join(', ')} }`]
+  })
+  return entries.length === 0 ? undefined : entries
 }
 
 function encodingOf(mediaType: string): PrintedBody['encoding'] {

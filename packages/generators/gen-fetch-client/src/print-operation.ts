@@ -4,8 +4,14 @@ import { printMembers, type ArgumentMember } from './arguments.js'
 import { absoluteUrl } from './base-url.js'
 import { printBody } from './print-body.js'
 import { printParameters } from './print-parameters.js'
-import { printResponses, type NameSchema } from './print-responses.js'
+import {
+  printMember,
+  printResponses,
+  type NameSchema,
+  type ResultMember,
+} from './print-responses.js'
 import { quote } from './quote.js'
+import { printSecurity } from './security.js'
 
 export type OperationInput = {
   readonly model: ApiModel
@@ -26,6 +32,7 @@ export function printOperation(input: OperationInput): string {
   const responses = printResponses(model, operation, nameModel, nameSchema)
   const members = body === undefined ? parameters.members : [...parameters.members, body.member]
   const server = absoluteUrl(operation.servers?.[0])
+  const security = printSecurity(model, operation)
   const descriptor = [
     `method: ${quote(operation.method.toUpperCase())}`,
     `path: ${quote(operation.path)}`,
@@ -33,8 +40,11 @@ export function printOperation(input: OperationInput): string {
     ...(parameters.styles === undefined ? [] : [`styles: ${parameters.styles}`]),
     ...(body === undefined ? [] : [`body: ${quote(body.encoding)}`]),
     ...(body?.contentType === undefined ? [] : [`contentType: ${quote(body.contentType)}`]),
+    ...(body?.styles === undefined ? [] : [printObject('encoding', body.styles)]),
     ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
-    ...(responses.validate === undefined ? [] : [`validate: ${responses.validate}`]),
+    ...(responses.validate === undefined ? [] : [printObject('validate', responses.validate)]),
+    ...(responses.headers === undefined ? [] : [printObject('headers', responses.headers)]),
+    ...(security === undefined ? [] : [`security: ${security}`]),
   ]
   return `${printDoc(operation)}export function ${name}(
 ${printArgs(members)}
@@ -46,9 +56,16 @@ ${printCall(descriptor)}
 
 const WIDTH = 100
 
-/** The line when it fits, else the text broken over several lines. */
+/** The line when it fits (and is one line), else the text broken over several lines. */
 function layout(line: string, broken: () => string): string {
-  return line.length <= WIDTH ? line : broken()
+  return line.length <= WIDTH && !line.includes('\n') ? line : broken()
+}
+
+/** A field of the descriptor whose value is an object, one entry a line when it is long. */
+function printObject(name: string, entries: readonly string[]): string {
+  const field = `${name}: { ${entries.join(', ')} }`
+  if (`      ${field},`.length <= WIDTH) return field
+  return `${name}: {\n${entries.map((entry) => `        ${entry},\n`).join('')}      }`
 }
 
 function printArgs(members: readonly ArgumentMember[]): string {
@@ -58,10 +75,17 @@ function printArgs(members: readonly ArgumentMember[]): string {
   return layout(`${head}${printMembers(members)},`, () => `${head}${printMembers(members, '  ')},`)
 }
 
-function printResult(members: readonly string[]): string {
+function printResult(members: readonly ResultMember[]): string {
+  const line = (member: ResultMember) => `  | ${printMember(member)}\n`
   return layout(
-    `): Promise<${members.join(' | ')}> {`,
-    () => `): Promise<\n${members.map((member) => `  | ${member}\n`).join('')}> {`,
+    `): Promise<${members.map((member) => printMember(member)).join(' | ')}> {`,
+    () =>
+      `): Promise<\n${members
+        .map(
+          (member) =>
+            layout(line(member).trimEnd(), () => `  | ${printMember(member, '      ')}`) + '\n',
+        )
+        .join('')}> {`,
   )
 }
 

@@ -1,17 +1,39 @@
 import type { ApiModel, HttpOperation, Response, Schema } from '@svc/engine'
 import { printType, type NameModel } from '@svc/gen-typescript'
 import { resolveResponse } from './components.js'
+import { printHeaders } from './print-headers.js'
 import { kindRank, mediaKind, preferredMedia } from './media-types.js'
 import { quote } from './quote.js'
 
 /** What an operation's function resolves to, and what the runtime needs to read the responses. */
 export type PrintedResponses = {
   /** `ClientResult<200, Pet>`, …, `ClientResult<Exclude<HttpStatus, 200>, unknown>` */
-  readonly members: readonly string[]
+  readonly members: readonly ResultMember[]
   /** The `accept` header, when a response offers JSON beside other media types. */
   readonly accept?: string
-  /** The `validate` of the runtime's operation descriptor, when a schema validates a response. */
-  readonly validate?: string
+  /** The entries of the descriptor's `validate`, when a schema validates a response. */
+  readonly validate?: readonly string[]
+  /** The entries of the descriptor's `headers`: how to read each response's documented headers. */
+  readonly headers?: readonly string[]
+}
+
+/** The type arguments of one `ClientResult`: statuses, the data's type, the headers' members. */
+export type ResultMember = {
+  readonly status: string
+  readonly data: string
+  readonly headers: readonly string[]
+}
+
+/**
+ * `ClientResult<200, Pet>`; with an indent, broken over lines: the type arguments at the indent,
+ * the closing bracket two spaces before it.
+ */
+export function printMember(member: ResultMember, indent?: string): string {
+  const { status, data, headers } = member
+  if (headers.length === 0) return `ClientResult<${status}, ${data}>`
+  if (indent === undefined) return `ClientResult<${status}, ${data}, { ${headers.join('; ')} }>`
+  const lines = headers.map((header) => `${indent}  ${header}\n`).join('')
+  return `ClientResult<\n${indent}${status},\n${indent}${data},\n${indent}{\n${lines}${indent}}\n${indent.slice(2)}>`
 }
 
 /** Names the zod schema of a model; undefined when responses are not validated. */
@@ -34,31 +56,44 @@ export function printResponses(
   ])
   const explicit = responses.map(([status]) => status).filter(isCode)
   const head = operation.method === 'head'
-  const data = (status: string, response: Response) =>
-    head || NO_BODY.has(status) ? 'undefined' : printData(response, nameModel)
-  // Statuses by the type of their data, in document order; the rest share the default's.
-  const groups = new Map<string, string[]>()
-  let fallback = head ? 'undefined' : 'unknown'
+  // The type arguments after the status: the data's type and the headers' members.
+  const data = (status: string, response: Response): Omit<ResultMember, 'status'> => ({
+    data: head || NO_BODY.has(status) ? 'undefined' : printData(response, nameModel),
+    headers: printHeaders(model, response, nameModel).members,
+  })
+  const keyOf = (member: Omit<ResultMember, 'status'>) => JSON.stringify(member)
+  // Statuses by the type of their data and headers, in document order; the rest share the
+  // default's.
+  const groups = new Map<string, [Omit<ResultMember, 'status'>, string[]]>()
+  let fallback: Omit<ResultMember, 'status'> = { data: head ? 'undefined' : 'unknown', headers: [] }
   for (const [status, response] of responses) {
     if (status === 'default') fallback = data(status, response)
     else {
-      const type = data(status, response)
-      groups.set(type, [...(groups.get(type) ?? []), printStatus(status, explicit)])
+      const types = data(status, response)
+      const statuses = groups.get(keyOf(types))?.[1] ?? []
+      groups.set(keyOf(types), [types, [...statuses, printStatus(status, explicit)]])
     }
   }
-  const others = [...groups].filter(([type]) => type !== fallback)
-  const excluded = others.flatMap(([, statuses]) => statuses)
+  const others = [...groups].filter(([key]) => key !== keyOf(fallback))
+  const excluded = others.flatMap(([, [, statuses]]) => statuses)
   const rest = excluded.length === 0 ? 'HttpStatus' : `Exclude<HttpStatus, ${excluded.join(' | ')}>`
-  const members = [
-    ...others.map(([type, statuses]) => `ClientResult<${statuses.join(' | ')}, ${type}>`),
-    `ClientResult<${rest}, ${fallback}>`,
+  const members: ResultMember[] = [
+    ...others.map(([, [types, statuses]]) => ({ status: statuses.join(' | '), ...types })),
+    { status: rest, ...fallback },
   ]
   const accept = acceptOf(responses)
   const validate = nameSchema && !head ? printValidate(responses, nameSchema) : undefined
+  const headers = byStatus(
+    responses.map(([status, response]) => [
+      status,
+      printHeaders(model, response, nameModel).kinds ?? null,
+    ]),
+  )
   return {
     members,
     ...(accept !== undefined && { accept }),
     ...(validate !== undefined && { validate }),
+    ...(headers !== undefined && { headers }),
   }
 }
 
@@ -107,17 +142,25 @@ function modelOf(response: Response): string | undefined {
     : undefined
 }
 
-/**
- * The zod schemas by status key. A documented status without one is listed, as null, only when
- * the runtime would otherwise fall back to the schema of its range or of `default`.
- */
+/** The zod schemas by status key. */
 function printValidate(responses: readonly Documented[], nameSchema: (refName: string) => string) {
-  const schemas = new Map(
+  return byStatus(
     responses.map(([status, response]) => {
       const refName = NO_BODY.has(status) ? undefined : modelOf(response)
       return [status, refName === undefined ? null : nameSchema(refName)]
     }),
   )
+}
+
+/**
+ * An object of values by status key, as the runtime looks them up (the status, its range, then
+ * `default`). A documented status without a value is listed, as null, only when the runtime
+ * would otherwise fall back to the value of its range or of `default`.
+ */
+function byStatus(
+  values: readonly [status: string, value: string | null][],
+): readonly string[] | undefined {
+  const schemas = new Map(values)
   const has = (status: string) => (schemas.get(status) ?? null) !== null
   const entries = [...schemas].filter(([status, schema]) => {
     if (schema !== null) return true
@@ -125,7 +168,7 @@ function printValidate(responses: readonly Documented[], nameSchema: (refName: s
     return (isCode(status) && has(`${status.charAt(0)}XX`)) || has('default')
   })
   if (entries.length === 0) return undefined
-  return `{ ${entries.map(([status, schema]) => `${printKey(status)}: ${schema ?? 'null'}`).join(', ')} }`
+  return entries.map(([status, schema]) => `${printKey(status)}: ${schema ?? 'null'}`)
 }
 
 function printKey(status: string): string {
