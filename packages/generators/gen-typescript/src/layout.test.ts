@@ -56,6 +56,17 @@ const schemas = {
   },
   Untold: { type: 'object', properties: { id: { type: 'integer' } } },
   Box: { type: ['object', 'null'], properties: { w: { type: 'number' }, h: { type: 'number' } } },
+  Holder: {
+    type: 'object',
+    properties: {
+      box: {
+        oneOf: [
+          { type: 'object', properties: { w: { type: 'number' }, h: { type: 'number' } } },
+          { type: 'string' },
+        ],
+      },
+    },
+  },
 }
 
 describe('one member a line, with JSDoc', () => {
@@ -127,6 +138,15 @@ export type Box =
       h?: number
     }
   | null
+
+export type Holder = {
+  box?:
+    | {
+        w?: number
+        h?: number
+      }
+    | string
+}
 `,
     )
   })

@@ -48,17 +48,24 @@ function declared(types: readonly string[], layout: Layout, prefixWidth: number)
 
 /** Each member on a line of its own after `|`, two spaces in from `indent`. */
 function oneALine(types: readonly string[], indent: string): string {
-  // A member of several lines was printed at `indent`: it moves in with its `| `.
-  return types.map((type) => `\n${indent}  | ${type.replace(/\n/g, '\n    ')}`).join('')
+  return types.map((type) => `\n${indent}  | ${type}`).join('')
 }
 
-/** The members of the union a schema is, `null` last when it is nullable. */
+/**
+ * The members of the union a schema is, `null` last when it is nullable. When there are several,
+ * they are printed four spaces in, where they land when the union goes one member a line.
+ */
 function alternatives(schema: Schema, nameModel: NameModel, layout?: Layout): string[] {
+  const count = (schema.kind === 'union' ? schema.members.length : 1) + (schema.nullable ? 1 : 0)
+  const many = layout !== undefined && schema.const === undefined && count > 1
+  const at = many ? { indent: `${layout.indent}    ` } : layout
   const types =
-    schema.const !== undefined ? [literal(schema.const)] : printKind(schema, nameModel, layout)
+    schema.const !== undefined ? [literal(schema.const)] : printKind(schema, nameModel, at)
   const last = types[types.length - 1] ?? 'never'
   const nullable = schema.nullable && types.join(' | ') !== 'unknown' && !/\bnull\b$/.test(last)
-  return nullable ? [...types, 'null'] : types
+  const all = nullable ? [...types, 'null'] : types
+  // Fewer members than expected (two the same, an `unknown`): one member stays where it was.
+  return many && all.length < 2 ? all.map((type) => type.replace(/\n {4}/g, '\n')) : all
 }
 
 function printKind(schema: Schema, nameModel: NameModel, layout?: Layout): string[] {
