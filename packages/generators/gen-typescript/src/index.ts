@@ -4,7 +4,8 @@
  */
 import { toModelEntry, type AnyGeneratorEntry } from '@svc/engine/generate'
 import { schemaOfModel } from './discriminators.js'
-import { printType } from './print-type.js'
+import { printDoc } from './print-doc.js'
+import { printDeclared } from './print-type.js'
 
 export const typescriptEntry = toModelEntry({
   id: '@svc/gen-typescript',
@@ -17,12 +18,14 @@ export const typescriptEntry = toModelEntry({
       build: () => {
         const dependsOn: { name: string; exportPath: string; typeOnly: true }[] = []
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
-        const type = printType(schema, (refName) => {
+        const declaration = `export type ${name} =`
+        const nameModel = (refName: string) => {
           const key = context.insertModel(typescriptEntry, refName)
           dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
           return key.identifier.name
-        })
-        return { code: `export type ${name} = ${type}`, dependsOn }
+        }
+        const type = printDeclared(schema, nameModel, { indent: '' }, declaration.length)
+        return { code: `${printDoc(schema, '')}${declaration}${type}`, dependsOn }
       },
     })
   },
@@ -30,5 +33,6 @@ export const typescriptEntry = toModelEntry({
 
 export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
 
-export { printType, type NameModel } from './print-type.js'
+export { printDeclared, printType, type Layout, type NameModel } from './print-type.js'
+export { printDoc } from './print-doc.js'
 export { memberValues, schemaOfModel } from './discriminators.js'

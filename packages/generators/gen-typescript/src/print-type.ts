@@ -1,83 +1,165 @@
 import type { ArraySchema, ObjectSchema, Schema, UnionSchema } from '@svc/engine'
 import { propertyKey } from '@svc/engine/generate'
 import { memberValues } from './discriminators.js'
+import { printDoc } from './print-doc.js'
 
 /** How the printer names another model: the generator inserts it and records the dependency. */
 export type NameModel = (refName: string) => string
 
+/**
+ * How a type is laid out. Without one, it is one line (other generators embed it in their own
+ * code). With one, an object type puts each member, with its JSDoc, on a line of its own at
+ * `indent` plus two spaces, so that a change to one property is a one-line diff.
+ */
+export type Layout = { readonly indent: string }
+
+/** The widest line a declaration aims for, as the repository's prettier configuration. */
+const WIDTH = 100
+/** An object of one undocumented member stays on one line up to this many characters. */
+const INLINE_OBJECT = 50
+/** The items of an array, a union, stay on one line up to this many characters. */
+const INLINE_UNION = 60
+
 /** A TypeScript type expression for a schema of the model. */
-export function printType(schema: Schema, nameModel: NameModel): string {
-  const type = schema.const !== undefined ? literal(schema.const) : printKind(schema, nameModel)
-  return schema.nullable && type !== 'unknown' && !/\bnull\b$/.test(type) ? `${type} | null` : type
+export function printType(schema: Schema, nameModel: NameModel, layout?: Layout): string {
+  return alternatives(schema, nameModel, layout).join(' | ')
 }
 
-function printKind(schema: Schema, nameModel: NameModel): string {
+/**
+ * The type of a declaration (`export type X =`, `key:`), with the space or line break that
+ * follows the `=` or `:`: a union that would pass the line's width, or has a member of several
+ * lines, puts each member on a line of its own after a leading `|`, as prettier does.
+ */
+export function printDeclared(
+  schema: Schema,
+  nameModel: NameModel,
+  layout: Layout,
+  prefixWidth: number,
+): string {
+  return declared(alternatives(schema, nameModel, layout), layout, prefixWidth)
+}
+
+function declared(types: readonly string[], layout: Layout, prefixWidth: number): string {
+  const line = types.join(' | ')
+  const long = layout.indent.length + prefixWidth + 1 + line.length > WIDTH
+  if (types.length < 2 || (!long && !line.includes('\n'))) return ` ${line}`
+  return oneALine(types, layout.indent)
+}
+
+/** Each member on a line of its own after `|`, two spaces in from `indent`. */
+function oneALine(types: readonly string[], indent: string): string {
+  return types.map((type) => `\n${indent}  | ${type}`).join('')
+}
+
+/**
+ * The members of the union a schema is, `null` last when it is nullable. When there are several,
+ * they are printed four spaces in, where they land when the union goes one member a line.
+ */
+function alternatives(schema: Schema, nameModel: NameModel, layout?: Layout): string[] {
+  const count = (schema.kind === 'union' ? schema.members.length : 1) + (schema.nullable ? 1 : 0)
+  const many = layout !== undefined && schema.const === undefined && count > 1
+  const at = many ? { indent: `${layout.indent}    ` } : layout
+  const types =
+    schema.const !== undefined ? [literal(schema.const)] : printKind(schema, nameModel, at)
+  const last = types[types.length - 1] ?? 'never'
+  const nullable = schema.nullable && types.join(' | ') !== 'unknown' && !/\bnull\b$/.test(last)
+  const all = nullable ? [...types, 'null'] : types
+  // Fewer members than expected (two the same, an `unknown`): one member stays where it was.
+  return many && all.length < 2 ? all.map((type) => type.replace(/\n {4}/g, '\n')) : all
+}
+
+function printKind(schema: Schema, nameModel: NameModel, layout?: Layout): string[] {
   switch (schema.kind) {
     case 'ref':
-      return nameModel(schema.refName)
+      return [nameModel(schema.refName)]
     case 'object':
-      return printObject(schema, nameModel)
+      return [printObject(schema, nameModel, layout)]
     case 'array':
-      return printArray(schema, nameModel)
+      return [printArray(schema, nameModel, layout)]
     case 'union':
-      return printUnion(schema, nameModel)
+      return printUnion(schema, nameModel, layout)
     case 'string':
-      return schema.enum ? literals(schema.enum) : 'string'
+      return schema.enum ? literals(schema.enum) : ['string']
     case 'integer':
     case 'number':
-      return schema.enum ? literals(schema.enum) : 'number'
+      return schema.enum ? literals(schema.enum) : ['number']
     case 'boolean':
-      return schema.enum ? literals(schema.enum) : 'boolean'
+      return schema.enum ? literals(schema.enum) : ['boolean']
     case 'unknown':
-      return 'unknown'
+      return ['unknown']
     case 'void':
-      return 'never'
+      return ['never']
   }
 }
 
-function printArray(schema: ArraySchema, nameModel: NameModel): string {
-  if (!schema.prefixItems) return `Array<${printType(schema.items, nameModel)}>`
-  const elements = schema.prefixItems.map((item) => printType(item, nameModel))
+function printArray(schema: ArraySchema, nameModel: NameModel, layout?: Layout): string {
+  const items = () => printType(schema.items, nameModel, layout)
+  if (!schema.prefixItems) {
+    const types = alternatives(schema.items, nameModel, layout)
+    const line = types.join(' | ')
+    const long = line.length > INLINE_UNION || line.includes('\n')
+    if (!layout || types.length < 2 || !long) return `Array<${line}>`
+    return `Array<${oneALine(types, layout.indent)}\n${layout.indent}>`
+  }
+  const elements = schema.prefixItems.map((item) => printType(item, nameModel, layout))
   // `items: false` (a void schema) closes the tuple; any other `items` types the rest.
-  if (schema.items.kind !== 'void') elements.push(`...Array<${printType(schema.items, nameModel)}>`)
+  if (schema.items.kind !== 'void') elements.push(`...Array<${items()}>`)
   return `[${elements.join(', ')}]`
 }
 
-function printUnion(schema: UnionSchema, nameModel: NameModel): string {
-  if (schema.members.length === 0) return 'never'
+function printUnion(schema: UnionSchema, nameModel: NameModel, layout?: Layout): string[] {
+  if (schema.members.length === 0) return ['never']
   const { discriminator } = schema
   const members = schema.members.map((member) => {
-    const type = wrap(printType(member, nameModel))
+    const type = wrap(printType(member, nameModel, layout))
     if (!discriminator || member.kind !== 'ref') return type
     // The member's own type may say `string`; in this union its discriminator is its value.
-    const values = literals(memberValues(discriminator, member.refName))
+    const values = literals(memberValues(discriminator, member.refName)).join(' | ')
     return `(${group(type)} & { ${propertyKey(discriminator.propertyName)}: ${values} })`
   })
-  return unique(members).join(' | ')
+  return unique(members)
 }
 
-function printObject(schema: ObjectSchema, nameModel: NameModel): string {
+function printObject(schema: ObjectSchema, nameModel: NameModel, layout?: Layout): string {
   const required = new Set(schema.required)
+  const inner = layout && { indent: `${layout.indent}  ` }
   const types: string[] = []
+  const docs: string[] = []
   let optional = false
   const members = Object.entries(schema.properties).map(([name, property]) => {
-    const readonly = property.readOnly ? 'readonly ' : ''
-    const type = printType(property, nameModel)
-    types.push(type)
     if (!required.has(name)) optional = true
-    return `${readonly}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${type}`
+    const prefix = `${property.readOnly ? 'readonly ' : ''}${propertyKey(name)}${required.has(name) ? '' : '?'}:`
+    if (!inner) {
+      const type = printType(property, nameModel)
+      types.push(type)
+      return `${prefix} ${type}`
+    }
+    const alternative = alternatives(property, nameModel, inner)
+    types.push(alternative.join(' | '))
+    docs.push(printDoc(property, inner.indent))
+    return `${prefix}${declared(alternative, inner, prefix.length)}`
   })
   const extra = schema.additionalProperties
   if (extra !== undefined && extra !== false) {
     // An index signature must admit every declared property: beside them it widens to their types.
-    const value = extra === true ? 'unknown' : printType(extra, nameModel)
+    const value = extra === true ? 'unknown' : printType(extra, nameModel, inner)
     const admitted = value === 'unknown' ? [value] : unique([value, ...types])
     if (optional && value !== 'unknown') admitted.push('undefined')
     members.push(`[key: string]: ${admitted.map(wrap).join(' | ')}`)
+    docs.push('')
   }
-  if (members.length > 0) return `{ ${members.join('; ')} }`
-  // No properties: any object unless additionalProperties closes it.
-  return extra === false ? 'Record<string, never>' : 'Record<string, unknown>'
+  if (members.length === 0) {
+    // No properties: any object unless additionalProperties closes it.
+    return extra === false ? 'Record<string, never>' : 'Record<string, unknown>'
+  }
+  const line = `{ ${members.join('; ')} }`
+  if (!inner || (members.length === 1 && fitsInline(line, docs))) return line
+  const body = members.map((member, i) => `${docs[i] ?? ''}${inner.indent}${member}`)
+  return `{\n${body.join('\n')}\n${layout.indent}}`
+}
+
+function fitsInline(line: string, docs: readonly string[]): boolean {
+  return line.length <= INLINE_OBJECT && !line.includes('\n') && docs.every((doc) => doc === '')
 }
 
 /** A `const` as a literal type: JSON is valid type syntax for every JSON value. */
@@ -85,8 +167,8 @@ function literal(value: unknown): string {
   return value === null ? 'null' : JSON.stringify(value)
 }
 
-function literals(values: readonly unknown[]): string {
-  return values.length === 0 ? 'never' : unique(values.map(literal)).join(' | ')
+function literals(values: readonly unknown[]): string[] {
+  return values.length === 0 ? ['never'] : unique(values.map(literal))
 }
 
 function wrap(type: string): string {
