@@ -76,8 +76,8 @@ export async function use(pet: Pet, order: Order) {
   await placeOrderMutation().mutationFn({ body: pet, extra: 1 })
   const added: unknown = await addPetMutation().mutationFn({ body: pet })
   const mutationKey: readonly ['addPet'] = addPetMutation().mutationKey
-  const error = new ResponseError({ status: 404 })
-  const status: number = error.result.status
+  const error: Error = new ResponseError({ status: 404 })
+  const status: number = error instanceof ResponseError ? error.result.status : 0
   return { key, found, other, wrong, counts, placed, added, mutationKey, status }
 }
 `
