@@ -151,7 +151,10 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('install')
     .description("Import official generators into a project's deno.json.")
-    .argument('[generators...]', 'gen-typescript, gen-zod, gen-fetch-client, gen-graphql-client')
+    .argument(
+      '[generators...]',
+      'gen-typescript, gen-zod, gen-fetch-client, gen-tanstack-query, gen-graphql-client',
+    )
     .option('-p, --project <project>', 'the project (default: the only one)')
     .option('--list', 'list the generators svc ships')
     .addOption(json())

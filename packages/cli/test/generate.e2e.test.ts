@@ -52,6 +52,33 @@ describe("svc generate: the issue's first runs", () => {
   })
 })
 
+describe('svc generate with gen-tanstack-query', () => {
+  it('writes queries.ts beside the client it calls, and the files compile', async () => {
+    const root = await project(['gen-fetch-client', 'gen-tanstack-query'])
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.code, run.stderr).toBe(0)
+    expect(root.files('generated/demo')).toEqual(['client.ts', 'queries.ts', 'types.ts'])
+    expect(root.read('generated/demo/queries.ts')).toContain(
+      'export function getPetByIdQuery(...[args, options]: Parameters<typeof getPetById>)',
+    )
+    expect(typecheckFolder(join(root.dir, 'generated/demo'))).toEqual({ status: 0, output: '' })
+  })
+
+  it('fails to render queries.ts without gen-fetch-client, naming the missing client.ts', async () => {
+    const root = await project(['gen-tanstack-query'])
+    expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
+    const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(run.code).toBe(1)
+    expect(parseJsonStdout(run).errors).toContainEqual({
+      generator: null,
+      item: 'queries.ts',
+      cause: expect.stringContaining(
+        "depends on 'HttpStatus' in file 'client.ts', which is not registered",
+      ),
+    })
+  })
+})
+
 describe('svc generate --json', () => {
   it('prints exactly one JSON object and nothing coloured, progress or bundling notes on stderr', async () => {
     const root = await project(['gen-typescript'])

@@ -147,6 +147,7 @@ describe('svc install and remove', () => {
       'gen-typescript',
       'gen-zod',
       'gen-fetch-client',
+      'gen-tanstack-query',
       'gen-graphql-client',
     ])
   })

@@ -20,6 +20,11 @@ export const OFFICIAL_GENERATORS: readonly OfficialGenerator[] = [
     summary: 'a typed fetch function per OpenAPI operation',
   },
   {
+    key: 'gen-tanstack-query',
+    id: '@svc/gen-tanstack-query',
+    summary: 'TanStack Query options per OpenAPI operation, over gen-fetch-client',
+  },
+  {
     key: 'gen-graphql-client',
     id: '@svc/gen-graphql-client',
     summary: 'a typed document and fetch function per GraphQL root field',
