@@ -1,11 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { readFileSync } from 'node:fs'
 import { parseApi } from '@svc/engine'
 import { generate, type GenerateSettings } from '@svc/engine/generate'
-import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   PETSTORE,
@@ -13,6 +8,13 @@ import {
   typecheck,
 } from '../../test-support/generated-code.js'
 import { generators } from './index.js'
+import {
+  loadClient,
+  removeScratch,
+  startLoopback,
+  type Result,
+  type Loopback,
+} from './test-support.js'
 
 const ID = '@svc/gen-fetch-client'
 const generateFrom = (text: string) => generateWith(text, generators)
@@ -220,67 +222,35 @@ export async function use(file: Blob) {
   })
 })
 
-type Seen = { method: string; url: string; headers: IncomingHttpHeaders; body: string }
-type Reply = { status: number; type?: string; body?: string }
-type Result = { status: number; data: unknown; response: Response }
+/** The Petstore client: every function answers a result. */
 type Client = Record<string, (args?: unknown, options?: object) => Promise<Result>>
 
-// Inside the workspace, so that the generated files resolve its zod.
-const scratch = fileURLToPath(
-  new URL('../../../../node_modules/.cache/svc-gen-fetch-client/', import.meta.url),
-)
-
-/** Generates a client, transpiles its files to JavaScript in a new folder and imports it. */
-async function loadClient(text: string, settings: GenerateSettings = {}): Promise<Client> {
-  const parsed = await parseApi({ text })
-  const { files } = generate({ parsed, generators, settings, importExtension: '.js' })
-  mkdirSync(scratch, { recursive: true })
-  const folder = mkdtempSync(scratch)
-  writeFileSync(join(folder, 'package.json'), '{ "type": "module" }')
-  for (const [path, content] of files) {
-    const { outputText } = ts.transpileModule(content, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    })
-    writeFileSync(join(folder, path.replace(/\.ts$/, '.js')), outputText)
-  }
-  return import(pathToFileURL(join(folder, 'client.js')).href)
-}
-
 describe('generated clients, at run time', () => {
-  const seen: Seen[] = []
-  const replies: Reply[] = []
-  let server: Server
+  let loopback: Loopback
   let baseUrl: string
   let client: Client
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = []
-      request.on('data', (chunk: Buffer) => chunks.push(chunk))
-      request.on('end', () => {
-        const { method = '', url = '', headers } = request
-        seen.push({ method, url, headers, body: Buffer.concat(chunks).toString('utf8') })
-        const reply = replies.shift() ?? { status: 500 }
-        response.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {})
-        response.end(reply.body)
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`
-    client = await loadClient(petstore, {
+    loopback = await startLoopback()
+    baseUrl = `${loopback.baseUrl}/v2`
+    client = (await loadClient(petstore, {
       enrichments: { [ID]: { '/pet/{petId}': { get: { main: { validate: true } } } } },
-    })
+    })) as Client
   })
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve))
-    rmSync(scratch, { recursive: true, force: true })
+    await loopback.close()
+    removeScratch()
   })
 
-  const last = () => seen.at(-1)!
+  const last = () => loopback.last()
 
   it('sends query arrays exploded and headers, and reads a typed JSON result', async () => {
-    replies.push({ status: 200, type: 'application/json', body: '[{"name":"Rex","photoUrls":[]}]' })
+    loopback.replies.push({
+      status: 200,
+      type: 'application/json',
+      body: '[{"name":"Rex","photoUrls":[]}]',
+    })
     const result = await client.findPetsByStatus!(
       { query: { status: ['available', 'sold'] } },
       { baseUrl, headers: { 'x-trace': 'abc' } },
@@ -297,7 +267,7 @@ describe('generated clients, at run time', () => {
   })
 
   it('encodes path parameters and sends a JSON body with its content type', async () => {
-    replies.push({ status: 404, type: 'text/plain', body: 'no such user' })
+    loopback.replies.push({ status: 404, type: 'text/plain', body: 'no such user' })
     const user = { username: 'a b', email: 'a@example.com' }
     const result = await client.updateUser!(
       { path: { username: 'a b/c?' }, body: user },
@@ -316,7 +286,10 @@ describe('generated clients, at run time', () => {
   })
 
   it('encodes query values and sets header parameters', async () => {
-    replies.push({ status: 200, type: 'application/json', body: '"token"' }, { status: 400 })
+    loopback.replies.push(
+      { status: 200, type: 'application/json', body: '"token"' },
+      { status: 400 },
+    )
     const login = await client.loginUser!(
       { query: { username: 'a&b', password: 'p w=' } },
       { baseUrl },
@@ -337,17 +310,21 @@ describe('generated clients, at run time', () => {
 
   it('parses a validated response with its zod schema, and rejects one that does not match', async () => {
     const pet = { id: 1, name: 'Rex', photoUrls: ['a'], status: 'sold' }
-    replies.push({ status: 200, type: 'application/json', body: JSON.stringify(pet) })
+    loopback.replies.push({ status: 200, type: 'application/json', body: JSON.stringify(pet) })
     const found = await client.getPetById!({ path: { petId: 1 } }, { baseUrl })
     expect(last().url).toBe('/v2/pet/1')
     expect(found.data).toEqual(pet)
-    replies.push({ status: 200, type: 'application/json', body: '{"name":42,"photoUrls":[]}' })
+    loopback.replies.push({
+      status: 200,
+      type: 'application/json',
+      body: '{"name":42,"photoUrls":[]}',
+    })
     await expect(client.getPetById!({ path: { petId: 2 } }, { baseUrl })).rejects.toMatchObject({
       name: 'ZodError',
       issues: [expect.objectContaining({ path: ['name'] })],
     })
     // Other statuses and unvalidated operations pass their bodies through.
-    replies.push({ status: 404, type: 'application/json', body: '{"name":42}' })
+    loopback.replies.push({ status: 404, type: 'application/json', body: '{"name":42}' })
     const missing = await client.getPetById!({ path: { petId: 3 } }, { baseUrl })
     expect({ status: missing.status, data: missing.data }).toEqual({
       status: 404,
@@ -356,7 +333,10 @@ describe('generated clients, at run time', () => {
   })
 
   it('sends forms and multipart bodies', async () => {
-    replies.push({ status: 200 }, { status: 200, type: 'application/json', body: '{"code":1}' })
+    loopback.replies.push(
+      { status: 200 },
+      { status: 200, type: 'application/json', body: '{"code":1}' },
+    )
     await client.updatePetWithForm!(
       { path: { petId: 5 }, body: { name: 'Rex Jr', status: 'sold' } },
       { baseUrl },
@@ -411,8 +391,8 @@ describe('generated clients, at run time', () => {
         },
       },
     })
-    const items = await loadClient(text)
-    replies.push({ status: 204 })
+    const items = (await loadClient(text)) as Client
+    loopback.replies.push({ status: 204 })
     const result = await items.listItems!(
       {
         path: { ids: ['1', '2'], filter: { a: 'b c' }, label: ['x', 'y'], matrix: ['1', '2'] },

@@ -18,11 +18,12 @@ export type Reply = {
 export type Result = { status: number; data: unknown; response: Response }
 export type Client = Record<string, (args?: unknown, options?: object) => unknown>
 
-// Inside the workspace, so that the generated files resolve its zod; apart from the folder of
-// gen-fetch-client.test.ts, which removes its own when done while this file's tests may still run.
+// Inside the workspace, so that the generated files resolve its zod.
 const scratch = fileURLToPath(
-  new URL('../../../../node_modules/.cache/svc-gen-fetch-client-features/', import.meta.url),
+  new URL('../../../../node_modules/.cache/svc-gen-fetch-client/', import.meta.url),
 )
+/** The folders this test file made: test files share `scratch` and may run at the same time. */
+const folders: string[] = []
 
 /** Generates a client, transpiles its files to JavaScript in a new folder and imports it. */
 export async function loadClient(text: string, settings: GenerateSettings = {}): Promise<Client> {
@@ -30,6 +31,7 @@ export async function loadClient(text: string, settings: GenerateSettings = {}):
   const { files } = generate({ parsed, generators, settings, importExtension: '.js' })
   mkdirSync(scratch, { recursive: true })
   const folder = mkdtempSync(scratch)
+  folders.push(folder)
   writeFileSync(join(folder, 'package.json'), '{ "type": "module" }')
   for (const [path, content] of files) {
     const { outputText } = ts.transpileModule(content, {
@@ -41,7 +43,7 @@ export async function loadClient(text: string, settings: GenerateSettings = {}):
 }
 
 export function removeScratch(): void {
-  rmSync(scratch, { recursive: true, force: true })
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
 }
 
 /** A loopback server that records each request and answers with the next queued reply. */
