@@ -1,5 +1,5 @@
 import type { ParseIssue } from '../issues/index.js'
-import type { Components, OasModel } from '../model/index.js'
+import type { ComponentBucket, Components, OasModel } from '../model/index.js'
 import { HTTP_METHODS } from '../model/index.js'
 import {
   ChangelogBuilder,
@@ -8,6 +8,7 @@ import {
   type ChangeSection,
   type ErrorIssue,
 } from './changelog.js'
+import { BUCKET_NOUNS, escapePointer } from './oas/scope.js'
 import type { ParseFailureRuleId } from './parse-failure-rules.js'
 import type { RuleId } from './rules.js'
 
@@ -256,15 +257,6 @@ function operationItem(webhook: boolean, name: string, method: string): Item {
   }
 }
 
-const NOUNS: Readonly<Record<string, string>> = {
-  schemas: 'schema',
-  parameters: 'parameter',
-  requestBodies: 'request body',
-  responses: 'response',
-  headers: 'header',
-  securitySchemes: 'security scheme',
-}
-
 const SECTIONS: ReadonlySet<string> = new Set([
   'schemas',
   'parameters',
@@ -275,19 +267,22 @@ const SECTIONS: ReadonlySet<string> = new Set([
 ])
 
 function componentItem(bucket: string, name: string): Item {
+  const noun = Object.hasOwn(BUCKET_NOUNS, bucket)
+    ? BUCKET_NOUNS[bucket as ComponentBucket]
+    : undefined
   const removed: RuleId | undefined =
     bucket === 'schemas'
       ? 'schema-removed'
       : bucket === 'securitySchemes'
         ? undefined
-        : NOUNS[bucket]
+        : noun
           ? 'component-removed'
           : undefined
   return {
     kind: 'component',
     key: `component ${bucket} ${name}`,
     location: `/components/${bucket}/${escapePointer(name)}`,
-    label: `${NOUNS[bucket] ?? bucket} \`${name}\``,
+    label: `${noun ?? bucket} \`${name}\``,
     raw: ['components', bucket, name],
     ...(SECTIONS.has(bucket) ? { section: bucket as ChangeSection } : {}),
     ...(removed ? { removed } : {}),
@@ -321,10 +316,6 @@ function isMethod(segment: string): boolean {
 function segmentsOf(location: string): string[] {
   if (location === '') return []
   return location.split(':').map((segment) => segment.replaceAll('%3A', ':'))
-}
-
-function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
 /** The value at `keys` in a decoded document, or undefined. */

@@ -5,6 +5,10 @@ import {
   type InputValueDefinitionNode,
   type TypeNode,
 } from 'graphql'
+import { EXTENDS as EXTENSION_KINDS } from './gql/schema-shape.js'
+
+/** Keyed by any definition kind: the kind a type extension extends. */
+const EXTENDS: Readonly<Record<string, string>> = EXTENSION_KINDS
 
 const BUILT_IN_SCALARS: ReadonlySet<string> = new Set(['Int', 'Float', 'String', 'Boolean', 'ID'])
 const OUTPUT_KINDS: ReadonlySet<string> = new Set([
@@ -19,14 +23,6 @@ const INPUT_KINDS: ReadonlySet<string> = new Set([
   Kind.ENUM_TYPE_DEFINITION,
   Kind.SCALAR_TYPE_DEFINITION,
 ])
-const EXTENDS: Readonly<Record<string, string>> = {
-  [Kind.OBJECT_TYPE_EXTENSION]: Kind.OBJECT_TYPE_DEFINITION,
-  [Kind.INTERFACE_TYPE_EXTENSION]: Kind.INTERFACE_TYPE_DEFINITION,
-  [Kind.UNION_TYPE_EXTENSION]: Kind.UNION_TYPE_DEFINITION,
-  [Kind.ENUM_TYPE_EXTENSION]: Kind.ENUM_TYPE_DEFINITION,
-  [Kind.INPUT_OBJECT_TYPE_EXTENSION]: Kind.INPUT_OBJECT_TYPE_DEFINITION,
-  [Kind.SCALAR_TYPE_EXTENSION]: Kind.SCALAR_TYPE_DEFINITION,
-}
 
 type Members = {
   kind: string

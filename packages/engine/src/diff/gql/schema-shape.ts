@@ -78,7 +78,8 @@ export type SchemaShape = {
   readonly description: string | undefined
 }
 
-const EXTENDS: Readonly<Record<TypeExtensionNode['kind'], TypeDefinitionNode['kind']>> = {
+/** The definition kind each extension kind extends. */
+export const EXTENDS: Readonly<Record<TypeExtensionNode['kind'], TypeDefinitionNode['kind']>> = {
   [Kind.OBJECT_TYPE_EXTENSION]: Kind.OBJECT_TYPE_DEFINITION,
   [Kind.INTERFACE_TYPE_EXTENSION]: Kind.INTERFACE_TYPE_DEFINITION,
   [Kind.UNION_TYPE_EXTENSION]: Kind.UNION_TYPE_DEFINITION,

@@ -13,6 +13,7 @@ import { compareHeader, compareResponse } from './response-diff.js'
 import { SCHEMA_CONTEXTS, type SchemaContext } from './rules.js'
 import { Comparison } from './schema-diff.js'
 import {
+  BUCKET_NOUNS,
   escapePointer,
   READ_ONLY,
   WRITE_ONLY,
@@ -220,14 +221,6 @@ function emitShared(log: ChangelogBuilder, shared: Shared): void {
 const BUCKETS = ['schemas', 'parameters', 'requestBodies', 'responses', 'headers'] as const
 type Bucket = (typeof BUCKETS)[number]
 
-const NOUNS: Record<Bucket, string> = {
-  schemas: 'schema',
-  parameters: 'parameter',
-  requestBodies: 'request body',
-  responses: 'response',
-  headers: 'header',
-}
-
 /** Counts each component section; a component is modified when its own definition changed. */
 function compareComponents(log: ChangelogBuilder, cmp: Comparison): void {
   for (const bucket of BUCKETS) {
@@ -240,7 +233,11 @@ function compareComponents(log: ChangelogBuilder, cmp: Comparison): void {
         if (bucket === 'schemas')
           log.add('schema-added', place, `The schema \`${name}\` was added.`)
         else
-          log.add('component-added', place, `The ${NOUNS[bucket]} component \`${name}\` was added.`)
+          log.add(
+            'component-added',
+            place,
+            `The ${BUCKET_NOUNS[bucket]} component \`${name}\` was added.`,
+          )
         continue
       }
       const shared = sharedComponent(cmp, bucket, name)
@@ -250,7 +247,7 @@ function compareComponents(log: ChangelogBuilder, cmp: Comparison): void {
         log.add(
           'unused-component-changed',
           place,
-          `The ${NOUNS[bucket]} \`${name}\` changed; no operation uses it.`,
+          `The ${BUCKET_NOUNS[bucket]} \`${name}\` changed; no operation uses it.`,
         )
     }
     for (const name of Object.keys(old)) {
@@ -263,7 +260,7 @@ function compareComponents(log: ChangelogBuilder, cmp: Comparison): void {
         log.add(
           'component-removed',
           place,
-          `The ${NOUNS[bucket]} component \`${name}\` was removed.`,
+          `The ${BUCKET_NOUNS[bucket]} component \`${name}\` was removed.`,
         )
     }
   }

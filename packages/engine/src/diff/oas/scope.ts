@@ -93,7 +93,8 @@ export class Shared extends Scope {
   }
 }
 
-const BUCKET_NOUNS: Record<ComponentBucket, string> = {
+/** What a component of each bucket is called in messages. */
+export const BUCKET_NOUNS: Readonly<Record<ComponentBucket, string>> = {
   schemas: 'schema',
   parameters: 'parameter',
   requestBodies: 'request body',
