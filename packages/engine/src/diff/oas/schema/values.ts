@@ -1,4 +1,5 @@
 import type { Schema } from '../../../model/index.js'
+import type { SchemaKind } from '../rules.js'
 import { canonical } from '../scope.js'
 import { compareSetting, type Place, shown } from './place.js'
 
@@ -52,18 +53,25 @@ function compareEnums(
       `values became restricted to ${b!.length} enum values`,
     )
   if (!b) return place.fact('enum-dropped', 'enum-dropped', 'the enum restriction was removed')
+  compareValues(place, 'enum', a, b, { added: 'enum-value-added', removed: 'enum-value-removed' })
+}
+
+/** One fact per value of a list (`enum`, `x-extensible-enum`) added or removed, by content. */
+function compareValues(
+  place: Place,
+  name: string,
+  a: readonly unknown[],
+  b: readonly unknown[],
+  kinds: { readonly added: SchemaKind; readonly removed: SchemaKind },
+): void {
   const before = new Set(a.map(canonical))
   const after = new Set(b.map(canonical))
   for (const value of b)
     if (!before.has(canonical(value)))
-      place.fact('enum-value-added', 'enum-value-added', `the enum value ${shown(value)} was added`)
+      place.fact(kinds.added, kinds.added, `the ${name} value ${shown(value)} was added`)
   for (const value of a)
     if (!after.has(canonical(value)))
-      place.fact(
-        'enum-value-removed',
-        'enum-value-removed',
-        `the enum value ${shown(value)} was removed`,
-      )
+      place.fact(kinds.removed, kinds.removed, `the ${name} value ${shown(value)} was removed`)
 }
 
 const EXTENSIBLE_ENUM = 'x-extensible-enum'
@@ -78,22 +86,8 @@ function extensibleEnum(schema: Schema): readonly unknown[] {
  * a value added is news, while a value removed is one a sender can no longer use.
  */
 function compareExtensibleEnums(place: Place, old: Schema, next: Schema): void {
-  const [a, b] = [extensibleEnum(old), extensibleEnum(next)]
-  if (a.length === 0 && b.length === 0) return
-  const before = new Set(a.map(canonical))
-  const after = new Set(b.map(canonical))
-  for (const value of b)
-    if (!before.has(canonical(value)))
-      place.fact(
-        'extensible-enum-value-added',
-        'extensible-enum-value-added',
-        `the x-extensible-enum value ${shown(value)} was added`,
-      )
-  for (const value of a)
-    if (!after.has(canonical(value)))
-      place.fact(
-        'extensible-enum-value-removed',
-        'extensible-enum-value-removed',
-        `the x-extensible-enum value ${shown(value)} was removed`,
-      )
+  compareValues(place, EXTENSIBLE_ENUM, extensibleEnum(old), extensibleEnum(next), {
+    added: 'extensible-enum-value-added',
+    removed: 'extensible-enum-value-removed',
+  })
 }
