@@ -1,13 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { parseApi } from '@svc/engine'
 import { generate } from '@svc/engine/generate'
 import { generators as typescript } from '@svc/gen-typescript'
 import { typecheck } from '../../test-support/generated-code.js'
 import { generators as zod } from './index.js'
+import { loadSchemas } from './test-support.js'
 
 /** `size` cannot be both a string and an integer; `name` beside it is fine. */
 const text = JSON.stringify({
@@ -27,11 +24,6 @@ const text = JSON.stringify({
     },
   },
 })
-
-// Inside the workspace, so that the generated files resolve its zod.
-const scratch = fileURLToPath(
-  new URL('../../../../node_modules/.cache/svc-gen-zod-local-failure/', import.meta.url),
-)
 
 describe('an unsatisfiable allOf on one property', () => {
   it('types that property never, reports the issue, and generates the rest', async () => {
@@ -58,17 +50,7 @@ export const sized: Pet = { name: 'Rex', size: 'big' }
       generators: zod,
       importExtension: '.js',
     })
-    mkdirSync(scratch, { recursive: true })
-    const folder = mkdtempSync(scratch)
-    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }')
-    const { outputText } = ts.transpileModule(files.get('zod.ts')!, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    })
-    writeFileSync(join(folder, 'zod.js'), outputText)
-    type Parser = { safeParse(value: unknown): { success: boolean } }
-    const { petSchema } = (await import(pathToFileURL(join(folder, 'zod.js')).href)) as {
-      petSchema: Parser
-    }
+    const petSchema = (await loadSchemas(files)).petSchema!
     expect(petSchema.safeParse({ name: 'Rex' }).success).toBe(true)
     expect(petSchema.safeParse({ name: 'Rex', size: 'big' }).success).toBe(false)
     expect(petSchema.safeParse({ name: 'Rex', size: 3 }).success).toBe(false)
