@@ -101,6 +101,7 @@ export class ChangelogBuilder {
   readonly #changes: Change[] = []
   readonly #details: Partial<Record<ChangeSection, ChangeDelta>> = {}
   readonly #seen = new Set<string>()
+  readonly #counts: Record<ChangeLevel, number> = { breaking: 0, warning: 0, info: 0 }
 
   /** Records one rule hit; the same rule at the same place for the same operation is kept once. */
   add(id: RuleId, location: string, message: string, extra: ChangeExtra = {}): void {
@@ -109,6 +110,7 @@ export class ChangelogBuilder {
     this.#seen.add(key)
     const change: Change = { id, level: RULES[id].level, message, location, ...extra }
     this.#changes.push(change)
+    this.#counts[change.level]++
   }
 
   /** Counts one item of a section as added, deleted or modified. */
@@ -122,16 +124,19 @@ export class ChangelogBuilder {
     return this.#changes.length
   }
 
+  /** How many changes of a level are recorded so far. */
+  countOf(level: ChangeLevel): number {
+    return this.#counts[level]
+  }
+
   finish(): Changelog {
     const details: Partial<Record<ChangeSection, ChangeDelta>> = {}
     for (const section of Object.keys(this.#details).sort() as ChangeSection[])
       details[section] = this.#details[section]
-    const counts = { breaking: 0, warning: 0, info: 0 }
-    for (const change of this.#changes) counts[change.level]++
     const changes = [...this.#changes].sort(compareChanges)
     return {
       summary: { diff: changes.length > 0 || Object.keys(details).length > 0, details },
-      counts,
+      counts: { ...this.#counts },
       changes,
     }
   }
