@@ -14,21 +14,7 @@ import type { ChangeDelta, ChangeExtra, ChangelogBuilder } from '../changelog.js
 import type { DocumentationRuleId } from './documentation-rules.js'
 import type { Operation } from './operation-diff.js'
 import type { Comparison } from './schema-diff.js'
-import { escapePointer, Scope, Shared } from './scope.js'
-
-/** One documentation change, before it is a changelog entry. */
-type Note = {
-  readonly id: DocumentationRuleId
-  readonly pointer: string
-  readonly text: string
-  readonly delta: Delta
-}
-
-/**
- * Documentation changes are kept apart from a scope's facts: they never make the operation or
- * component that holds them "modified", and they are counted in the `documentation` section.
- */
-const NOTES = new WeakMap<Scope, Note[]>()
+import { escapePointer, type Note, Scope, Shared } from './scope.js'
 
 type Examples = { readonly example?: unknown; readonly examples?: unknown }
 type Delta = keyof ChangeDelta
@@ -438,9 +424,7 @@ function note(
 ): void {
   const verb = delta === 'added' ? 'was added' : delta === 'deleted' ? 'was removed' : 'changed'
   const text = `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${verb}${detail}.`
-  let notes = NOTES.get(scope)
-  if (!notes) NOTES.set(scope, (notes = []))
-  notes.push({ id, pointer, text, delta })
+  scope.notes.push({ id, pointer, text, delta })
 }
 
 // Emitting -----------------------------------------------------------------------------------
@@ -467,8 +451,7 @@ export function emitDocumentation(log: ChangelogBuilder, scope: Scope, extra: Ch
 }
 
 function* notesOf(scope: Scope): Generator<Note> {
-  const own = NOTES.get(scope)
-  if (own) yield* own
+  yield* scope.notes
   for (const region of scope.regions) yield* notesOf(region)
 }
 

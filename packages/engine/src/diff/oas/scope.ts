@@ -1,4 +1,6 @@
 import type { ComponentBucket } from '../../model/index.js'
+import type { ChangeDelta } from '../changelog.js'
+import type { DocumentationRuleId } from './documentation-rules.js'
 import type { FixedOasRuleId, SchemaContext, SchemaKind } from './rules.js'
 
 /** Bits of {@link Fact.mask}: facts under a readOnly property do not apply to requests, … */
@@ -21,6 +23,17 @@ export type Fact = {
   readonly mask: number
 }
 
+/**
+ * A documentation change, kept apart from the facts: it never makes the operation or component
+ * that holds it "modified", and it is counted in the `documentation` section.
+ */
+export type Note = {
+  readonly id: DocumentationRuleId
+  readonly pointer: string
+  readonly text: string
+  readonly delta: keyof ChangeDelta
+}
+
 /** A shared component reached from here, in a context fixed by the link or inherited. */
 export type Link = {
   readonly shared: Shared
@@ -34,6 +47,7 @@ export type Link = {
  */
 export class Scope {
   readonly facts: Fact[] = []
+  readonly notes: Note[] = []
   readonly links: Link[] = []
   readonly regions: Scope[] = []
 
