@@ -2,7 +2,7 @@ import type { ApiModel } from '../model/index.js'
 import type { Subject } from './enrichments/index.js'
 import type { EntryKind, SubjectOf } from './entries.js'
 import { viewName } from './model-names.js'
-import { schemaView, type ModelView } from './views.js'
+import { modelView, type ModelView } from './views.js'
 
 /** One thing a generator runs over, with its manifest key and its enrichments route. */
 export type Item<K extends EntryKind = EntryKind> = {
@@ -62,7 +62,7 @@ export function modelItem(
       refName,
       name: viewName(model, refName, view),
       view,
-      schema: schemaView(model, model.components.schemas[refName]!, view),
+      schema: modelView(model, refName, view),
     },
     key: `model ${refName}`,
     route: { kind: 'model', refName },

@@ -93,7 +93,22 @@ function mapValues(
   return changed ? seen : schemas
 }
 
-const writable = new WeakMap<object, ReadonlySet<string>>()
+/** What the views need to know of a model's component schemas, found in one pass. */
+type ViewFacts = {
+  /** The schemas with a `readOnly` or `writeOnly` property of their own (not through refs). */
+  readonly marked: ReadonlySet<string>
+  /** The schemas that need a write view. */
+  readonly writable: ReadonlySet<string>
+}
+
+const facts = new WeakMap<object, ViewFacts>()
+
+function factsOf(model: ApiModel): ViewFacts {
+  const schemas = model.components.schemas
+  let known = facts.get(schemas)
+  if (known === undefined) facts.set(schemas, (known = findFacts(model)))
+  return known
+}
 
 /**
  * Whether the component schema `refName` needs a write view of its own: when it, or a model it
@@ -102,65 +117,75 @@ const writable = new WeakMap<object, ReadonlySet<string>>()
  * the same in both views and keeps its one name. Computed once per model for every schema.
  */
 export function needsWriteView(model: ApiModel, refName: string): boolean {
-  const schemas = model.components.schemas
-  let names = writable.get(schemas)
-  if (names === undefined) writable.set(schemas, (names = writeViewNames(model)))
-  return names.has(refName)
+  return factsOf(model).writable.has(refName)
+}
+
+/**
+ * {@link schemaView} of the component schema `refName`; a schema without a `readOnly` or
+ * `writeOnly` property of its own is the same in both views and is not walked again.
+ */
+export function modelView(model: ApiModel, refName: string, view: ModelView): Schema {
+  const schema = model.components.schemas[refName]!
+  return factsOf(model).marked.has(refName) ? schemaView(model, schema, view) : schema
 }
 
 /** The models with a marker of their own, and every model that refers to one, directly or not. */
-function writeViewNames(model: ApiModel): ReadonlySet<string> {
+function findFacts(model: ApiModel): ViewFacts {
   const schemas = model.components.schemas
   const referrers = new Map<string, string[]>()
+  const marked = new Set<string>()
   const needing: string[] = []
   for (const [refName, schema] of Object.entries(schemas)) {
-    const found = { marker: false }
-    for (const target of walk(model, schema, found)) {
+    const found: Found = { marker: false, splits: false }
+    walk(model, schema, found, (target) => {
       const list = referrers.get(target)
       if (list) list.push(refName)
       else referrers.set(target, [refName])
-    }
-    if (found.marker) needing.push(refName)
+    })
+    if (found.marker) marked.add(refName)
+    if (found.splits) needing.push(refName)
   }
-  const names = new Set(needing)
+  const writable = new Set(needing)
   for (let i = 0; i < needing.length; i++) {
     for (const referrer of referrers.get(needing[i]!) ?? []) {
-      if (names.has(referrer)) continue
-      names.add(referrer)
+      if (writable.has(referrer)) continue
+      writable.add(referrer)
       needing.push(referrer)
     }
   }
-  return names
+  return { marked, writable }
 }
 
-/** The refNames a schema refers to; sets `found.marker` when it has a property the views split. */
-function* walk(model: ApiModel, schema: Schema, found: { marker: boolean }): Generator<string> {
+/** `marker`: a property is `readOnly` or `writeOnly`; `splits`: the views differ because of one. */
+type Found = { marker: boolean; splits: boolean }
+
+/** Calls `ref` for each refName the schema refers to, and records what markers it has. */
+function walk(model: ApiModel, schema: Schema, found: Found, ref: (refName: string) => void) {
   switch (schema.kind) {
     case 'ref':
-      yield schema.refName
+      ref(schema.refName)
       return
     case 'object': {
-      const required = new Set(schema.required)
-      for (const [name, property] of Object.entries(schema.properties)) {
-        if (
-          marked(model, property, 'readOnly') ||
-          (required.has(name) && marked(model, property, 'writeOnly'))
-        )
-          found.marker = true
-        yield* walk(model, property, found)
+      for (const name in schema.properties) {
+        const property = schema.properties[name]!
+        const readOnly = marked(model, property, 'readOnly')
+        const writeOnly = marked(model, property, 'writeOnly')
+        if (readOnly || writeOnly) found.marker = true
+        if (readOnly || (writeOnly && schema.required.includes(name))) found.splits = true
+        walk(model, property, found, ref)
       }
       if (typeof schema.additionalProperties === 'object')
-        yield* walk(model, schema.additionalProperties, found)
-      for (const pattern of Object.values(schema.patternProperties ?? {}))
-        yield* walk(model, pattern, found)
+        walk(model, schema.additionalProperties, found, ref)
+      for (const name in schema.patternProperties)
+        walk(model, schema.patternProperties[name]!, found, ref)
       return
     }
     case 'array':
-      for (const item of schema.prefixItems ?? []) yield* walk(model, item, found)
-      yield* walk(model, schema.items, found)
+      for (const item of schema.prefixItems ?? []) walk(model, item, found, ref)
+      walk(model, schema.items, found, ref)
       return
     case 'union':
-      for (const member of schema.members) yield* walk(model, member, found)
+      for (const member of schema.members) walk(model, member, found, ref)
       return
     default:
       return
