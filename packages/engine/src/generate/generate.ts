@@ -160,9 +160,11 @@ function runItem(
       keys.push(context.key)
       runTransform(context, entry, item.subject, variant, item.route)
       // A model's write view is part of its item: it exists whether or not a body refers to it.
-      const { refName } = item.subject as ModelSubject
-      if (entry.kind === 'model' && variant === 'main' && needsWriteView(state.model, refName))
-        context.insertModel(entry as GeneratorEntry<'model', unknown>, refName, 'write')
+      if (entry.kind === 'model' && variant === 'main') {
+        const { refName } = item.subject as ModelSubject
+        if (needsWriteView(state.model, refName))
+          context.insertModel(entry as GeneratorEntry<'model', unknown>, refName, 'write')
+      }
       warnings.push(...context.warnings)
     }
   } catch (error) {

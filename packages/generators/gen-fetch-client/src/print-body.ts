@@ -29,7 +29,7 @@ const BLOB_MARKER = '\u0000Blob'
 export function printBody(
   model: ApiModel,
   operation: HttpOperation,
-  nameReadModel: NameModel,
+  namer: NameModel,
 ): PrintedBody | undefined {
   if (operation.requestBody === undefined) return undefined
   const body = resolveRequestBody(model, operation.requestBody)
@@ -37,7 +37,7 @@ export function printBody(
   if (chosen === undefined) return undefined
   const [mediaType, { schema: declared, encoding: given }] = chosen
   const schema = schemaView(model, declared, 'write')
-  const nameModel: NameModel = (refName) => nameReadModel(refName, 'write')
+  const nameModel: NameModel = (refName) => namer(refName, 'write')
   const encoding = encodingOf(mediaType)
   const styles = printEncoding(encoding, given)
   const member = (type: string) => ({ key: 'body', type, required: body.required })
