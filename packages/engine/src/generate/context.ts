@@ -3,6 +3,7 @@ import { subjectKeys, type Enrichments, type Subject } from './enrichments/index
 import type { AnyGeneratorEntry, EntryKind, GeneratorEntry, SubjectOf } from './entries.js'
 import { modelItem } from './items.js'
 import { exportPathOf, nameOf } from './naming.js'
+import { needsWriteView, type ModelView } from './views.js'
 import {
   createIdentifier,
   type DefinitionBody,
@@ -40,8 +41,12 @@ export interface GenerateContext {
    * @throws `Registered definition mismatch: …` when another generator or item owns the place
    */
   define(input: DefineInput): DefinitionKey
-  /** The definition a model generator makes for a component schema, made on first use. */
-  insertModel(entry: ModelEntry, refName: string): DefinitionKey
+  /**
+   * The definition a model generator makes for a component schema, made on first use: in the
+   * read view (the main model) by default; in the `write` view, the model's write view when it
+   * needs one (`needsWriteView`), else the main model, which is the same.
+   */
+  insertModel(entry: ModelEntry, refName: string, view?: ModelView): DefinitionKey
   /** Marks this item `warning` in the manifest, with the message as its cause. */
   warn(message: string): void
 }
@@ -54,7 +59,7 @@ export type RunState = {
   /** The generator ids of the run, whose enrichments can be read. */
   readonly inRun: ReadonlySet<string>
   /**
-   * `insertModel`'s answers by generator id and refName: a large description refers to its
+   * `insertModel`'s answers by generator id, view and refName: a large description refers to its
    * models thousands of times, and naming one again each time is most of the cost.
    */
   readonly models: Map<string, DefinitionKey>
@@ -103,12 +108,13 @@ export class ItemContext implements GenerateContext {
     })
   }
 
-  insertModel(entry: ModelEntry, refName: string): DefinitionKey {
-    const id = `${entry.id}\0${refName}`
+  insertModel(entry: ModelEntry, refName: string, view: ModelView = 'read'): DefinitionKey {
+    const seen = view === 'write' && needsWriteView(this.model, refName) ? 'write' : 'read'
+    const id = `${entry.id}\0${seen}\0${refName}`
     const cached = this.state.models.get(id)
     // Only a filled definition: one reserved and building (recursion) goes the long way round.
     if (cached && this.state.registry.get(cached.identifier.name, cached.exportPath)) return cached
-    const item = modelItem(this.model, refName)
+    const item = modelItem(this.model, refName, seen)
     const context = new ItemContext(
       this.state,
       entry.id,

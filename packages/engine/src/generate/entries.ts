@@ -2,16 +2,25 @@ import type { z } from 'zod'
 import type { GraphqlOperation, HttpOperation, Schema, WebhookOperation } from '../model/index.js'
 import type { GenerateContext } from './context.js'
 import type { DefinitionKey } from './render/index.js'
+import type { ModelView } from './views.js'
 
-/** A component schema, as a model generator sees it. */
+/**
+ * A component schema in one view, as a model generator sees it. Every model has a `read` view,
+ * the main model that responses use; a model that needs one (`needsWriteView`) also has a `write`
+ * view for request bodies. A generator passes its subject's `view` to `insertModel` for the models
+ * it refers to, so that a write view refers to write views where there are some.
+ */
 export type ModelSubject = {
   readonly refName: string
   /**
    * What to name it after: `refName`, or `refName` and a counter (`pet.owner 2`) when another
-   * schema's refName gives the same identifier. `toIdentifierName(name, casing)` gives every
-   * model a distinct identifier in either casing.
+   * schema's refName gives the same identifier; in the write view `<that> Writable` (with a
+   * counter when a schema already has that name). `toIdentifierName(name, casing)` gives every
+   * model and view a distinct identifier in either casing.
    */
   readonly name: string
+  readonly view: ModelView
+  /** The schema as the view sees it (`schemaView`): its refs are left for the generator to name. */
   readonly schema: Schema
 }
 

@@ -2,8 +2,9 @@ import type { ParseIssue } from '../issues/index.js'
 import type { ParseApiResult } from '../parse-api.js'
 import { ItemContext, generatorKey, runTransform, type RunState } from './context.js'
 import { createEnrichments, type EnrichmentWarning } from './enrichments/index.js'
-import type { AnyGeneratorEntry, EntryKind, GeneratorEntry } from './entries.js'
+import type { AnyGeneratorEntry, EntryKind, GeneratorEntry, ModelSubject } from './entries.js'
 import { itemsOf, type Item } from './items.js'
+import { needsWriteView } from './views.js'
 import { createDefinitionRegistry, renderFiles, type ImportExtension } from './render/index.js'
 
 export type ItemStatus = 'success' | 'warning' | 'error' | 'skipped' | 'notSupported'
@@ -158,6 +159,12 @@ function runItem(
       const context = new ItemContext(state, entry.id, generatorKey(entry.id, item.route, variant))
       keys.push(context.key)
       runTransform(context, entry, item.subject, variant, item.route)
+      // A model's write view is part of its item: it exists whether or not a body refers to it.
+      if (entry.kind === 'model' && variant === 'main') {
+        const { refName } = item.subject as ModelSubject
+        if (needsWriteView(state.model, refName))
+          context.insertModel(entry as GeneratorEntry<'model', unknown>, refName, 'write')
+      }
       warnings.push(...context.warnings)
     }
   } catch (error) {

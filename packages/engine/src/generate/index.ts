@@ -16,6 +16,7 @@ export {
   type TransformArgs,
 } from './entries.js'
 export type { DefineInput, GenerateContext } from './context.js'
+export { needsWriteView, schemaView, type ModelView } from './views.js'
 export {
   generate,
   type GenerateOptions,

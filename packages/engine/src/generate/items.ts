@@ -1,7 +1,8 @@
 import type { ApiModel } from '../model/index.js'
 import type { Subject } from './enrichments/index.js'
 import type { EntryKind, SubjectOf } from './entries.js'
-import { modelNames } from './model-names.js'
+import { viewName } from './model-names.js'
+import { modelView, type ModelView } from './views.js'
 
 /** One thing a generator runs over, with its manifest key and its enrichments route. */
 export type Item<K extends EntryKind = EntryKind> = {
@@ -48,14 +49,20 @@ const itemLists: { [K in EntryKind]: (model: ApiModel) => readonly Item<K>[] } =
     Object.keys(model.components.schemas).map((refName) => modelItem(model, refName)),
 }
 
-export function modelItem(model: ApiModel, refName: string): Item<'model'> {
+/** The item of a component schema, in the read view (the main model) unless told otherwise. */
+export function modelItem(
+  model: ApiModel,
+  refName: string,
+  view: ModelView = 'read',
+): Item<'model'> {
   if (!Object.hasOwn(model.components.schemas, refName))
     throw new Error(`Ref "#/components/schemas/${refName}" not found`)
   return {
     subject: {
       refName,
-      name: modelNames(model).get(refName) ?? refName,
-      schema: model.components.schemas[refName]!,
+      name: viewName(model, refName, view),
+      view,
+      schema: modelView(model, refName, view),
     },
     key: `model ${refName}`,
     route: { kind: 'model', refName },

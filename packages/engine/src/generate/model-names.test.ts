@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { distinctModelNames } from './model-names.js'
+import { distinctModelNames, distinctWriteViewNames } from './model-names.js'
 import { toIdentifierName } from './render/index.js'
 
 const names = (refNames: string[]) => Object.fromEntries(distinctModelNames(refNames))
@@ -65,5 +65,19 @@ describe('distinctModelNames', () => {
     expect(names(refNames)).toEqual(names([...refNames]))
     expect(new Set(identifiers(refNames, 'camel')).size).toBe(refNames.length)
     expect(new Set(identifiers(refNames, 'pascal')).size).toBe(refNames.length)
+  })
+})
+
+describe('distinctWriteViewNames', () => {
+  it('names a view <name> Writable, with a counter past the names models already have', () => {
+    const models = distinctModelNames(['Account', 'AccountWritable', 'pet.owner', 'Pet Owner'])
+    const views = distinctWriteViewNames(models, ['Account', 'pet.owner', 'Pet Owner'])
+    expect(Object.fromEntries(views)).toEqual({
+      Account: 'Account Writable 2',
+      'pet.owner': 'pet.owner Writable',
+      'Pet Owner': 'Pet Owner 2 Writable',
+    })
+    const identifiers = [...views.values()].map((name) => toIdentifierName(name, 'camel'))
+    expect(identifiers).toEqual(['accountWritable2', 'petOwnerWritable', 'petOwner2Writable'])
   })
 })

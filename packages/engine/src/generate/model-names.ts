@@ -1,5 +1,6 @@
 import type { ApiModel } from '../model/index.js'
 import { toIdentifierName } from './render/index.js'
+import { needsWriteView, type ModelView } from './views.js'
 
 /**
  * The name each component schema is known by in generated code: its refName, unless another
@@ -19,7 +20,6 @@ import { toIdentifierName } from './render/index.js'
  * same names, and a schema that collides with nothing renames nobody.
  */
 export function distinctModelNames(refNames: readonly string[]): ReadonlyMap<string, string> {
-  const keyOf = (text: string) => toIdentifierName(text, 'pascal').toLowerCase()
   const groups = new Map<string, string[]>()
   for (const refName of refNames) {
     const key = keyOf(refName)
@@ -44,7 +44,35 @@ export function distinctModelNames(refNames: readonly string[]): ReadonlyMap<str
   return names
 }
 
+/**
+ * The names of the write views of the `writable` models, given every model's name: `<name>
+ * Writable` (`AccountWritable`, `accountWritableSchema`), or `<name> Writable <n>` with the
+ * smallest counter from 2 whose identifier is neither a model's nor another view's (a schema of
+ * the document already called `AccountWritable` keeps its name). Identifiers are compared ignoring
+ * case, as for models, and the result depends only on the names and their order.
+ */
+export function distinctWriteViewNames(
+  names: ReadonlyMap<string, string>,
+  writable: readonly string[],
+): ReadonlyMap<string, string> {
+  const taken = new Set([...names.values()].map(keyOf))
+  const views = new Map<string, string>()
+  for (const refName of writable) {
+    const base = `${names.get(refName) ?? refName} Writable`
+    let name = base
+    for (let counter = 2; taken.has(keyOf(name)); counter++) name = `${base} ${counter}`
+    taken.add(keyOf(name))
+    views.set(refName, name)
+  }
+  return views
+}
+
+function keyOf(text: string): string {
+  return toIdentifierName(text, 'pascal').toLowerCase()
+}
+
 const cache = new WeakMap<object, ReadonlyMap<string, string>>()
+const writeCache = new WeakMap<object, ReadonlyMap<string, string>>()
 
 /** {@link distinctModelNames} of the model's component schemas, in document order, made once per model. */
 export function modelNames(model: ApiModel): ReadonlyMap<string, string> {
@@ -52,4 +80,21 @@ export function modelNames(model: ApiModel): ReadonlyMap<string, string> {
   let names = cache.get(schemas)
   if (names === undefined) cache.set(schemas, (names = distinctModelNames(Object.keys(schemas))))
   return names
+}
+
+/**
+ * The name a model goes by in a view: its {@link modelNames} name in the read view (the main
+ * model), its {@link distinctWriteViewNames} name in the write view of a model that needs one.
+ */
+export function viewName(model: ApiModel, refName: string, view: ModelView): string {
+  const names = modelNames(model)
+  const name = names.get(refName) ?? refName
+  if (view === 'read' || !needsWriteView(model, refName)) return name
+  const schemas = model.components.schemas
+  let views = writeCache.get(schemas)
+  if (views === undefined) {
+    const writable = Object.keys(schemas).filter((key) => needsWriteView(model, key))
+    writeCache.set(schemas, (views = distinctWriteViewNames(names, writable)))
+  }
+  return views.get(refName) ?? `${name} Writable`
 }

@@ -40,7 +40,9 @@ describe('@svc/gen-fetch-client', () => {
     expect(results).toHaveLength(20)
     expect(results.filter((result) => result.status !== 'success')).toEqual([])
     const client = files.get('client.ts')!
-    expect(client).toContain("import type { ApiResponse, Order, Pet, User } from './types.ts'")
+    expect(client).toContain(
+      "import type { ApiResponse, Order, Pet, PetWritable, User } from './types.ts'",
+    )
     expect(functionOf(client, 'getPetById')).toBe(
       `/** Find pet by ID */
 export function getPetById(
@@ -57,7 +59,7 @@ export function getPetById(
     expect(functionOf(client, 'addPet')).toBe(
       `/** Add a new pet to the store */
 export function addPet(
-  args: { body: Pet },
+  args: { body: PetWritable },
   options?: RequestOptions,
 ): Promise<ClientResult<HttpStatus, unknown>> {
   return sendRequest(

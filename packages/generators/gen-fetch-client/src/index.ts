@@ -2,7 +2,9 @@
  * @module @svc/gen-fetch-client: a typed function per operation of an OpenAPI description, in
  * `client.ts`, that sends its request with `fetch`. Its one argument holds the `path`, `query`,
  * `headers` and `cookies` parameters and the `body`; it resolves to a union of the documented
- * responses discriminated by `status`, their bodies typed by `@svc/gen-typescript`. The runtime
+ * responses discriminated by `status`, their bodies typed by `@svc/gen-typescript` (a body to
+ * send by a model's write view, `<Name>Writable`, when it has one; a response by the main model,
+ * its read view). The runtime
  * the functions share (`ClientOptions`, `sendRequest`) is written once, in the same file, with
  * `serverUrl` for the document's servers, an `auth` option per security scheme, `middleware`
  * hooks, the `encoding` of form and multipart bodies and typed response headers; a missing path
@@ -19,6 +21,7 @@ import {
   variantSuffix,
   type AnyGeneratorEntry,
   type GenerateContext,
+  type ModelView,
 } from '@svc/engine/generate'
 import { typescriptEntry } from '@svc/gen-typescript'
 import { zodEntry } from '@svc/gen-zod'
@@ -54,7 +57,7 @@ export const fetchClientEntry = toOperationEntry({
           model: context.model,
           operation: subject,
           name,
-          nameModel: (refName) => typeName(context, refName, dependsOn),
+          nameModel: (refName, view) => typeName(context, refName, dependsOn, view),
           nameSchema: validate ? (refName) => schemaName(context, refName, dependsOn) : undefined,
         })
         return { code, dependsOn }
@@ -63,8 +66,13 @@ export const fetchClientEntry = toOperationEntry({
   },
 })
 
-function typeName(context: GenerateContext, refName: string, dependsOn: Dependency[]): string {
-  const key = context.insertModel(typescriptEntry, refName)
+function typeName(
+  context: GenerateContext,
+  refName: string,
+  dependsOn: Dependency[],
+  view?: ModelView,
+): string {
+  const key = context.insertModel(typescriptEntry, refName, view)
   const name = key.identifier.name
   if (TAKEN_TYPES.has(name))
     throw new Error(`The type of model '${refName}', ${name}, would shadow the client's ${name}`)

@@ -1,5 +1,5 @@
 import type { ApiModel, Encoding, HttpOperation, Schema } from '@svc/engine'
-import { propertyKey } from '@svc/engine/generate'
+import { propertyKey, schemaView } from '@svc/engine/generate'
 import { printType, type NameModel } from '@svc/gen-typescript'
 import type { ArgumentMember } from './arguments.js'
 import { resolveRequestBody } from './components.js'
@@ -22,16 +22,22 @@ const RAW_BODY = 'string | globalThis.Blob | ArrayBuffer | ArrayBufferView'
 /** Stands for a file in a multipart body: printType calls the model namer for it. */
 const BLOB_MARKER = '\u0000Blob'
 
+/**
+ * The body to send, typed by the write view of its schema and of the models it refers to: no
+ * `readOnly` property, `writeOnly` ones as declared (`AccountWritable` rather than `Account`).
+ */
 export function printBody(
   model: ApiModel,
   operation: HttpOperation,
-  nameModel: NameModel,
+  namer: NameModel,
 ): PrintedBody | undefined {
   if (operation.requestBody === undefined) return undefined
   const body = resolveRequestBody(model, operation.requestBody)
   const chosen = preferredMedia(body.content, encodingRank)
   if (chosen === undefined) return undefined
-  const [mediaType, { schema, encoding: given }] = chosen
+  const [mediaType, { schema: declared, encoding: given }] = chosen
+  const schema = schemaView(model, declared, 'write')
+  const nameModel: NameModel = (refName) => namer(refName, 'write')
   const encoding = encodingOf(mediaType)
   const styles = printEncoding(encoding, given)
   const member = (type: string) => ({ key: 'body', type, required: body.required })
@@ -99,11 +105,12 @@ function printMultipart(model: ApiModel, schema: Schema, nameModel: NameModel): 
     schema.kind === 'ref' && Object.hasOwn(model.components.schemas, schema.refName)
       ? model.components.schemas[schema.refName]!
       : schema
-  if (resolved.kind !== 'object') return 'globalThis.FormData'
+  const writable = schemaView(model, resolved, 'write')
+  if (writable.kind !== 'object') return 'globalThis.FormData'
   const properties = Object.fromEntries(
-    Object.entries(resolved.properties).map(([name, property]) => [name, asFile(property)]),
+    Object.entries(writable.properties).map(([name, property]) => [name, asFile(property)]),
   )
-  return printType({ ...resolved, properties }, (refName) =>
+  return printType({ ...writable, properties }, (refName) =>
     refName === BLOB_MARKER ? 'globalThis.Blob' : nameModel(refName),
   )
 }

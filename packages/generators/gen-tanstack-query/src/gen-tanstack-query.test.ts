@@ -75,6 +75,8 @@ export async function use(pet: Pet, order: Order) {
   // @ts-expect-error the variables are the client function's arguments
   await placeOrderMutation().mutationFn({ body: pet, extra: 1 })
   const added: unknown = await addPetMutation().mutationFn({ body: pet })
+  // @ts-expect-error the variables' body is the write view: a pet's id is the server's
+  await addPetMutation().mutationFn({ body: { id: 1, name: 'Rex', photoUrls: [] } })
   const mutationKey: readonly ['addPet'] = addPetMutation().mutationKey
   const error: Error = new ResponseError({ status: 404 })
   const status: number = error instanceof ResponseError ? error.result.status : 0

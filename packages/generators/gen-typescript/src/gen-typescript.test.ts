@@ -75,6 +75,16 @@ export type Pet = {
   status?: "available" | "pending" | "sold"
 }
 
+export type PetWritable = {
+  category?: Category
+  /** @example "doggie" */
+  name: string
+  photoUrls: Array<string>
+  tags?: Array<Tag>
+  /** pet status in the store */
+  status?: "available" | "pending" | "sold"
+}
+
 export type ApiResponse = {
   /** @format int32 */
   code?: number

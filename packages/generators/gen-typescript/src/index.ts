@@ -1,6 +1,8 @@
 /**
  * @module @svc/gen-typescript: a TypeScript type for every model (component schema) of an API
- * description, in `types.ts`; recursive models refer to themselves by name.
+ * description, in `types.ts`; recursive models refer to themselves by name. The main type is what
+ * a response holds (`writeOnly` properties optional); a model with `readOnly` properties, or one
+ * that reaches such a model, also gets `<Name>Writable` for request bodies, without them.
  */
 import { toModelEntry, type AnyGeneratorEntry } from '@svc/engine/generate'
 import { schemaOfModel } from './discriminators.js'
@@ -20,7 +22,7 @@ export const typescriptEntry = toModelEntry({
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
         const declaration = `export type ${name} =`
         const nameModel = (refName: string) => {
-          const key = context.insertModel(typescriptEntry, refName)
+          const key = context.insertModel(typescriptEntry, refName, subject.view)
           dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
           return key.identifier.name
         }

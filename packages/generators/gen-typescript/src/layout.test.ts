@@ -130,6 +130,56 @@ export type Account = {
   notes?: string
 }
 
+/**
+ * An account.
+ *
+ * Closed with \`DELETE\` *\\/ then gone.
+ */
+export type AccountWritable = {
+  /** @writeonly */
+  password?: string
+  /**
+   * @deprecated
+   * @default "free"
+   */
+  plan?: "free" | "pro"
+  /**
+   * @example
+   * {
+   *   "name": "Ada"
+   * }
+   */
+  owner: {
+    /** The name an owner goes by. */
+    name: string
+    address?: { city?: string }
+  }
+  colour?:
+    | "amber"
+    | "azure"
+    | "crimson"
+    | "emerald"
+    | "fuchsia"
+    | "indigo"
+    | "magenta"
+    | "turquoise"
+  palette?: Array<
+    | "amber"
+    | "azure"
+    | "crimson"
+    | "emerald"
+    | "fuchsia"
+    | "indigo"
+    | "magenta"
+    | "turquoise"
+  >
+  /**
+   * A long line of prose that goes on well past the width of a line, so that it has to be
+   * broken between two of its words.
+   */
+  notes?: string
+}
+
 export type Untold = { id?: number }
 
 export type Box =

@@ -1,10 +1,14 @@
 import type { ArraySchema, ObjectSchema, Schema, UnionSchema } from '@svc/engine'
-import { propertyKey } from '@svc/engine/generate'
+import { propertyKey, type ModelView } from '@svc/engine/generate'
 import { memberValues } from './discriminators.js'
 import { printDoc } from './print-doc.js'
 
-/** How the printer names another model: the generator inserts it and records the dependency. */
-export type NameModel = (refName: string) => string
+/**
+ * How the printer names another model: the generator inserts it and records the dependency. The
+ * printer passes no `view`; a caller that prints for one side of an exchange (a request body)
+ * wraps its namer to ask for that view (`ModelView`), the main (read) model otherwise.
+ */
+export type NameModel = (refName: string, view?: ModelView) => string
 
 /**
  * How a type is laid out. Without one, it is one line (other generators embed it in their own

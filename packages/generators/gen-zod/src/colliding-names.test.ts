@@ -78,4 +78,31 @@ export const swapped: Pet = { two: one }
       .join('\n\n')
     expect(withoutAddress).toBe(before.files.get('types.ts'))
   })
+
+  it('gives a write view a counter when a schema already has its name', async () => {
+    const account = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
+    }
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: {
+        schemas: { AccountWritable: { type: 'boolean' }, Account: account },
+      },
+    })
+    const { files } = await generateFrom(text, [...typescript, ...zod])
+    expect(exported(files.get('types.ts')!)).toEqual([
+      'AccountWritable',
+      'Account',
+      'AccountWritable2',
+    ])
+    expect(exported(files.get('zod.ts')!)).toEqual([
+      'accountWritableSchema',
+      'accountSchema',
+      'accountWritable2Schema',
+    ])
+  })
 })

@@ -2,7 +2,8 @@
  * @module @svc/gen-zod: a zod 4 schema for every model (component schema) of an API description,
  * in `zod.ts`. Schemas that refer back to themselves reach each other through `z.lazy` and are
  * typed with the model's TypeScript type from `@svc/gen-typescript`, which TypeScript needs to
- * type a recursive constant.
+ * type a recursive constant. Like the types, each model has a read view (`petSchema`, for
+ * responses) and, when it needs one, a write view (`petWritableSchema`, for request bodies).
  */
 import {
   toIdentifierName,
@@ -32,7 +33,7 @@ export const zodEntry = toModelEntry({
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
         const expression = printZod(schema, {
           name: (refName) => {
-            const key = context.insertModel(zodEntry, refName)
+            const key = context.insertModel(zodEntry, refName, subject.view)
             const lazy = cycles.sameCycle(refName, subject.refName)
             // A reference inside a cycle is read when parsing, not at module load: no ordering.
             dependsOn.push({
@@ -57,7 +58,7 @@ export const zodEntry = toModelEntry({
         })
         let annotation = ''
         if (cycles.recursive(subject.refName)) {
-          const type = context.insertModel(typescriptEntry, subject.refName)
+          const type = context.insertModel(typescriptEntry, subject.refName, subject.view)
           dependsOn.push({
             name: type.identifier.name,
             exportPath: type.exportPath,
