@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { distinctModelNames } from './model-names.js'
+import { claimNames, distinctModelNames } from './model-names.js'
 import { toIdentifierName } from './render/index.js'
 
 const names = (refNames: string[]) => Object.fromEntries(distinctModelNames(refNames))
@@ -65,5 +65,31 @@ describe('distinctModelNames', () => {
     expect(names(refNames)).toEqual(names([...refNames]))
     expect(new Set(identifiers(refNames, 'camel')).size).toBe(refNames.length)
     expect(new Set(identifiers(refNames, 'pascal')).size).toBe(refNames.length)
+  })
+})
+
+describe('claimNames', () => {
+  const model = (refNames: string[]) =>
+    ({ components: { schemas: Object.fromEntries(refNames.map((name) => [name, {}])) } }) as never
+
+  it('keeps a request that collides with nothing, and counts past models and earlier requests', () => {
+    const claimed = claimNames(model(['Pet', 'create-pet body']), [
+      'CreatePetResponse',
+      'CreatePetBody',
+      'createPetResponse',
+      'CreatePetBody',
+    ])
+    expect(claimed).toEqual([
+      'CreatePetResponse',
+      'CreatePetBody 2',
+      'createPetResponse 2',
+      'CreatePetBody 3',
+    ])
+    expect(claimed.map((name) => toIdentifierName(name, 'pascal'))).toEqual([
+      'CreatePetResponse',
+      'CreatePetBody2',
+      'CreatePetResponse2',
+      'CreatePetBody3',
+    ])
   })
 })

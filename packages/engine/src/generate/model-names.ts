@@ -53,3 +53,22 @@ export function modelNames(model: ApiModel): ReadonlyMap<string, string> {
   if (names === undefined) cache.set(schemas, (names = distinctModelNames(Object.keys(schemas))))
   return names
 }
+
+/**
+ * Names for definitions a generator makes beside the models (`CreatePetBody`,
+ * `CreatePetResponse404`), one for each request, in the order given: the request itself when its
+ * identifier is no model's and no earlier request's, else the request with the smallest counter
+ * from 2 (`CreatePetBody 2`) that is free. Identifiers are compared ignoring case, as model names
+ * are, so the names differ in either casing. The same model and requests always give the same
+ * names, and a request that collides with nothing is never renamed.
+ */
+export function claimNames(model: ApiModel, requests: readonly string[]): readonly string[] {
+  const keyOf = (text: string) => toIdentifierName(text, 'pascal').toLowerCase()
+  const taken = new Set([...modelNames(model).values()].map(keyOf))
+  return requests.map((request) => {
+    let name = request
+    for (let counter = 2; taken.has(keyOf(name)); counter++) name = `${request} ${counter}`
+    taken.add(keyOf(name))
+    return name
+  })
+}
