@@ -23,6 +23,7 @@ import {
 import { typescriptEntry } from '@svc/gen-typescript'
 import { zodEntry } from '@svc/gen-zod'
 import { enrichmentSchema, validateByDefault } from './enrichment.js'
+import { dataNamer } from './named-types.js'
 import { printOperation } from './print-operation.js'
 import { GLOBAL_TYPES, RUNTIME_TYPES, RUNTIME_VALUES, defineRuntime } from './runtime.js'
 
@@ -41,7 +42,7 @@ export const fetchClientEntry = toOperationEntry({
     // The runtime's function is declared first, so an operation of the same name steps aside.
     return RUNTIME_VALUES.includes(name) ? `${name}_` : name
   },
-  transform({ context, subject, name, exportPath, enrichment }) {
+  transform({ context, subject, variant, name, exportPath, enrichment }) {
     const runtime = defineRuntime(context, exportPath)
     const validate = enrichment?.validate ?? validateByDefault(context.generatorSettings)
     context.define({
@@ -50,12 +51,22 @@ export const fetchClientEntry = toOperationEntry({
       exportPath,
       build: () => {
         const dependsOn: Dependency[] = [...runtime]
+        const nameModel = (refName: string) => typeName(context, refName, dependsOn)
+        const nameData = dataNamer({
+          context,
+          operation: subject,
+          variant,
+          validate,
+          nameModel,
+          nameSchema: (refName) => schemaName(context, refName, dependsOn),
+          dependsOn,
+        })
         const code = printOperation({
           model: context.model,
           operation: subject,
           name,
-          nameModel: (refName) => typeName(context, refName, dependsOn),
-          nameSchema: validate ? (refName) => schemaName(context, refName, dependsOn) : undefined,
+          nameModel,
+          nameData,
         })
         return { code, dependsOn }
       },
