@@ -32,7 +32,9 @@ const entries = {
   'types only': `import type { FullRepository } from './types.ts'\nexport const id = (repository: FullRepository) => repository.id\n`,
 }
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
-console.log(`zod.ts ${kib(files.get('zod.ts').length)}, client.ts ${kib(files.get('client.ts').length)}`)
+console.log(
+  `zod.ts ${kib(files.get('zod.ts').length)}, client.ts ${kib(files.get('client.ts').length)}`,
+)
 for (const [label, source] of Object.entries(entries)) {
   const entry = join(OUT, `entry-${label.replace(/\W+/g, '-')}.ts`)
   writeFileSync(entry, source)

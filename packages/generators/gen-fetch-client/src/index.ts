@@ -8,10 +8,18 @@
  * hooks, the `encoding` of form and multipart bodies and typed response headers; a missing path
  * parameter rejects the call before it is sent. docs/generators/fetch-client.md describes them.
  *
- * With `validate` (per operation variant, or `_generator.validate` for all), a JSON response
- * whose schema is a model is parsed with that model's zod schema from `@svc/gen-zod`, and a
- * mismatch rejects the call with zod's error; an inline schema (an array of models included) is
- * not validated, nor is a body of another content type (an HTML error page).
+ * A body or response whose JSON schema is not a model's (an array of models, an inline object) is
+ * typed by a type of the operation's own in `types.ts`: `CreatePetBody`, `CreatePetResponse` (the
+ * data of the success response), `CreatePetResponse404`, `CreatePetResponseDefault`, named apart
+ * from the models and the other operations (`operation-names.ts`).
+ *
+ * With `validate` (per operation variant, or `_generator.validate` for all), every JSON response
+ * with a schema (each documented status, range and `default`) is parsed with its zod schema: a
+ * model's from `@svc/gen-zod`, or the operation's own in `zod.ts` (`createPetResponse404Schema`);
+ * a mismatch rejects the call with zod's error. A JSON body is checked the same way before it is
+ * sent, and a bad one rejects the call without a request. A body of another content type (a
+ * proxy's HTML error page), or JSON text that does not parse, is returned as it came, unchecked.
+ * Each schema constant is pure to a bundler, so a call bundles only the schemas it uses.
  */
 import {
   toIdentifierName,

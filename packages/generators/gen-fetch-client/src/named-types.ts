@@ -18,10 +18,13 @@ const ZOD_FILE = 'zod.ts'
 export type Role = 'body' | (string & {})
 
 /**
- * Names what a request body or a response's JSON data is: a model by its own name, anything
- * else (an array of models, an inline object) by a type of the operation's own, `CreatePetBody`
- * or `CreatePetResponse404`, written to `types.ts`. With validation, the zod schema that checks
- * it likewise: the model's schema, or `createPetBodySchema` written to `zod.ts`.
+ * Names what a request body or a response's JSON data is: a model by its own name, a plain
+ * string, number or boolean by its keyword, anything else (an array of models, an inline object,
+ * an enum) by a type of the operation's own, `CreatePetBody` or `CreatePetResponse404`, written
+ * to `types.ts`. With validation, the zod schema that checks it likewise: the model's schema, or
+ * the operation's own (`createPetBodySchema`, for a plain string too) written to `zod.ts`. They
+ * go beside the models', not into `client.ts`, so that code that only types or validates data
+ * can import them without the client, and `client.ts` stays the functions and their runtime.
  */
 export type NameData = {
   type(schema: Schema, role: Role): string

@@ -103,7 +103,9 @@ describe('unknown and typed extra keys', () => {
     expect(zod).toContain(
       'export const labelsSchema = /* @__PURE__ */ (() => z.object({ id: z.string() }).catchall(z.string()))()',
     )
-    expect(zod).toContain('export const openSchema = /* @__PURE__ */ (() => z.looseObject({ id: z.string().optional() }))()')
+    expect(zod).toContain(
+      'export const openSchema = /* @__PURE__ */ (() => z.looseObject({ id: z.string().optional() }))()',
+    )
     expect(zod).toContain(
       'export const closedSchema = /* @__PURE__ */ (() => z.strictObject({ id: z.string().optional() }))()',
     )
@@ -126,9 +128,15 @@ describe('3.1 tuples and const', () => {
 
   it('prints z.tuple, with .rest for the items after it, and z.literal', async () => {
     const { zod, errors, schemas: loaded } = await generateSchemas(schemas)
-    expect(zod).toContain('export const pairSchema = /* @__PURE__ */ (() => z.tuple([z.string(), z.number().int()]))()')
-    expect(zod).toContain('export const rowSchema = /* @__PURE__ */ (() => z.tuple([z.string()]).rest(z.boolean()))()')
-    expect(zod).toContain('export const openSchema = /* @__PURE__ */ (() => z.tuple([z.string()]).rest(z.unknown()))()')
+    expect(zod).toContain(
+      'export const pairSchema = /* @__PURE__ */ (() => z.tuple([z.string(), z.number().int()]))()',
+    )
+    expect(zod).toContain(
+      'export const rowSchema = /* @__PURE__ */ (() => z.tuple([z.string()]).rest(z.boolean()))()',
+    )
+    expect(zod).toContain(
+      'export const openSchema = /* @__PURE__ */ (() => z.tuple([z.string()]).rest(z.unknown()))()',
+    )
     expect(zod).toContain('export const twoSchema = /* @__PURE__ */ (() => z.literal(2))()')
     expect(zod).toContain(
       'export const originSchema = /* @__PURE__ */ (() => z.strictObject({ x: z.literal(0), y: z.tuple([z.literal(0)]) }))()',
