@@ -31,7 +31,7 @@ const entries = {
   'one validated call': `import { ${operation} } from './client.ts'\nexport const run = (args: Parameters<typeof ${operation}>[0]) => ${operation}(args)\n`,
   'types only': `import type { FullRepository } from './types.ts'\nexport const id = (repository: FullRepository) => repository.id\n`,
 }
-const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
+const kib = (bytes) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`)
 console.log(
   `zod.ts ${kib(files.get('zod.ts').length)}, client.ts ${kib(files.get('client.ts').length)}`,
 )
