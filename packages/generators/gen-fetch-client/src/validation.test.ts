@@ -166,6 +166,29 @@ export async function use() {
     expect(files.get('client.ts')).not.toMatch(/validate(Body)?: [{a-z]/)
   })
 
+  it("gives a variant's types and schemas its suffix, as its function", async () => {
+    const { files } = await generate({
+      parsed: await parseApi({ text }),
+      generators: all,
+      settings: {
+        enrichments: {
+          '@svc/gen-fetch-client': {
+            '/pets': { post: { main: {}, admin: { validate: true } } },
+          },
+        },
+      },
+    })
+    expect(files.get('types.ts')).toContain('export type CreatePetBody = {')
+    expect(files.get('types.ts')).toContain('export type CreatePetAdminBody = {')
+    expect(files.get('zod.ts')).toContain('export const createPetAdminBodySchema = ')
+    expect(files.get('zod.ts')).not.toContain('export const createPetBodySchema = ')
+    const client = files.get('client.ts')!
+    expect(client).toContain(
+      'export function createPetAdmin(\n  args: { body: CreatePetAdminBody },',
+    )
+    expect(client).toContain('validateBody: createPetAdminBodySchema')
+  })
+
   it('gives a name a model has a counter, in either casing', async () => {
     const colliding = JSON.parse(text)
     colliding.components.schemas.CreatePetBody = { type: 'string', enum: ['model'] }
