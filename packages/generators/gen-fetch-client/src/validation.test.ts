@@ -295,6 +295,15 @@ describe('validation at run time', () => {
     expect(await call('getStats')).toEqual({ status: 500, data: undefined })
     reply(418, { anything: true })
     expect(await call('getStats')).toEqual({ status: 418, data: { anything: true } })
+    // No body (a 204 under `default`, a body without a type), and a binary body.
+    reply(204, '')
+    expect(await call('getPet', petArgs)).toEqual({ status: 204, data: undefined })
+    loopback.replies.push({ status: 500 })
+    expect(await call('getPet', petArgs)).toEqual({ status: 500, data: undefined })
+    reply(500, 'GIF89a', 'image/gif')
+    const binary = await call('getPet', petArgs)
+    expect(binary.data).toBeInstanceOf(Blob)
+    expect(await (binary.data as Blob).text()).toBe('GIF89a')
   })
 })
 
