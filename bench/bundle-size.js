@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { parseApi } from '@svc/engine'
+import { parseApi, resolveRef } from '@svc/engine'
 import { generate } from '@svc/engine/generate'
 import { typescriptEntry } from '@svc/gen-typescript'
 import { zodEntry } from '@svc/gen-zod'
@@ -31,6 +31,29 @@ const entries = {
   'one validated call': `import { ${operation} } from './client.ts'\nexport const run = (args: Parameters<typeof ${operation}>[0]) => ${operation}(args)\n`,
   'types only': `import type { FullRepository } from './types.ts'\nexport const id = (repository: FullRepository) => repository.id\n`,
 }
+// Coverage: the 2xx responses whose preferred content is JSON with a schema, against the 2xx
+// entries of the functions' `validate` descriptors; and the bodies checked before sending.
+const JSON_TYPE = /[/+]json\b/i
+let documented = 0
+for (const operation of parsed.model.operations) {
+  if (operation.method === 'head') continue
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const resolved =
+      response.kind === 'ref' ? resolveRef(parsed.model, response.$ref, 'responses') : response
+    const types = Object.keys(resolved.content)
+    const json = types.find((type) => JSON_TYPE.test(type) && !type.includes('*'))
+    if (/^2(\d\d|XX)$/i.test(status) && !['204', '205', '304'].includes(status) && json)
+      if (resolved.content[json].schema.kind !== 'unknown') documented++
+  }
+}
+const client = files.get('client.ts')
+const validated = [...client.matchAll(/validate: \{([^}]*)\}/g)]
+  .flatMap((match) => match[1].split(','))
+  .filter((entry) => /^\s*'?2(\d\d|XX)'?: \w+/.test(entry) && !/: null/.test(entry)).length
+const bodies = [...client.matchAll(/validateBody: /g)].length
+console.log(
+  `2xx JSON responses with a schema: ${documented}, validated: ${validated}; bodies checked: ${bodies}`,
+)
 const kib = (bytes) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`)
 console.log(
   `zod.ts ${kib(files.get('zod.ts').length)}, client.ts ${kib(files.get('client.ts').length)}`,
