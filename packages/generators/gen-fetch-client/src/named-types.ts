@@ -67,7 +67,10 @@ export function dataNamer(input: {
             return key.identifier.name
           }
           const type = printDeclared(schema, nameType, { indent: '' }, declaration.length)
-          const doc = printDoc(schema, '') || `/** ${where}: ${describe(role)}. */\n`
+          // Where the type comes from, then what the schema says of itself.
+          const own = schema.description?.trim()
+          const description = `${where}: ${describe(role)}.${own ? `\n\n${own}` : ''}`
+          const doc = printDoc({ ...schema, description }, '')
           return { code: `${doc}${declaration}${type}`, dependsOn: types }
         },
       })
