@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { distinctModelNames, distinctWriteViewNames } from './model-names.js'
+import { claimNames, distinctModelNames, distinctWriteViewNames } from './model-names.js'
 import { toIdentifierName } from './render/index.js'
 
 const names = (refNames: string[]) => Object.fromEntries(distinctModelNames(refNames))
@@ -79,5 +79,31 @@ describe('distinctWriteViewNames', () => {
     })
     const identifiers = [...views.values()].map((name) => toIdentifierName(name, 'camel'))
     expect(identifiers).toEqual(['accountWritable2', 'petOwnerWritable', 'petOwner2Writable'])
+  })
+})
+
+describe('claimNames', () => {
+  const model = (refNames: string[]) =>
+    ({ components: { schemas: Object.fromEntries(refNames.map((name) => [name, {}])) } }) as never
+
+  it('keeps a request that collides with nothing, and counts past models and earlier requests', () => {
+    const claimed = claimNames(model(['Pet', 'create-pet body']), [
+      'CreatePetResponse',
+      'CreatePetBody',
+      'createPetResponse',
+      'CreatePetBody',
+    ])
+    expect(claimed).toEqual([
+      'CreatePetResponse',
+      'CreatePetBody 2',
+      'createPetResponse 2',
+      'CreatePetBody 3',
+    ])
+    expect(claimed.map((name) => toIdentifierName(name, 'pascal'))).toEqual([
+      'CreatePetResponse',
+      'CreatePetBody2',
+      'CreatePetResponse2',
+      'CreatePetBody3',
+    ])
   })
 })

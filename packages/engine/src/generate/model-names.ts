@@ -87,14 +87,37 @@ export function modelNames(model: ApiModel): ReadonlyMap<string, string> {
  * model), its {@link distinctWriteViewNames} name in the write view of a model that needs one.
  */
 export function viewName(model: ApiModel, refName: string, view: ModelView): string {
-  const names = modelNames(model)
-  const name = names.get(refName) ?? refName
+  const name = modelNames(model).get(refName) ?? refName
   if (view === 'read' || !needsWriteView(model, refName)) return name
+  return writeViewNames(model).get(refName) ?? `${name} Writable`
+}
+
+/** {@link distinctWriteViewNames} of the models that need a write view, made once per model. */
+function writeViewNames(model: ApiModel): ReadonlyMap<string, string> {
   const schemas = model.components.schemas
   let views = writeCache.get(schemas)
   if (views === undefined) {
     const writable = Object.keys(schemas).filter((key) => needsWriteView(model, key))
-    writeCache.set(schemas, (views = distinctWriteViewNames(names, writable)))
+    writeCache.set(schemas, (views = distinctWriteViewNames(modelNames(model), writable)))
   }
-  return views.get(refName) ?? `${name} Writable`
+  return views
+}
+
+/**
+ * Names for definitions a generator makes beside the models (`CreatePetBody`,
+ * `CreatePetResponse404`), one for each request, in the order given: the request itself when its
+ * identifier is no model's, no write view's and no earlier request's, else the request with the smallest counter
+ * from 2 (`CreatePetBody 2`) that is free. Identifiers are compared ignoring case, as model names
+ * are, so the names differ in either casing. The same model and requests always give the same
+ * names, and a request that collides with nothing is never renamed.
+ */
+export function claimNames(model: ApiModel, requests: readonly string[]): readonly string[] {
+  const models = [...modelNames(model).values(), ...writeViewNames(model).values()]
+  const taken = new Set(models.map(keyOf))
+  return requests.map((request) => {
+    let name = request
+    for (let counter = 2; taken.has(keyOf(name)); counter++) name = `${request} ${counter}`
+    taken.add(keyOf(name))
+    return name
+  })
 }

@@ -512,7 +512,7 @@ describe('response headers', () => {
     expect(client).toContain(`): Promise<
   | ClientResult<
       200,
-      Array<unknown>,
+      ListItemsResponse,
       {
         readonly "X-Rate-Limit": number
         readonly "X-Next"?: string

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /** One operation variant's settings under `settings.enrichments['@svc/gen-fetch-client']`. */
 export const enrichmentSchema = z.object({
-  /** Parse JSON responses whose schema is a model with its zod schema from `@svc/gen-zod`. */
+  /** Parse JSON responses, and check JSON bodies before sending them, with their zod schemas. */
   validate: z.boolean().optional(),
 })
 

@@ -10,10 +10,18 @@
  * hooks, the `encoding` of form and multipart bodies and typed response headers; a missing path
  * parameter rejects the call before it is sent. docs/generators/fetch-client.md describes them.
  *
- * With `validate` (per operation variant, or `_generator.validate` for all), a JSON response
- * whose schema is a model is parsed with that model's zod schema from `@svc/gen-zod`, and a
- * mismatch rejects the call with zod's error; an inline schema (an array of models included) is
- * not validated, nor is a body of another content type (an HTML error page).
+ * A body or response whose JSON schema is not a model's (an array of models, an inline object) is
+ * typed by a type of the operation's own in `types.ts`: `CreatePetBody`, `CreatePetResponse` (the
+ * data of the success response), `CreatePetResponse404`, `CreatePetResponseDefault`, named apart
+ * from the models and the other operations (`operation-names.ts`).
+ *
+ * With `validate` (per operation variant, or `_generator.validate` for all), every JSON response
+ * with a schema (each documented status, range and `default`) is parsed with its zod schema: a
+ * model's from `@svc/gen-zod`, or the operation's own in `zod.ts` (`createPetResponse404Schema`);
+ * a mismatch rejects the call with zod's error. A JSON body is checked the same way before it is
+ * sent, and a bad one rejects the call without a request. A body of another content type (a
+ * proxy's HTML error page), or JSON text that does not parse, is returned as it came, unchecked.
+ * Each schema constant is pure to a bundler, so a call bundles only the schemas it uses.
  */
 import {
   toIdentifierName,
@@ -26,6 +34,7 @@ import {
 import { typescriptEntry } from '@svc/gen-typescript'
 import { zodEntry } from '@svc/gen-zod'
 import { enrichmentSchema, validateByDefault } from './enrichment.js'
+import { dataNamer } from './named-types.js'
 import { printOperation } from './print-operation.js'
 import { GLOBAL_TYPES, RUNTIME_TYPES, RUNTIME_VALUES, defineRuntime } from './runtime.js'
 
@@ -44,7 +53,7 @@ export const fetchClientEntry = toOperationEntry({
     // The runtime's function is declared first, so an operation of the same name steps aside.
     return RUNTIME_VALUES.includes(name) ? `${name}_` : name
   },
-  transform({ context, subject, name, exportPath, enrichment }) {
+  transform({ context, subject, variant, name, exportPath, enrichment }) {
     const runtime = defineRuntime(context, exportPath)
     const validate = enrichment?.validate ?? validateByDefault(context.generatorSettings)
     context.define({
@@ -53,12 +62,23 @@ export const fetchClientEntry = toOperationEntry({
       exportPath,
       build: () => {
         const dependsOn: Dependency[] = [...runtime]
+        const nameModel = (refName: string, view?: ModelView) =>
+          typeName(context, refName, dependsOn, view)
+        const nameData = dataNamer({
+          context,
+          operation: subject,
+          variant,
+          validate,
+          nameModel,
+          nameSchema: (refName, view) => schemaName(context, refName, dependsOn, view),
+          dependsOn,
+        })
         const code = printOperation({
           model: context.model,
           operation: subject,
           name,
-          nameModel: (refName, view) => typeName(context, refName, dependsOn, view),
-          nameSchema: validate ? (refName) => schemaName(context, refName, dependsOn) : undefined,
+          nameModel,
+          nameData,
         })
         return { code, dependsOn }
       },
@@ -80,8 +100,13 @@ function typeName(
   return name
 }
 
-function schemaName(context: GenerateContext, refName: string, dependsOn: Dependency[]): string {
-  const key = context.insertModel(zodEntry, refName)
+function schemaName(
+  context: GenerateContext,
+  refName: string,
+  dependsOn: Dependency[],
+  view?: ModelView,
+): string {
+  const key = context.insertModel(zodEntry, refName, view)
   dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath })
   return key.identifier.name
 }

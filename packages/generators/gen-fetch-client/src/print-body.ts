@@ -4,6 +4,7 @@ import { printType, type NameModel } from '@svc/gen-typescript'
 import type { ArgumentMember } from './arguments.js'
 import { resolveRequestBody } from './components.js'
 import { kindRank, mediaKind, preferredMedia } from './media-types.js'
+import type { NameData } from './named-types.js'
 import { quote } from './quote.js'
 
 /** The `body` argument member and how the runtime encodes it. */
@@ -14,6 +15,8 @@ export type PrintedBody = {
   readonly contentType?: string
   /** The entries of the descriptor's `encoding`, for the members not sent the default way. */
   readonly styles?: readonly string[]
+  /** The zod schema a JSON body is checked with before it is sent, when validated. */
+  readonly schema?: string
 }
 
 /** What fetch sends as it is: a body of a media type the runtime does not encode. */
@@ -30,6 +33,7 @@ export function printBody(
   model: ApiModel,
   operation: HttpOperation,
   namer: NameModel,
+  nameData: NameData,
 ): PrintedBody | undefined {
   if (operation.requestBody === undefined) return undefined
   const body = resolveRequestBody(model, operation.requestBody)
@@ -42,10 +46,18 @@ export function printBody(
   const styles = printEncoding(encoding, given)
   const member = (type: string) => ({ key: 'body', type, required: body.required })
   switch (encoding) {
-    case 'json':
-      return { member: member(printType(schema, nameModel)), encoding, contentType: mediaType }
+    case 'json': {
+      const type = nameData.type(schema, 'body')
+      const check = nameData.schema?.(schema, 'body')
+      return {
+        member: member(type),
+        encoding,
+        contentType: mediaType,
+        ...(check && { schema: check }),
+      }
+    }
     case 'form': {
-      const type = printType(schema, nameModel)
+      const type = nameData.type(schema, 'body')
       return { member: member(type), encoding, contentType: mediaType, ...(styles && { styles }) }
     }
     case 'multipart': {

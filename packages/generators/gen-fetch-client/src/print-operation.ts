@@ -4,12 +4,8 @@ import { printMembers, type ArgumentMember } from './arguments.js'
 import { absoluteUrl } from './base-url.js'
 import { printBody } from './print-body.js'
 import { printParameters } from './print-parameters.js'
-import {
-  printMember,
-  printResponses,
-  type NameSchema,
-  type ResultMember,
-} from './print-responses.js'
+import type { NameData } from './named-types.js'
+import { printMember, printResponses, type ResultMember } from './print-responses.js'
 import { quote } from './quote.js'
 import { printSecurity } from './security.js'
 
@@ -20,16 +16,16 @@ export type OperationInput = {
   readonly name: string
   /** Names a model's TypeScript type and records the dependency. */
   readonly nameModel: NameModel
-  /** Names a model's zod schema, when JSON responses are validated. */
-  readonly nameSchema: NameSchema
+  /** Names the types of the body and the responses, and their schemas when validated. */
+  readonly nameData: NameData
 }
 
 /** The function of one operation: typed arguments in, a typed result out, `sendRequest` between. */
 export function printOperation(input: OperationInput): string {
-  const { model, operation, name, nameModel, nameSchema } = input
+  const { model, operation, name, nameModel, nameData } = input
   const parameters = printParameters(model, operation, nameModel)
-  const body = printBody(model, operation, nameModel)
-  const responses = printResponses(model, operation, nameModel, nameSchema)
+  const body = printBody(model, operation, nameModel, nameData)
+  const responses = printResponses(model, operation, nameModel, nameData)
   const members = body === undefined ? parameters.members : [...parameters.members, body.member]
   const server = absoluteUrl(operation.servers?.[0])
   const security = printSecurity(model, operation)
@@ -41,6 +37,7 @@ export function printOperation(input: OperationInput): string {
     ...(body === undefined ? [] : [`body: ${quote(body.encoding)}`]),
     ...(body?.contentType === undefined ? [] : [`contentType: ${quote(body.contentType)}`]),
     ...(body?.styles === undefined ? [] : [printObject('encoding', body.styles)]),
+    ...(body?.schema === undefined ? [] : [`validateBody: ${body.schema}`]),
     ...(responses.accept === undefined ? [] : [`accept: ${quote(responses.accept)}`]),
     ...(responses.validate === undefined ? [] : [printObject('validate', responses.validate)]),
     ...(responses.headers === undefined ? [] : [printObject('headers', responses.headers)]),

@@ -1,8 +1,9 @@
 import type { ApiModel, HttpOperation, Response, Schema } from '@svc/engine'
-import { printType, type NameModel } from '@svc/gen-typescript'
+import type { NameModel } from '@svc/gen-typescript'
 import { resolveResponse } from './components.js'
 import { printHeaders } from './print-headers.js'
 import { kindRank, mediaKind, preferredMedia } from './media-types.js'
+import type { NameData } from './named-types.js'
 import { quote } from './quote.js'
 
 /** What an operation's function resolves to, and what the runtime needs to read the responses. */
@@ -36,9 +37,6 @@ export function printMember(member: ResultMember, indent?: string): string {
   return `ClientResult<\n${indent}${status},\n${indent}${data},\n${indent}{\n${lines}${indent}}\n${indent.slice(2)}>`
 }
 
-/** Names the zod schema of a model; undefined when responses are not validated. */
-export type NameSchema = ((refName: string) => string) | undefined
-
 type Documented = readonly [status: string, response: Response]
 
 /** Statuses whose responses never have a body. */
@@ -48,7 +46,7 @@ export function printResponses(
   model: ApiModel,
   operation: HttpOperation,
   nameModel: NameModel,
-  nameSchema: NameSchema,
+  nameData: NameData,
 ): PrintedResponses {
   const responses = Object.entries(operation.responses).map(([status, response]): Documented => [
     status,
@@ -58,7 +56,7 @@ export function printResponses(
   const head = operation.method === 'head'
   // The type arguments after the status: the data's type and the headers' members.
   const data = (status: string, response: Response): Omit<ResultMember, 'status'> => ({
-    data: head || NO_BODY.has(status) ? 'undefined' : printData(response, nameModel),
+    data: head || NO_BODY.has(status) ? 'undefined' : printData(response, status, nameData),
     headers: printHeaders(model, response, nameModel).members,
   })
   const keyOf = (member: Omit<ResultMember, 'status'>) => JSON.stringify(member)
@@ -82,6 +80,7 @@ export function printResponses(
     { status: rest, ...fallback },
   ]
   const accept = acceptOf(responses)
+  const nameSchema = nameData.schema
   const validate = nameSchema && !head ? printValidate(responses, nameSchema) : undefined
   const headers = byStatus(
     responses.map(([status, response]) => [
@@ -98,12 +97,12 @@ export function printResponses(
 }
 
 /** The type of a response's data: its JSON schema's, text, a Blob, or unknown without content. */
-function printData(response: Response, nameModel: NameModel): string {
+function printData(response: Response, status: string, nameData: NameData): string {
   const media = preferredMedia(response.content, kindRank)
   if (media === undefined) return 'unknown'
   switch (mediaKind(media[0])) {
     case 'json':
-      return printType(media[1].schema, nameModel)
+      return nameData.type(media[1].schema, status)
     case 'text':
       return 'string'
     case 'binary':
@@ -133,21 +132,21 @@ function acceptOf(responses: readonly Documented[]): string | undefined {
   return json.length > 0 && json.length < types.size ? json.join(', ') : undefined
 }
 
-/** The JSON schema of a response, when it is a model's. */
-function modelOf(response: Response): string | undefined {
+/** The JSON schema of a response, when it has one. */
+function jsonSchemaOf(response: Response): Schema | undefined {
   const media = preferredMedia(response.content, kindRank)
-  const schema: Schema | undefined = media?.[1].schema
-  return media && mediaKind(media[0]) === 'json' && schema?.kind === 'ref'
-    ? schema.refName
-    : undefined
+  return media && mediaKind(media[0]) === 'json' ? media[1].schema : undefined
 }
 
-/** The zod schemas by status key. */
-function printValidate(responses: readonly Documented[], nameSchema: (refName: string) => string) {
+/** The zod schemas by status key: each JSON response's, a model's or the operation's own. */
+function printValidate(
+  responses: readonly Documented[],
+  nameSchema: NonNullable<NameData['schema']>,
+) {
   return byStatus(
     responses.map(([status, response]) => {
-      const refName = NO_BODY.has(status) ? undefined : modelOf(response)
-      return [status, refName === undefined ? null : nameSchema(refName)]
+      const schema = NO_BODY.has(status) ? undefined : jsonSchemaOf(response)
+      return [status, (schema && nameSchema(schema, status)) ?? null]
     }),
   )
 }

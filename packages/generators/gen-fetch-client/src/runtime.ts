@@ -176,8 +176,10 @@ async function sendRequest<Result extends ClientResult<number, unknown>>(
     readonly security?: ReadonlyArray<readonly string[]>
     /** How to read the documented headers, by status, \`2XX\` or \`default\`; null for none. */
     readonly headers?: Readonly<Record<string, Readonly<Record<string, string>> | null>>
-    /** A schema by status, \`2XX\` or \`default\`, to parse the data with; null to leave it. */
+    /** A schema by status, \`2XX\` or \`default\`, to parse JSON data with; null to leave it. */
     readonly validate?: Readonly<Record<string, { parse(data: unknown): unknown } | null>>
+    /** A schema the JSON body must match before the request is sent. */
+    readonly validateBody?: { parse(data: unknown): unknown }
   },
   args: {
     readonly path?: Readonly<Record<string, unknown>>
@@ -288,6 +290,9 @@ ${applyAuth ?? ''}  const query = [
     headers.set('accept', operation.accept)
   let body = args.body
   if (body !== undefined) {
+    // A body the document refuses rejects the call with zod's error, and nothing is sent. The
+    // body sent is the one given: parsing checks it, and changes nothing.
+    operation.validateBody?.parse(body)
     // Members of a form: arrays repeat their name, objects are sent as JSON unless encoded.
     const fields = (value: unknown) =>
       present(value as Record<string, unknown>).flatMap(([name, item]) =>
@@ -357,10 +362,18 @@ ${applyAuth ?? ''}  const query = [
   }
   let data: unknown
   const type = response.headers.get('content-type') ?? ''
+  // Whether the data is parsed JSON, the only data a schema describes.
+  let json = false
   if (operation.method === 'HEAD' || [204, 205, 304].includes(response.status)) data = undefined
   else if (/[/+]json\\b/i.test(type)) {
     const text = await response.text()
-    data = text === '' ? undefined : JSON.parse(text)
+    try {
+      data = text === '' ? undefined : JSON.parse(text)
+      json = text !== ''
+    } catch {
+      // Not JSON after all (a proxy's error page sent as JSON): the text, as it came.
+      data = text
+    }
   } else if (type === '' || /^text\\/|[/+]xml\\b|x-www-form-urlencoded/i.test(type)) {
     const text = await response.text()
     data = type === '' && text === '' ? undefined : text
@@ -369,8 +382,8 @@ ${applyAuth ?? ''}  const query = [
   const range = \`\${Math.floor(response.status / 100)}XX\`
   const key = [String(response.status), range, 'default'].find((candidate) => candidate in schemas)
   const schema = key === undefined ? undefined : schemas[key]
-  // A schema describes JSON: a body of another type (a proxy's HTML error page) is not parsed.
-  if (schema && /[/+]json\\b/i.test(type)) data = schema.parse(data)
+  // A body of another type (an HTML error page), or none, is returned unchecked.
+  if (schema && json) data = schema.parse(data)
   const documented = operation.headers ?? {}
   const headersKey = [String(response.status), range, 'default'].find(
     (candidate) => candidate in documented,

@@ -18,7 +18,7 @@ describe('@svc/gen-zod', () => {
     const zod = files.get('zod.ts')!
     expect(zod).toContain("import { z } from 'zod'")
     expect(zod).toContain(
-      'export const petSchema = z.looseObject({ id: z.number().int().optional(), category: categorySchema.optional(), name: z.string(), photoUrls: z.array(z.string()), tags: z.array(tagSchema).optional(), status: z.enum(["available", "pending", "sold"]).optional() })',
+      'export const petSchema = /* @__PURE__ */ (() => z.looseObject({ id: z.number().int().optional(), category: categorySchema.optional(), name: z.string(), photoUrls: z.array(z.string()), tags: z.array(tagSchema).optional(), status: z.enum(["available", "pending", "sold"]).optional() }))()',
     )
     expect(zod.indexOf('export const categorySchema')).toBeLessThan(
       zod.indexOf('export const petSchema'),
@@ -49,7 +49,7 @@ describe('@svc/gen-zod', () => {
     })
     const { files } = await generateFrom(text)
     expect(files.get('zod.ts')).toContain(
-      'export const nodeSchema: z.ZodType<Node> = z.looseObject({ kind: z.enum(["leaf", "branch"]).nullable(), children: z.array(z.lazy(() => nodeSchema)).optional(), owner: ownerSchema.optional(), meta: z.record(z.string(), z.boolean()).optional() })',
+      'export const nodeSchema: z.ZodType<Node> = /* @__PURE__ */ (() => z.looseObject({ kind: z.enum(["leaf", "branch"]).nullable(), children: z.array(z.lazy(() => nodeSchema)).optional(), owner: ownerSchema.optional(), meta: z.record(z.string(), z.boolean()).optional() }))()',
     )
     expect(files.get('zod.ts')).toContain("import type { Node } from './types.ts'")
     expect(typecheck(files)).toEqual([])
@@ -101,11 +101,13 @@ describe('unknown and typed extra keys', () => {
   it('checks typed extra keys, keeps unspecified ones and rejects them on a closed object', async () => {
     const { zod, errors, schemas: loaded } = await generateSchemas(schemas)
     expect(zod).toContain(
-      'export const labelsSchema = z.object({ id: z.string() }).catchall(z.string())',
+      'export const labelsSchema = /* @__PURE__ */ (() => z.object({ id: z.string() }).catchall(z.string()))()',
     )
-    expect(zod).toContain('export const openSchema = z.looseObject({ id: z.string().optional() })')
     expect(zod).toContain(
-      'export const closedSchema = z.strictObject({ id: z.string().optional() })',
+      'export const openSchema = /* @__PURE__ */ (() => z.looseObject({ id: z.string().optional() }))()',
+    )
+    expect(zod).toContain(
+      'export const closedSchema = /* @__PURE__ */ (() => z.strictObject({ id: z.string().optional() }))()',
     )
     expect(errors).toEqual([])
     expect(loaded.labelsSchema!.safeParse({ id: 'a', team: 'core' }).success).toBe(true)
@@ -126,12 +128,18 @@ describe('3.1 tuples and const', () => {
 
   it('prints z.tuple, with .rest for the items after it, and z.literal', async () => {
     const { zod, errors, schemas: loaded } = await generateSchemas(schemas)
-    expect(zod).toContain('export const pairSchema = z.tuple([z.string(), z.number().int()])')
-    expect(zod).toContain('export const rowSchema = z.tuple([z.string()]).rest(z.boolean())')
-    expect(zod).toContain('export const openSchema = z.tuple([z.string()]).rest(z.unknown())')
-    expect(zod).toContain('export const twoSchema = z.literal(2)')
     expect(zod).toContain(
-      'export const originSchema = z.strictObject({ x: z.literal(0), y: z.tuple([z.literal(0)]) })',
+      'export const pairSchema = /* @__PURE__ */ (() => z.tuple([z.string(), z.number().int()]))()',
+    )
+    expect(zod).toContain(
+      'export const rowSchema = /* @__PURE__ */ (() => z.tuple([z.string()]).rest(z.boolean()))()',
+    )
+    expect(zod).toContain(
+      'export const openSchema = /* @__PURE__ */ (() => z.tuple([z.string()]).rest(z.unknown()))()',
+    )
+    expect(zod).toContain('export const twoSchema = /* @__PURE__ */ (() => z.literal(2))()')
+    expect(zod).toContain(
+      'export const originSchema = /* @__PURE__ */ (() => z.strictObject({ x: z.literal(0), y: z.tuple([z.literal(0)]) }))()',
     )
     expect(errors).toEqual([])
     const { pairSchema, rowSchema, twoSchema, originSchema } = loaded
@@ -175,10 +183,10 @@ describe('discriminated unions', () => {
   it('picks the member by its discriminator value', async () => {
     const { zod, errors, schemas: loaded } = await generateSchemas(schemas)
     expect(zod).toContain(
-      'export const petSchema = z.discriminatedUnion("petType", [catSchema.extend({ petType: z.literal("cat") }), dogSchema.extend({ petType: z.literal("dog") })])',
+      'export const petSchema = /* @__PURE__ */ (() => z.discriminatedUnion("petType", [catSchema.extend({ petType: z.literal("cat") }), dogSchema.extend({ petType: z.literal("dog") })]))()',
     )
     expect(zod).toContain(
-      'export const circleSchema = z.looseObject({ kind: z.literal("Circle"), radius: z.number().optional() })',
+      'export const circleSchema = /* @__PURE__ */ (() => z.looseObject({ kind: z.literal("Circle"), radius: z.number().optional() }))()',
     )
     expect(errors).toEqual([])
     const { petSchema, maybePetSchema, circleSchema } = loaded
@@ -195,7 +203,7 @@ describe('discriminated unions', () => {
   it('falls back to a union of intersections when a member is not a plain object', async () => {
     const { zod } = await generateSchemas(schemas)
     expect(zod).toContain(
-      'export const maybePetSchema = z.union([catSchema.extend({ petType: z.literal("Cat") }), z.looseObject({ petType: z.literal("fish").optional() })])',
+      'export const maybePetSchema = /* @__PURE__ */ (() => z.union([catSchema.extend({ petType: z.literal("Cat") }), z.looseObject({ petType: z.literal("fish").optional() })]))()',
     )
   })
 
@@ -217,7 +225,7 @@ describe('discriminated unions', () => {
       },
     })
     expect(zod).toContain(
-      'export const treeSchema: z.ZodType<Tree> = z.union([leafSchema.extend({ kind: z.literal("leaf") }), z.intersection(z.lazy(() => branchSchema), z.object({ kind: z.literal("branch") }))])',
+      'export const treeSchema: z.ZodType<Tree> = /* @__PURE__ */ (() => z.union([leafSchema.extend({ kind: z.literal("leaf") }), z.intersection(z.lazy(() => branchSchema), z.object({ kind: z.literal("branch") }))]))()',
     )
     expect(errors).toEqual([])
     const tree = { kind: 'branch', children: [{ kind: 'leaf' }] }
@@ -239,7 +247,7 @@ describe('discriminated unions', () => {
       },
     })
     expect(zod).toContain(
-      'export const animalSchema = z.discriminatedUnion("petType", [catSchema.extend({ petType: z.literal("Cat") }), z.looseObject({ petType: z.literal("fish") })])',
+      'export const animalSchema = /* @__PURE__ */ (() => z.discriminatedUnion("petType", [catSchema.extend({ petType: z.literal("Cat") }), z.looseObject({ petType: z.literal("fish") })]))()',
     )
     expect(loaded.animalSchema!.safeParse({ petType: 'fish' }).success).toBe(true)
     expect(loaded.animalSchema!.safeParse({ petType: 'cow' }).success).toBe(false)
@@ -253,7 +261,7 @@ describe('discriminated unions', () => {
         discriminator: { propertyName: 'petType' },
       },
     })
-    expect(zod).toContain('export const animalSchema = z.union([')
+    expect(zod).toContain('export const animalSchema = /* @__PURE__ */ (() => z.union([')
     expect(loaded.animalSchema!.safeParse({ petType: 'Cat' }).success).toBe(true)
   })
 
@@ -356,7 +364,7 @@ describe('constraints and formats', () => {
       'ipv6Schema = z.ipv6()',
       'boundedSchema = z.email().max(6)',
     ])
-      expect(zod).toContain(`export const ${line}`)
+      expect(zod).toContain(`export const ${line.replace(' = ', ' = /* @__PURE__ */ (() => ')}`)
     expect(errors).toEqual([])
   })
 
@@ -372,6 +380,6 @@ describe('constraints and formats', () => {
 
   it('leaves a format zod has no check for a plain string', async () => {
     const { zod } = await generateSchemas({ Color: { type: 'string', format: 'color' } })
-    expect(zod).toContain('export const colorSchema = z.string()\n')
+    expect(zod).toContain('export const colorSchema = /* @__PURE__ */ (() => z.string())()\n')
   })
 })

@@ -10,12 +10,14 @@ import {
   toModelEntry,
   variantSuffix,
   type AnyGeneratorEntry,
+  type GenerateContext,
+  type ModelView,
 } from '@svc/engine/generate'
 import { schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
 import { cyclesOf } from './cycles.js'
-import { printZod } from './print-zod.js'
+import { printZod, type ModelRefs } from './print-zod.js'
 
-type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
+export type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
 
 export const zodEntry = toModelEntry({
   id: '@svc/gen-zod',
@@ -28,36 +30,14 @@ export const zodEntry = toModelEntry({
       kind: 'value',
       exportPath,
       build: () => {
-        const cycles = cyclesOf(context.model)
         const dependsOn: Dependency[] = []
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
-        const expression = printZod(schema, {
-          name: (refName) => {
-            const key = context.insertModel(zodEntry, refName, subject.view)
-            const lazy = cycles.sameCycle(refName, subject.refName)
-            // A reference inside a cycle is read when parsing, not at module load: no ordering.
-            dependsOn.push({
-              name: key.identifier.name,
-              exportPath: key.exportPath,
-              typeOnly: lazy,
-            })
-            return lazy ? `z.lazy(() => ${key.identifier.name})` : key.identifier.name
-          },
-          isObject: (refName) => {
-            // A recursive constant is typed `z.ZodType`, a lazy one is `z.lazy`: neither extends.
-            if (cycles.recursive(refName) || cycles.sameCycle(refName, subject.refName))
-              return false
-            const target = context.model.components.schemas[refName]
-            return (
-              target?.kind === 'object' &&
-              !target.nullable &&
-              target.const === undefined &&
-              Object.keys(target.properties).length > 0
-            )
-          },
-        })
+        const expression = printZod(
+          schema,
+          modelRefs(context, dependsOn, subject.refName, subject.view),
+        )
         let annotation = ''
-        if (cycles.recursive(subject.refName)) {
+        if (cyclesOf(context.model).recursive(subject.refName)) {
           const type = context.insertModel(typescriptEntry, subject.refName, subject.view)
           dependsOn.push({
             name: type.identifier.name,
@@ -67,7 +47,7 @@ export const zodEntry = toModelEntry({
           annotation = `: z.ZodType<${type.identifier.name}>`
         }
         return {
-          code: `export const ${name}${annotation} = ${expression}`,
+          code: `export const ${name}${annotation} = ${pure(expression)}`,
           dependsOn,
           imports: [{ module: 'zod', name: 'z' }],
         }
@@ -75,6 +55,50 @@ export const zodEntry = toModelEntry({
     })
   },
 })
+
+/**
+ * How a schema refers to the models' schemas, recording each as a dependency. Inside the model
+ * `from`, a reference to a model of the same cycle goes through `z.lazy`: it is read when
+ * parsing, not when the module loads, so it needs no ordering.
+ */
+export function modelRefs(
+  context: GenerateContext,
+  dependsOn: Dependency[],
+  from?: string,
+  view?: ModelView,
+): ModelRefs {
+  const cycles = cyclesOf(context.model)
+  const inCycle = (refName: string) => from !== undefined && cycles.sameCycle(refName, from)
+  return {
+    name: (refName) => {
+      const key = context.insertModel(zodEntry, refName, view)
+      const lazy = inCycle(refName)
+      dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: lazy })
+      return lazy ? `z.lazy(() => ${key.identifier.name})` : key.identifier.name
+    },
+    isObject: (refName) => {
+      // A recursive constant is typed `z.ZodType`, a lazy one is `z.lazy`: neither extends.
+      if (cycles.recursive(refName) || inCycle(refName)) return false
+      const target = context.model.components.schemas[refName]
+      return (
+        target?.kind === 'object' &&
+        !target.nullable &&
+        target.const === undefined &&
+        Object.keys(target.properties).length > 0
+      )
+    },
+  }
+}
+
+/**
+ * The expression a schema constant is initialized with, built in an IIFE marked pure: a bundler
+ * drops a constant nobody imports only when its whole initializer is free of side effects, and
+ * to esbuild and rollup every nested call (`z.string()` inside `z.object({…})`, the `.optional()`
+ * after it) is one unless annotated itself. A bare name (an alias of another schema) needs none.
+ */
+export function pure(expression: string): string {
+  return /^[\w$]+$/.test(expression) ? expression : `/* @__PURE__ */ (() => ${expression})()`
+}
 
 export const generators: readonly AnyGeneratorEntry[] = [zodEntry]
 export { printZod, type ModelRefs, type NameModel } from './print-zod.js'

@@ -41,16 +41,16 @@ describe('readOnly and writeOnly', () => {
     const { files } = await generateFrom(text, generators)
     const zod = files.get('zod.ts')!
     expect(zod).toContain(
-      'export const accountSchema = z.strictObject({ id: z.string(), password: z.string().optional(), name: z.string() })',
+      'export const accountSchema = /* @__PURE__ */ (() => z.strictObject({ id: z.string(), password: z.string().optional(), name: z.string() }))()',
     )
     expect(zod).toContain(
-      'export const accountWritableSchema = z.strictObject({ password: z.string(), name: z.string() })',
+      'export const accountWritableSchema = /* @__PURE__ */ (() => z.strictObject({ password: z.string(), name: z.string() }))()',
     )
     expect(zod).toContain(
-      'export const teamWritableSchema = z.looseObject({ members: z.array(accountWritableSchema).optional() })',
+      'export const teamWritableSchema = /* @__PURE__ */ (() => z.looseObject({ members: z.array(accountWritableSchema).optional() }))()',
     )
     expect(zod).toContain(
-      'export const nodeWritableSchema: z.ZodType<NodeWritable> = z.looseObject({ children: z.array(z.lazy(() => nodeWritableSchema)) })',
+      'export const nodeWritableSchema: z.ZodType<NodeWritable> = /* @__PURE__ */ (() => z.looseObject({ children: z.array(z.lazy(() => nodeWritableSchema)) }))()',
     )
     expect(zod).not.toContain('tagWritableSchema')
     expect(typecheck(files)).toEqual([])

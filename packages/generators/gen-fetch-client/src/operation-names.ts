@@ -1,0 +1,88 @@
+import type { ApiModel, HttpOperation } from '@svc/engine'
+import { claimNames, toIdentifierName, variantSuffix } from '@svc/engine/generate'
+
+/**
+ * The names of an operation's per-operation types: `CreatePetBody` for the request body,
+ * `CreatePetResponse` for the data of its success response, `CreatePetResponse404`,
+ * `CreatePetResponse4XX`, `CreatePetResponseDefault` for the others. Their zod schemas are the
+ * same names in camelCase with `Schema`: `createPetBodySchema`.
+ */
+export type OperationNames = {
+  readonly body: string
+  response(status: string): string
+}
+
+const cache = new WeakMap<ApiModel, Map<string, Map<HttpOperation, OperationNames>>>()
+
+/**
+ * The names of one operation's types in one variant. Every name of every operation is claimed
+ * at once, in document order, so that none is a model's or another operation's (the engine's
+ * `claimNames` counts past them) and each depends only on the document.
+ */
+export function operationNames(
+  model: ApiModel,
+  operation: HttpOperation,
+  variant: string,
+): OperationNames {
+  let byVariant = cache.get(model)
+  if (byVariant === undefined) cache.set(model, (byVariant = new Map()))
+  let names = byVariant.get(variant)
+  if (names === undefined) byVariant.set(variant, (names = claimAll(model, variant)))
+  const found = names.get(operation)
+  if (found === undefined)
+    throw new Error(`${operation.method} ${operation.path} is not in the model`)
+  return found
+}
+
+function claimAll(model: ApiModel, variant: string): Map<HttpOperation, OperationNames> {
+  const operations = model.protocol === 'oas' ? model.operations : []
+  const wanted = operations.map((operation) => {
+    const text = operation.operationId ?? `${operation.method} ${operation.path}`
+    const base = toIdentifierName(text, 'pascal') + variantSuffix(variant)
+    const success = successStatus(Object.keys(operation.responses))
+    const statuses = Object.keys(operation.responses).filter((status) => status !== success)
+    return {
+      base,
+      success,
+      statuses,
+      requests: [
+        `${base}Body`,
+        `${base}Response`,
+        ...statuses.map((status) => `${base}Response${statusSuffix(status)}`),
+      ],
+    }
+  })
+  const claimed = claimNames(
+    model,
+    wanted.flatMap((each) => each.requests),
+  ).map((name) => toIdentifierName(name, 'pascal'))
+  const result = new Map<HttpOperation, OperationNames>()
+  let next = 0
+  for (const [index, each] of wanted.entries()) {
+    const [body, response, ...others] = claimed.slice(next, (next += each.requests.length))
+    const byStatus = new Map(each.statuses.map((status, at) => [status, others[at]!]))
+    result.set(operations[index]!, {
+      body: body!,
+      response: (status) => (status === each.success ? response! : byStatus.get(status)!),
+    })
+  }
+  return result
+}
+
+/**
+ * The response whose data is `<Operation>Response`: the lowest 2xx code, else `2XX`, else
+ * `default` when no 2xx status is documented (an operation documented by `default` alone).
+ */
+export function successStatus(statuses: readonly string[]): string | undefined {
+  const codes = statuses.filter((status) => /^2\d\d$/.test(status)).sort()
+  if (codes.length > 0) return codes[0]
+  return (
+    statuses.find((status) => status.toUpperCase() === '2XX') ??
+    statuses.find((status) => status === 'default')
+  )
+}
+
+/** `404`, `2XX`, `Default`. */
+function statusSuffix(status: string): string {
+  return status === 'default' ? 'Default' : status.toUpperCase()
+}
