@@ -15,6 +15,16 @@ const create = (operationId: string, model: string) => ({
   },
 })
 
+/** An inline schema with both markers: its body and response types are views too. */
+const session = {
+  type: 'object',
+  required: ['token', 'password'],
+  properties: {
+    token: { type: 'string', readOnly: true },
+    password: { type: 'string', writeOnly: true },
+  },
+}
+
 /** An account whose id the server gives and whose password it never returns, used nested too. */
 const text = JSON.stringify({
   openapi: '3.0.3',
@@ -24,6 +34,15 @@ const text = JSON.stringify({
     '/teams': create('createTeam', 'Team'),
     '/nodes': create('createNode', 'Node'),
     '/tags': create('createTag', 'Tag'),
+    '/sessions': {
+      post: {
+        operationId: 'createSession',
+        requestBody: { required: true, content: { 'application/json': { schema: session } } },
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: session } } },
+        },
+      },
+    },
   },
   components: {
     schemas: {
@@ -94,6 +113,13 @@ describe('readOnly and writeOnly', () => {
     expect(files.get('types.ts')).toContain(
       'export type TeamWritable = { members: Array<AccountWritable> }',
     )
+    expect(files.get('types.ts')).toContain(`export type CreateSessionBody = {
+  /** @writeonly */
+  password: string
+}`)
+    expect(files.get('types.ts')).toMatch(
+      /export type CreateSessionResponse = \{\n  readonly token: string\n  \/\*\* @writeonly \*\/\n  password\?: string\n\}/,
+    )
     const usage = `import type { Account, AccountWritable } from './types.ts'
 import { createAccount, createNode, createTeam } from './client.ts'
 export async function use(name: string, password: string) {
@@ -148,6 +174,14 @@ export async function use(name: string, password: string) {
       await expect(client.createAccount!({ body }, { baseUrl })).rejects.toMatchObject({
         name: 'ZodError',
       })
+      // An inline response: the password may be missing, the token may not; the body has none.
+      loopback.replies.push({ status: 200, type: 'application/json', body: '{"token":"t1"}' })
+      const session = await client.createSession!({ body: { password: 'secret' } }, { baseUrl })
+      expect(session).toMatchObject({ status: 200, data: { token: 't1' } })
+      loopback.replies.push({ status: 200, type: 'application/json', body: '{}' })
+      await expect(
+        client.createSession!({ body: { password: 'secret' } }, { baseUrl }),
+      ).rejects.toMatchObject({ name: 'ZodError' })
     })
   })
 })
