@@ -12,6 +12,7 @@ export {
   type EntryKind,
   type GeneratorEntry,
   type ModelSubject,
+  type OperationSubject,
   type SubjectOf,
   type TransformArgs,
 } from './entries.js'
