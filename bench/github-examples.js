@@ -77,8 +77,10 @@ function checksEntry(cases) {
                 : printZod(schema, schemaName)
             return `  ${JSON.stringify(`${status}|${media}`)}: ${expression},`
           })
-          for (const { status, media, examples } of found)
-            cases.push({ operation: label, name, status, media, examples })
+          for (const { status, media, schema, examples } of found) {
+            const model = schema.kind === 'ref' && !schema.nullable
+            cases.push({ operation: label, name, status, media, model, examples })
+          }
           return {
             code: `export const ${name} = {\n${entries.join('\n')}\n}`,
             dependsOn,
@@ -142,9 +144,11 @@ async function main() {
     }
   }
 
+  const models = cases.filter((c) => c.model).length
   console.log(
     `${relative(ROOT, input)}: ${found} examples of JSON responses in ${cases.length} responses ` +
-      `(generated and imported in ${Math.round(generatedMs)} ms)`,
+      `(${models} a model's schema, ${cases.length - models} inline or an array; ` +
+      `generated and imported in ${Math.round(generatedMs)} ms)`,
   )
   console.log(`passed ${found - failures.length}, failed ${failures.length}`)
   for (const failure of failures) {
