@@ -44,8 +44,9 @@ const HEY_API_TIMEOUT_MS = 10 * 60_000
 /** svc types + zod, engine time (parse, generate and render; no start-up, no import). */
 const TARGET_MS = 600
 /**
- * openapi-typescript's time over svc types + zod's. Issue 22 set it at 3× once the output carries
- * JSDoc and one property a line (it was 5× for one-line output).
+ * openapi-typescript's whole process over svc types + zod + client's. Issue 22 set it at 3× once
+ * the output carries JSDoc and one property a line (it was 5× over types + zod for one-line
+ * output).
  */
 const TARGET_RATIO = 3
 /** hey-api's whole process over svc types + zod + client's (issue 22). */
