@@ -1,7 +1,7 @@
 import type { ApiModel } from '../model/index.js'
 import type { Subject } from './enrichments/index.js'
 import type { EntryKind, SubjectOf } from './entries.js'
-import { operationNames, viewName } from './model-names.js'
+import { modelOperationNames, viewName } from './model-names.js'
 import { modelView, type ModelView } from './views.js'
 
 /** One thing a generator runs over, with its manifest key and its enrichments route. */
@@ -23,7 +23,7 @@ const itemLists: { [K in EntryKind]: (model: ApiModel) => readonly Item<K>[] } =
   operation: (model) =>
     model.protocol === 'oas'
       ? model.operations.map((operation) => ({
-          subject: { ...operation, name: operationNames(model).get(operation)! },
+          subject: { ...operation, name: modelOperationNames(model).get(operation)! },
           key: `${operation.method.toUpperCase()} ${operation.path}`,
           path: operation.path,
           route: { kind: 'operation', path: operation.path, method: operation.method },

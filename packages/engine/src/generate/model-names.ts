@@ -139,7 +139,7 @@ const operationCache = new WeakMap<object, ReadonlyMap<HttpOperation, string>>()
  * camelCase: `get-pet` and `getPet` give `getPet`, which the one written `getPet` keeps, and
  * `get-pet 2`, `getPet2`, for the other), in document order; made once per model.
  */
-export function operationNames(model: ApiModel): ReadonlyMap<HttpOperation, string> {
+export function modelOperationNames(model: ApiModel): ReadonlyMap<HttpOperation, string> {
   if (model.protocol !== 'oas') return new Map()
   const operations = model.operations
   let names = operationCache.get(operations)

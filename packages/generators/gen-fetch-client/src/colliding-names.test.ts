@@ -4,6 +4,17 @@ import { generators } from './index.js'
 import { loadClient, removeScratch, startLoopback, type Loopback } from './test-support.js'
 
 const ok = { responses: { '204': { description: 'none' } } }
+/** A 200 response whose inline object has one required property. */
+const inline = (property: string, type: string) => ({
+  '200': {
+    description: 'ok',
+    content: {
+      'application/json': {
+        schema: { type: 'object', required: [property], properties: { [property]: { type } } },
+      },
+    },
+  },
+})
 
 /**
  * `get-pet` and `getPet` give one identifier, and so do `get /a-b` and `get /a_b` (no
@@ -13,8 +24,8 @@ const document = JSON.stringify({
   openapi: '3.0.3',
   info: { title: 't', version: '1' },
   paths: {
-    '/pets/by-dash': { get: { operationId: 'get-pet', ...ok } },
-    '/pets/by-camel': { get: { operationId: 'getPet', ...ok } },
+    '/pets/by-dash': { get: { operationId: 'get-pet', responses: inline('a', 'string') } },
+    '/pets/by-camel': { get: { operationId: 'getPet', responses: inline('b', 'integer') } },
     '/pets/two': { get: { operationId: 'getPet2', ...ok } },
     '/a-b': { get: ok },
     '/a_b': { get: ok },
@@ -47,13 +58,20 @@ describe('colliding operation names', () => {
       'getAB',
       'getAB2',
     ])
+    // Their per-operation types follow the function names.
+    const types = files.get('types.ts')!
+    expect(types).toMatch(/export type GetPet3Response = \{\s+a: string;?\s+\}/)
+    expect(types).toMatch(/export type GetPetResponse = \{\s+b: number;?\s+\}/)
   })
 
   it('sends each function to its own operation', async () => {
     const client = await loadClient(document)
     const sent: Record<string, string> = {}
     for (const name of ['getPet3', 'getPet', 'getPet2', 'getAB', 'getAB2']) {
-      loopback.replies.push({ status: 204 })
+      const body = name === 'getPet3' ? '{"a":"x"}' : name === 'getPet' ? '{"b":1}' : undefined
+      loopback.replies.push(
+        body ? { status: 200, type: 'application/json', body } : { status: 204 },
+      )
       await client[name]!(undefined, { baseUrl: loopback.baseUrl })
       sent[name] = loopback.last().url
     }
