@@ -38,13 +38,14 @@ export function runNode(args, { env, timeoutMs } = {}) {
 
 /**
  * One sample of `tool`: `node [...nodeArgs] <script> --child <tool>` in a fresh process. Answers
- * the JSON line it printed last, or `{ tool, error: { message, stderr } }` when it printed none
- * (it crashed, ran out of heap or ran past `timeoutMs`).
+ * the JSON line it printed last with `processMs` (the process's wall time, from spawn to exit),
+ * or `{ tool, error: { message, stderr } }` when it printed none (it crashed, ran out of heap or
+ * ran past `timeoutMs`).
  */
 export async function runSample(script, tool, { nodeArgs = [], timeoutMs }) {
   const run = await runNode([...nodeArgs, script, '--child', tool], { timeoutMs })
   try {
-    return JSON.parse(run.stdout.trim().split('\n').at(-1))
+    return { ...JSON.parse(run.stdout.trim().split('\n').at(-1)), processMs: run.ms }
   } catch {
     const oom = /heap out of memory/.test(run.stderr) ? ': JavaScript heap out of memory' : ''
     const message = run.timedOut

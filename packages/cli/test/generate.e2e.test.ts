@@ -65,7 +65,9 @@ describe('svc generate with gen-tanstack-query', () => {
   })
 
   it('fails to render queries.ts without gen-fetch-client, naming the missing client.ts', async () => {
+    // svc install brings gen-fetch-client along; a project can still remove it afterwards.
     const root = await project(['gen-tanstack-query'])
+    expect((await root.svc(['remove', 'gen-fetch-client'])).code).toBe(0)
     expect((await root.svc(['bundle', 'demo'])).code).toBe(0)
     const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
     expect(run.code).toBe(1)

@@ -139,6 +139,33 @@ describe('svc install and remove', () => {
     expect(Object.keys(imports(root))).toEqual(['@svc/engine', 'gen-fetch-client'])
   })
 
+  it('installs gen-fetch-client with gen-tanstack-query, which builds on it', async () => {
+    const root = createAppRoot()
+    await root.svc(['init', 'demo'])
+    const run = await root.svc(['install', 'tanstack-query'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toBe(
+      'Installed gen-fetch-client (jsr:@svc/gen-fetch-client@^0.1.0) in demo: ' +
+        'gen-tanstack-query builds on it\n' +
+        'Installed gen-tanstack-query (jsr:@svc/gen-tanstack-query@^0.1.0) in demo\n',
+    )
+    expect(Object.keys(imports(root))).toEqual([
+      '@svc/engine',
+      'gen-fetch-client',
+      'gen-tanstack-query',
+    ])
+    // A clone of the generator it builds on stands in for the import.
+    const cloned = createAppRoot()
+    await cloned.svc(['init', 'demo'])
+    expect((await cloned.svc(['clone', 'demo', '-g', 'gen-fetch-client'])).code).toBe(0)
+    const again = parseJsonStdout(await cloned.svc(['install', 'gen-tanstack-query', '--json']))
+    expect(again).toMatchObject({
+      added: [{ key: 'gen-tanstack-query' }],
+      unchanged: ['gen-fetch-client'],
+    })
+    expect(imports(cloned)['gen-fetch-client']).toBe('./gen-fetch-client/mod.ts')
+  })
+
   it('lists what it ships', async () => {
     const root = createAppRoot()
     const run = await root.svc(['install', '--list', '--json'])

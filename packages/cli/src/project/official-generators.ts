@@ -9,6 +9,8 @@ export type OfficialGenerator = {
   /** The generator id, first key of its enrichments: `@svc/gen-typescript`. */
   readonly id: string
   readonly summary: string
+  /** Keys of the official generators whose output this one's imports: installed with it. */
+  readonly requires?: readonly string[]
 }
 
 export const OFFICIAL_GENERATORS: readonly OfficialGenerator[] = [
@@ -23,6 +25,8 @@ export const OFFICIAL_GENERATORS: readonly OfficialGenerator[] = [
     key: 'gen-tanstack-query',
     id: '@svc/gen-tanstack-query',
     summary: 'TanStack Query options per OpenAPI operation, over gen-fetch-client',
+    // queries.ts imports the functions of client.ts, which only gen-fetch-client writes.
+    requires: ['gen-fetch-client'],
   },
   {
     key: 'gen-graphql-client',

@@ -24,9 +24,18 @@ export type ModelSubject = {
   readonly schema: Schema
 }
 
+/** An OpenAPI operation, as an operation generator sees it. */
+export type OperationSubject = HttpOperation & {
+  /**
+   * What to name it after: its `operationId`, or `<method> <path>` without one; with a counter
+   * (`get-pet 2`) when another operation's gives the same identifier, as for models.
+   */
+  readonly name: string
+}
+
 /** What each kind of generator runs over. */
 export type SubjectOf = {
-  readonly operation: HttpOperation
+  readonly operation: OperationSubject
   readonly webhook: WebhookOperation
   readonly graphql: GraphqlOperation
   readonly model: ModelSubject

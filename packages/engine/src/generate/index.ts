@@ -12,6 +12,7 @@ export {
   type EntryKind,
   type GeneratorEntry,
   type ModelSubject,
+  type OperationSubject,
   type SubjectOf,
   type TransformArgs,
 } from './entries.js'
@@ -31,4 +32,4 @@ export { propertyKey, toIdentifierName, type IdentifierCasing } from './render/i
 export { variantSuffix, type Subject } from './enrichments/index.js'
 export { serveGenerateRequests, type GenerateMessage, type GenerateRequest } from './worker.js'
 export { listSubjects, type SubjectListing } from './subjects.js'
-export { claimNames } from './model-names.js'
+export { claimNames, modelOperationNames } from './model-names.js'

@@ -1,7 +1,7 @@
 import type { ApiModel } from '../model/index.js'
 import type { Subject } from './enrichments/index.js'
 import type { EntryKind, SubjectOf } from './entries.js'
-import { viewName } from './model-names.js'
+import { modelOperationNames, viewName } from './model-names.js'
 import { modelView, type ModelView } from './views.js'
 
 /** One thing a generator runs over, with its manifest key and its enrichments route. */
@@ -22,11 +22,11 @@ export function itemsOf<K extends EntryKind>(model: ApiModel, kind: K): readonly
 const itemLists: { [K in EntryKind]: (model: ApiModel) => readonly Item<K>[] } = {
   operation: (model) =>
     model.protocol === 'oas'
-      ? model.operations.map((subject) => ({
-          subject,
-          key: `${subject.method.toUpperCase()} ${subject.path}`,
-          path: subject.path,
-          route: { kind: 'operation', path: subject.path, method: subject.method },
+      ? model.operations.map((operation) => ({
+          subject: { ...operation, name: modelOperationNames(model).get(operation)! },
+          key: `${operation.method.toUpperCase()} ${operation.path}`,
+          path: operation.path,
+          route: { kind: 'operation', path: operation.path, method: operation.method },
         }))
       : [],
   webhook: (model) =>

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { claimNames, distinctModelNames, distinctWriteViewNames } from './model-names.js'
+import {
+  claimNames,
+  distinctModelNames,
+  distinctNames,
+  distinctWriteViewNames,
+} from './model-names.js'
 import { toIdentifierName } from './render/index.js'
 
 const names = (refNames: string[]) => Object.fromEntries(distinctModelNames(refNames))
@@ -105,5 +110,18 @@ describe('claimNames', () => {
       'CreatePetResponse2',
       'CreatePetBody3',
     ])
+  })
+})
+
+describe('distinctNames for operations (camelCase)', () => {
+  it('lets the text already in camelCase keep it, and tells equal texts apart by order', () => {
+    expect(distinctNames(['get-pet', 'getPet', 'get /a-b', 'get /a_b'], 'camel')).toEqual([
+      'get-pet 2',
+      'getPet',
+      'get /a-b',
+      'get /a_b 2',
+    ])
+    // Two operations with one operationId (an invalid document, but a real one) stay apart.
+    expect(distinctNames(['listPets', 'listPets'], 'camel')).toEqual(['listPets', 'listPets 2'])
   })
 })

@@ -1,5 +1,5 @@
-import type { ApiModel } from '../model/index.js'
-import { toIdentifierName } from './render/index.js'
+import type { ApiModel, HttpOperation } from '../model/index.js'
+import { toIdentifierName, type IdentifierCasing } from './render/index.js'
 import { needsWriteView, type ModelView } from './views.js'
 
 /**
@@ -20,25 +20,34 @@ import { needsWriteView, type ModelView } from './views.js'
  * same names, and a schema that collides with nothing renames nobody.
  */
 export function distinctModelNames(refNames: readonly string[]): ReadonlyMap<string, string> {
-  const groups = new Map<string, string[]>()
-  for (const refName of refNames) {
-    const key = keyOf(refName)
+  const names = distinctNames(refNames, 'pascal')
+  return new Map(refNames.map((refName, index) => [refName, names[index]!]))
+}
+
+/**
+ * The texts, in order, each made distinct from the others as {@link distinctModelNames} does:
+ * where several give the same identifier (ignoring case), the one that already is that identifier
+ * in `casing` (else the first) keeps its text and each other gets ` <n>` appended. Equal texts are
+ * told apart the same way, by their order.
+ */
+export function distinctNames(texts: readonly string[], casing: IdentifierCasing): string[] {
+  const groups = new Map<string, number[]>()
+  texts.forEach((text, index) => {
+    const key = keyOf(text)
     const group = groups.get(key)
-    if (group) group.push(refName)
-    else groups.set(key, [refName])
-  }
-  const names = new Map<string, string>()
+    if (group) group.push(index)
+    else groups.set(key, [index])
+  })
+  const names = [...texts]
   const taken = new Set(groups.keys())
   for (const group of groups.values()) {
-    const keeper = group.find((refName) => toIdentifierName(refName, 'pascal') === refName)
-    const [first, ...rest] =
-      keeper === undefined ? group : [keeper, ...group.filter((r) => r !== keeper)]
-    names.set(first!, first!)
-    for (const refName of rest) {
+    const keeper = group.find((index) => toIdentifierName(texts[index]!, casing) === texts[index])
+    const rest = keeper === undefined ? group.slice(1) : group.filter((index) => index !== keeper)
+    for (const index of rest) {
       let counter = 2
-      while (taken.has(keyOf(`${refName} ${counter}`))) counter++
-      taken.add(keyOf(`${refName} ${counter}`))
-      names.set(refName, `${refName} ${counter}`)
+      while (taken.has(keyOf(`${texts[index]} ${counter}`))) counter++
+      taken.add(keyOf(`${texts[index]} ${counter}`))
+      names[index] = `${texts[index]} ${counter}`
     }
   }
   return names
@@ -120,4 +129,25 @@ export function claimNames(model: ApiModel, requests: readonly string[]): readon
     taken.add(keyOf(name))
     return name
   })
+}
+
+const operationCache = new WeakMap<object, ReadonlyMap<HttpOperation, string>>()
+
+/**
+ * The name each operation of the model is known by in generated code: its operationId, or
+ * `<method> <path>` when it has none, made distinct as model names are ({@link distinctNames}, in
+ * camelCase: `get-pet` and `getPet` give `getPet`, which the one written `getPet` keeps, and
+ * `get-pet 2`, `getPet2`, for the other), in document order; made once per model.
+ */
+export function modelOperationNames(model: ApiModel): ReadonlyMap<HttpOperation, string> {
+  if (model.protocol !== 'oas') return new Map()
+  const operations = model.operations
+  let names = operationCache.get(operations)
+  if (names === undefined) {
+    const texts = operations.map((op) => op.operationId ?? `${op.method} ${op.path}`)
+    const distinct = distinctNames(texts, 'camel')
+    names = new Map(operations.map((operation, index) => [operation, distinct[index]!]))
+    operationCache.set(operations, names)
+  }
+  return names
 }

@@ -12,11 +12,8 @@ export function defaultName(
   switch (kind) {
     case 'model':
       return toIdentifierName((subject as SubjectOf['model']).name, 'pascal') + suffix
-    case 'operation': {
-      const operation = subject as SubjectOf['operation']
-      const text = operation.operationId ?? `${operation.method} ${operation.path}`
-      return toIdentifierName(text, 'camel') + suffix
-    }
+    case 'operation':
+      return toIdentifierName((subject as SubjectOf['operation']).name, 'camel') + suffix
     case 'webhook': {
       const webhook = subject as SubjectOf['webhook']
       return toIdentifierName(`${webhook.name} ${webhook.method}`, 'camel') + suffix

@@ -48,8 +48,8 @@ export const fetchClientEntry = toOperationEntry({
   enrichmentSchema,
   toExportPath: () => 'client.ts',
   toName(operation, variant) {
-    const text = operation.operationId ?? `${operation.method} ${operation.path}`
-    const name = toIdentifierName(text, 'camel') + variantSuffix(variant)
+    // `operation.name` is distinct per operation: `get-pet` and `getPet` give `getPet2` and `getPet`.
+    const name = toIdentifierName(operation.name, 'camel') + variantSuffix(variant)
     // The runtime's function is declared first, so an operation of the same name steps aside.
     return RUNTIME_VALUES.includes(name) ? `${name}_` : name
   },

@@ -1,5 +1,10 @@
 import type { ApiModel, HttpOperation } from '@svc/engine'
-import { claimNames, toIdentifierName, variantSuffix } from '@svc/engine/generate'
+import {
+  claimNames,
+  modelOperationNames,
+  toIdentifierName,
+  variantSuffix,
+} from '@svc/engine/generate'
 
 /**
  * The names of an operation's per-operation types: `CreatePetBody` for the request body,
@@ -12,7 +17,9 @@ export type OperationNames = {
   response(status: string): string
 }
 
-const cache = new WeakMap<ApiModel, Map<string, Map<HttpOperation, OperationNames>>>()
+// Keyed by method and path: an operation generator's subject is a copy of the model's operation
+// (with its distinct `name`), not the model's object itself.
+const cache = new WeakMap<ApiModel, Map<string, Map<string, OperationNames>>>()
 
 /**
  * The names of one operation's types in one variant. Every name of every operation is claimed
@@ -28,16 +35,18 @@ export function operationNames(
   if (byVariant === undefined) cache.set(model, (byVariant = new Map()))
   let names = byVariant.get(variant)
   if (names === undefined) byVariant.set(variant, (names = claimAll(model, variant)))
-  const found = names.get(operation)
+  const found = names.get(routeOf(operation))
   if (found === undefined)
     throw new Error(`${operation.method} ${operation.path} is not in the model`)
   return found
 }
 
-function claimAll(model: ApiModel, variant: string): Map<HttpOperation, OperationNames> {
+function claimAll(model: ApiModel, variant: string): Map<string, OperationNames> {
   const operations = model.protocol === 'oas' ? model.operations : []
+  // Named after the operation's distinct name, as its function is: getPet2's are GetPet2Body….
+  const distinct = modelOperationNames(model)
   const wanted = operations.map((operation) => {
-    const text = operation.operationId ?? `${operation.method} ${operation.path}`
+    const text = distinct.get(operation) ?? `${operation.method} ${operation.path}`
     const base = toIdentifierName(text, 'pascal') + variantSuffix(variant)
     const success = successStatus(Object.keys(operation.responses))
     const statuses = Object.keys(operation.responses).filter((status) => status !== success)
@@ -56,12 +65,12 @@ function claimAll(model: ApiModel, variant: string): Map<HttpOperation, Operatio
     model,
     wanted.flatMap((each) => each.requests),
   ).map((name) => toIdentifierName(name, 'pascal'))
-  const result = new Map<HttpOperation, OperationNames>()
+  const result = new Map<string, OperationNames>()
   let next = 0
   for (const [index, each] of wanted.entries()) {
     const [body, response, ...others] = claimed.slice(next, (next += each.requests.length))
     const byStatus = new Map(each.statuses.map((status, at) => [status, others[at]!]))
-    result.set(operations[index]!, {
+    result.set(routeOf(operations[index]!), {
       body: body!,
       response: (status) => (status === each.success ? response! : byStatus.get(status)!),
     })
@@ -85,4 +94,8 @@ export function successStatus(statuses: readonly string[]): string | undefined {
 /** `404`, `2XX`, `Default`. */
 function statusSuffix(status: string): string {
   return status === 'default' ? 'Default' : status.toUpperCase()
+}
+
+function routeOf(operation: HttpOperation): string {
+  return `${operation.method} ${operation.path}`
 }

@@ -10,8 +10,11 @@
  * `queryClient.fetchQuery` and the Vue, Solid, Svelte and Angular adapters take them as they are.
  * docs/generators/tanstack-query.md describes them.
  */
-import type { HttpOperation } from '@svc/engine'
-import { toOperationEntry, type AnyGeneratorEntry } from '@svc/engine/generate'
+import {
+  toOperationEntry,
+  type AnyGeneratorEntry,
+  type OperationSubject,
+} from '@svc/engine/generate'
 import { fetchClientEntry } from '@svc/gen-fetch-client'
 import { isQuery, printMutation, printQuery } from './print-options.js'
 import { defineRuntime } from './runtime.js'
@@ -37,7 +40,7 @@ export const tanstackQueryEntry = toOperationEntry({
 })
 
 /** The name gen-fetch-client gives the operation's function, variant suffix included. */
-function clientFunctionOf(operation: HttpOperation, variant: string): string {
+function clientFunctionOf(operation: OperationSubject, variant: string): string {
   const name = fetchClientEntry.toName?.(operation, variant)
   if (name === undefined) throw new Error('@svc/gen-fetch-client names no function')
   return name

@@ -38,3 +38,4 @@ export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
 export { printDeclared, printType, type Layout, type NameModel } from './print-type.js'
 export { printDoc } from './print-doc.js'
 export { memberValues, schemaOfModel } from './discriminators.js'
+export { extraKeys, onlyKeyPattern } from './pattern-properties.js'

@@ -2,6 +2,7 @@ import type { ArraySchema, ObjectSchema, Schema, UnionSchema } from '@svc/engine
 import { propertyKey, type ModelView } from '@svc/engine/generate'
 import { memberValues } from './discriminators.js'
 import { printDoc } from './print-doc.js'
+import { extraKeys } from './pattern-properties.js'
 
 /**
  * How the printer names another model: the generator inserts it and records the dependency. The
@@ -143,7 +144,7 @@ function printObject(schema: ObjectSchema, nameModel: NameModel, layout?: Layout
     docs.push(printDoc(property, inner.indent))
     return `${prefix}${declared(alternative, inner, prefix.length)}`
   })
-  const extra = schema.additionalProperties
+  const extra = extraKeys(schema)
   if (extra !== undefined && extra !== false) {
     // An index signature must admit every declared property: beside them it widens to their types.
     const value = extra === true ? 'unknown' : printType(extra, nameModel, inner)

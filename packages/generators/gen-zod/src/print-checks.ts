@@ -29,7 +29,7 @@ export function printString(schema: StringSchema): string {
  * `u` flag as JSON Schema says; many documents write escapes only the plain syntax accepts, so
  * those are read without it. A pattern JavaScript cannot compile is not checked.
  */
-function regExpOf(pattern: string): string | undefined {
+export function regExpOf(pattern: string): string | undefined {
   for (const flags of ['u', '']) {
     try {
       new RegExp(pattern, flags)

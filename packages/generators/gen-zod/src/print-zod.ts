@@ -1,7 +1,7 @@
 import type { ArraySchema, ObjectSchema, Schema, UnionSchema } from '@svc/engine'
 import { propertyKey } from '@svc/engine/generate'
-import { memberValues } from '@svc/gen-typescript'
-import { printArrayChecks, printNumberChecks, printString } from './print-checks.js'
+import { extraKeys, memberValues, onlyKeyPattern } from '@svc/gen-typescript'
+import { printArrayChecks, printNumberChecks, printString, regExpOf } from './print-checks.js'
 
 /** How the printer refers to another model's schema constant (directly, or through z.lazy). */
 export type NameModel = (refName: string) => string
@@ -112,8 +112,11 @@ function printObject(schema: ObjectSchema, refs: ModelRefs): string {
     const value = print(property, refs)
     return `${propertyKey(name)}: ${required.has(name) ? value : `${value}.optional()`}`
   })
-  const extra = schema.additionalProperties
+  const extra = extraKeys(schema)
   if (shape.length === 0) {
+    const keyed = onlyKeyPattern(schema)
+    const key = keyed && regExpOf(keyed.pattern)
+    if (keyed && key) return `z.record(z.string().regex(${key}), ${print(keyed.value, refs)})`
     if (extra === false) return 'z.strictObject({})'
     return `z.record(z.string(), ${typeof extra === 'object' ? print(extra, refs) : 'z.unknown()'})`
   }

@@ -20,7 +20,12 @@ export type InstallResult =
   | {
       readonly type: 'installed'
       readonly projectName: string
-      readonly added: readonly { readonly key: string; readonly specifier: string }[]
+      /** `requiredBy`: installed because that generator, named, builds on it. */
+      readonly added: readonly {
+        readonly key: string
+        readonly specifier: string
+        readonly requiredBy?: string
+      }[]
       readonly unchanged: readonly string[]
     }
   | {
@@ -35,8 +40,9 @@ const RECIPE = {
 
 /**
  * `svc install <gen…>`: imports official generators into a project's root manifest as `jsr:`
- * specifiers. One already imported is left as it is; one cloned is refused, since a generator
- * is never both.
+ * specifiers, each after the ones it builds on (`requires`: gen-tanstack-query's
+ * gen-fetch-client). One already imported is left as it is; one named and cloned is refused,
+ * since a generator is never both, while a clone of one only required stands in for it.
  */
 export async function install(options: InstallOptions, io: CommandIO): Promise<InstallResult> {
   if (options.list) return list()
@@ -59,11 +65,12 @@ export async function install(options: InstallOptions, io: CommandIO): Promise<I
   })
   const paths = openProject(options.project, io.cwd, RECIPE, { defaultToOnly: true })
   const manifest = readRootManifest(paths.rootManifest)
-  const added: { key: string; specifier: string }[] = []
+  const added: { key: string; specifier: string; requiredBy?: string }[] = []
   const unchanged: string[] = []
-  for (const generator of generators) {
+  for (const { generator, requiredBy } of withRequired(generators)) {
     const current = manifest.imports[generator.key]
-    if (current !== undefined && !current.startsWith('jsr:'))
+    // A clone of a generator only required stands in for it.
+    if (current !== undefined && !current.startsWith('jsr:') && requiredBy === undefined)
       throw new RecipeError({
         ...RECIPE,
         problem: `'${generator.key}' is cloned in ${paths.name} (${current}); a generator is never both imported and cloned. Remove the clone first.`,
@@ -73,11 +80,36 @@ export async function install(options: InstallOptions, io: CommandIO): Promise<I
     else {
       const specifier = jsrSpecifierOf(generator.id)
       manifest.imports[generator.key] = specifier
-      added.push({ key: generator.key, specifier })
+      added.push({ key: generator.key, specifier, ...(requiredBy && { requiredBy }) })
     }
   }
   writeRootManifest(paths.rootManifest, manifest)
   return { type: 'installed', projectName: paths.name, added, unchanged }
+}
+
+/**
+ * The generators named, each preceded by those it requires that are not named themselves, once
+ * each, in the order named.
+ */
+function withRequired(
+  named: readonly OfficialGenerator[],
+): { generator: OfficialGenerator; requiredBy?: string }[] {
+  const keys = new Set(named.map((generator) => generator.key))
+  const seen = new Set<string>()
+  const ordered: { generator: OfficialGenerator; requiredBy?: string }[] = []
+  for (const generator of named) {
+    for (const key of generator.requires ?? []) {
+      const required = findOfficial(key)
+      if (!required) throw new Error(`${generator.key} requires ${key}, which svc does not ship`)
+      if (keys.has(key) || seen.has(key)) continue
+      seen.add(key)
+      ordered.push({ generator: required, requiredBy: generator.key })
+    }
+    if (seen.has(generator.key)) continue
+    seen.add(generator.key)
+    ordered.push({ generator })
+  }
+  return ordered
 }
 
 function list(): InstallResult {

@@ -17,9 +17,9 @@ export type IdentifierCasing = 'pascal' | 'camel'
  *   `_` suffix (`class` → `class_`, and `string` → `string_`, as it cannot name a type); empty
  *   text gives `_`.
  *
- * Different texts can give the same name (`pet-store`, `pet_store`). Component schemas are named
- * from `ModelSubject.name`, which is distinct for each; for other texts generator keys tell them
- * apart, so the registry reports the clash instead of merging the two.
+ * Different texts can give the same name (`pet-store`, `pet_store`). Component schemas and
+ * operations are named from their subject's `name`, which is distinct for each; for other texts
+ * generator keys tell them apart, so the registry reports the clash instead of merging the two.
  *
  * @example
  * ```ts
