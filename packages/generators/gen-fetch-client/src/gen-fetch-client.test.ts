@@ -40,7 +40,7 @@ describe('@svc/gen-fetch-client', () => {
     expect(results).toHaveLength(20)
     expect(results.filter((result) => result.status !== 'success')).toEqual([])
     const client = files.get('client.ts')!
-    expect(client).toContain("import type { ApiResponse, Order, Pet, User } from './types.ts'")
+    expect(client).toContain("import type { ApiResponse, Order, Pet, User } from './types.js'")
     expect(functionOf(client, 'getPetById')).toBe(
       `/** Find pet by ID */
 export function getPetById(
@@ -190,7 +190,7 @@ export async function use(file: Blob) {
       },
     })
     const client = files.get('client.ts')!
-    expect(client).toContain("import { apiResponseSchema, orderSchema, petSchema } from './zod.ts'")
+    expect(client).toContain("import { apiResponseSchema, orderSchema, petSchema } from './zod.js'")
     expect(functionOf(client, 'getPetById')).toContain('validate: { 200: petSchema }')
     expect(functionOf(client, 'getUserByName')).not.toContain('validate')
     expect(files.get('zod.ts')).toContain('export const petSchema = z.looseObject(')

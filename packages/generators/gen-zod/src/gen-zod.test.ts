@@ -51,7 +51,7 @@ describe('@svc/gen-zod', () => {
     expect(files.get('zod.ts')).toContain(
       'export const nodeSchema: z.ZodType<Node> = z.looseObject({ kind: z.enum(["leaf", "branch"]).nullable(), children: z.array(z.lazy(() => nodeSchema)).optional(), owner: ownerSchema.optional(), meta: z.record(z.string(), z.boolean()).optional() })',
     )
-    expect(files.get('zod.ts')).toContain("import type { Node } from './types.ts'")
+    expect(files.get('zod.ts')).toContain("import type { Node } from './types.js'")
     expect(typecheck(files)).toEqual([])
   })
 
