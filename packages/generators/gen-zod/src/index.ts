@@ -10,9 +10,9 @@ import {
   variantSuffix,
   type AnyGeneratorEntry,
 } from '@svc/engine/generate'
-import { schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
+import { printDoc, schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
 import { cyclesOf } from './cycles.js'
-import { printZod } from './print-zod.js'
+import { printZodDeclaration, type ModelRefs } from './print-zod.js'
 
 type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
 
@@ -30,7 +30,7 @@ export const zodEntry = toModelEntry({
         const cycles = cyclesOf(context.model)
         const dependsOn: Dependency[] = []
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
-        const expression = printZod(schema, {
+        const refs: ModelRefs = {
           name: (refName) => {
             const key = context.insertModel(zodEntry, refName)
             const lazy = cycles.sameCycle(refName, subject.refName)
@@ -54,7 +54,7 @@ export const zodEntry = toModelEntry({
               Object.keys(target.properties).length > 0
             )
           },
-        })
+        }
         let annotation = ''
         if (cycles.recursive(subject.refName)) {
           const type = context.insertModel(typescriptEntry, subject.refName)
@@ -65,8 +65,13 @@ export const zodEntry = toModelEntry({
           })
           annotation = `: z.ZodType<${type.identifier.name}>`
         }
+        const declaration = printZodDeclaration(
+          `export const ${name}${annotation} = `,
+          schema,
+          refs,
+        )
         return {
-          code: `export const ${name}${annotation} = ${expression}`,
+          code: `${printDoc(schema, '')}${declaration}`,
           dependsOn,
           imports: [{ module: 'zod', name: 'z' }],
         }
@@ -76,4 +81,4 @@ export const zodEntry = toModelEntry({
 })
 
 export const generators: readonly AnyGeneratorEntry[] = [zodEntry]
-export { printZod, type ModelRefs, type NameModel } from './print-zod.js'
+export { printZod, printZodDeclaration, type ModelRefs, type NameModel } from './print-zod.js'

@@ -226,6 +226,35 @@ describe('renderFiles', () => {
     ])
   })
 
+  it('puts one imported name a line when the declaration would pass 100 columns', () => {
+    const registry = createDefinitionRegistry()
+    const names = [
+      'PetCategoryAssignment',
+      'PetMedicalHistory',
+      'PetOwnerAddress',
+      'PetVaccination',
+    ]
+    for (const name of names)
+      add(registry, [name, 'type', 'types.ts'], { code: `export type ${name} = 1` })
+    add(registry, ['Short', 'type', 'types.ts'], { code: 'export type Short = 1' })
+    add(registry, ['all', 'value', 'use.ts'], {
+      code: `export const all: [${names.join(', ')}] = [1, 1, 1, 1]`,
+      dependsOn: names.map((name) => ({ name, exportPath: 'types.ts' })),
+    })
+    add(registry, ['short', 'value', 'other/use.ts'], {
+      code: 'export const short: Short = 1',
+      dependsOn: [{ name: 'Short', exportPath: 'types.ts' }],
+    })
+    const { files } = renderFiles(registry)
+    expect(files.get('use.ts')?.content.split('\n\n')[1]).toBe(`import type {
+  PetCategoryAssignment,
+  PetMedicalHistory,
+  PetOwnerAddress,
+  PetVaccination,
+} from './types.js'`)
+    expect(files.get('other/use.ts')?.content).toContain("import type { Short } from '../types.js'")
+  })
+
   it('imports only what emitted code uses, never from the file itself', () => {
     const registry = createDefinitionRegistry()
     add(registry, ['Pet', 'type', 'types.ts'], { code: 'export type Pet = { name: string }' })

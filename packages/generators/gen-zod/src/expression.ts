@@ -1,0 +1,204 @@
+import {
+  breakParent,
+  conditionalGroup,
+  group,
+  hardline,
+  ifBreak,
+  indent,
+  join,
+  line,
+  printDoc,
+  softline,
+  willBreak,
+  type Doc,
+} from './layout.js'
+
+/**
+ * The JavaScript expressions zod schemas are written with, kept as a tree until printed so that
+ * they can be laid out: `z.string().min(1)` is the chain `z` → `.string()` → `.min(1)`.
+ */
+export type Expression = Chain | Call | ObjectLiteral | ArrayLiteral | Atom
+
+/** A name followed by calls: `z.object({…}).nullable()`, `petSchema.exactOptional()`. */
+export type Chain = {
+  readonly kind: 'chain'
+  readonly root: string
+  readonly links: readonly Link[]
+}
+export type Link = { readonly name: string; readonly args: readonly Expression[] }
+/** A call that is not a method call: `new RegExp("…")`. */
+export type Call = {
+  readonly kind: 'call'
+  readonly callee: string
+  readonly args: readonly Expression[]
+}
+export type ObjectLiteral = {
+  readonly kind: 'object'
+  readonly entries: readonly (readonly [key: string, value: Expression])[]
+  /** One entry a line even when they would fit on one: a model's shape, diff-friendly. */
+  readonly broken: boolean
+}
+export type ArrayLiteral = { readonly kind: 'array'; readonly items: readonly Expression[] }
+/** Text that is never broken: a literal, an arrow function. */
+export type Atom = { readonly kind: 'atom'; readonly text: string; readonly simple: boolean }
+
+export function atom(text: string, simple = true): Atom {
+  return { kind: 'atom', text, simple }
+}
+
+/** `z.name(args…)`, and a bare name (`petSchema`) without arguments. */
+export function z(name: string, ...args: Expression[]): Chain {
+  return { kind: 'chain', root: 'z', links: [{ name: `.${name}`, args }] }
+}
+
+export function named(name: string): Chain {
+  return { kind: 'chain', root: name, links: [] }
+}
+
+/** The expression followed by `.name(args…)`. */
+export function withCall(expression: Expression, name: string, ...args: Expression[]): Expression {
+  const link = { name: `.${name}`, args }
+  if (expression.kind === 'chain') return { ...expression, links: [...expression.links, link] }
+  // An identifier, a call or a `new` expression binds tighter than `.`; a literal needs brackets.
+  const text = printFlat(expression)
+  const bare = expression.kind === 'atom' || expression.kind === 'call'
+  return { kind: 'chain', root: bare ? text : `(${text})`, links: [link] }
+}
+
+export function call(callee: string, ...args: Expression[]): Call {
+  return { kind: 'call', callee, args }
+}
+
+export function object(
+  entries: readonly (readonly [string, Expression])[],
+  broken = false,
+): ObjectLiteral {
+  return { kind: 'object', entries, broken }
+}
+
+export function array(items: readonly Expression[]): ArrayLiteral {
+  return { kind: 'array', items }
+}
+
+/** Whether the expression ends in `.name(…)`. */
+export function endsWith(expression: Expression, name: string): boolean {
+  return expression.kind === 'chain' && expression.links.at(-1)?.name === `.${name}`
+}
+
+/** The expression on one line. */
+export function printFlat(expression: Expression): string {
+  switch (expression.kind) {
+    case 'atom':
+      return expression.text
+    case 'object': {
+      const entries = expression.entries.map(([key, value]) => `${key}: ${printFlat(value)}`)
+      return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`
+    }
+    case 'array':
+      return `[${expression.items.map(printFlat).join(', ')}]`
+    case 'call':
+      return `${expression.callee}(${expression.args.map(printFlat).join(', ')})`
+    case 'chain':
+      return expression.links.reduce(
+        (text, link) => `${text}${link.name}(${link.args.map(printFlat).join(', ')})`,
+        expression.root,
+      )
+  }
+}
+
+/**
+ * The expression after `prefix` (`export const petSchema = `), laid out to `width` columns as
+ * prettier would print it.
+ */
+export function printLaidOut(prefix: string, expression: Expression, width: number): string {
+  return prefix + printDoc(toDoc(expression), width, prefix.length)
+}
+
+function toDoc(expression: Expression): Doc {
+  switch (expression.kind) {
+    case 'atom':
+      return expression.text
+    case 'object':
+      return objectDoc(expression)
+    case 'array':
+      return arrayDoc(expression)
+    case 'call':
+      return [expression.callee, argumentsDoc(expression.args)]
+    case 'chain':
+      return chainDoc(expression)
+  }
+}
+
+function objectDoc(expression: ObjectLiteral): Doc {
+  if (expression.entries.length === 0) return '{}'
+  const entries = expression.entries.map(([key, value]) => [`${key}: `, toDoc(value)])
+  return group(
+    ['{', indent([line, join([',', line], entries)]), ifBreak(','), line, '}'],
+    expression.broken,
+  )
+}
+
+function arrayDoc(expression: ArrayLiteral): Doc {
+  if (expression.items.length === 0) return '[]'
+  const items = expression.items.map(toDoc)
+  return group(['[', indent([softline, join([',', line], items)]), ifBreak(','), softline, ']'])
+}
+
+/**
+ * Prettier's member chain: up to two calls (`z.object({…})`, `petSchema.exactOptional()`) stay
+ * together; with more, they go one a line when they do not fit, or when a call before the last
+ * breaks, or when one of three or more calls has a complex argument.
+ */
+function chainDoc(chain: Chain): Doc {
+  const links = chain.links.map((link) => [link.name, argumentsDoc(link.args)])
+  const oneLine = [chain.root, ...links]
+  if (chain.links.length < 2) return oneLine
+  const expanded = [chain.root, indent([hardline, join(hardline, links)])]
+  const complex = chain.links.length > 2 && chain.links.some((link) => !link.args.every(isSimple))
+  if (complex || links.slice(0, -1).some(willBreak)) return group(expanded)
+  return [willBreak(oneLine) ? breakParent : '', conditionalGroup([oneLine, expanded])]
+}
+
+/**
+ * Prettier's call arguments: on one line when they fit; else a last object or array argument
+ * hugs the parentheses (`z.union([` … `])`); else one argument a line.
+ */
+function argumentsDoc(args: readonly Expression[]): Doc {
+  if (args.length === 0) return '()'
+  const printed = args.map(toDoc)
+  const allBroken = group(
+    ['(', indent([softline, join([',', line], printed)]), ifBreak(','), softline, ')'],
+    true,
+  )
+  const last = args[args.length - 1]!
+  const others = printed.slice(0, -1)
+  const hug = (last.kind === 'object' || last.kind === 'array') && !others.some(willBreak)
+  if (!hug)
+    return group(['(', indent([softline, join([',', line], printed)]), ifBreak(','), softline, ')'])
+  const lastDoc = printed[printed.length - 1]!
+  const head = others.flatMap((doc) => [doc, ', '])
+  return [
+    printed.some(willBreak) ? breakParent : '',
+    conditionalGroup([
+      ['(', ...head, lastDoc, ')'],
+      ['(', ...head, group(lastDoc, true), ')'],
+      allBroken,
+    ]),
+  ]
+}
+
+/** Prettier's "simple" call argument: no function with a body to read, no deep nesting. */
+function isSimple(expression: Expression): boolean {
+  switch (expression.kind) {
+    case 'atom':
+      return expression.simple
+    case 'object':
+      return expression.entries.every(([, value]) => isSimple(value))
+    case 'array':
+      return expression.items.every(isSimple)
+    case 'call':
+      return expression.args.every(isSimple)
+    case 'chain':
+      return expression.links.every((link) => link.args.every(isSimple))
+  }
+}
