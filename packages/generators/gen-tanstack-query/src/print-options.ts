@@ -17,10 +17,10 @@ ${successData('      ', `${client}(args, { ...options, signal })`)},
 /** `{ mutationKey, mutationFn }` for any other method: the variables are the client's arguments. */
 export function printMutation({ name, client, summary }: Printed): string {
   return `${docOf(summary, `mutation of \`${client}\`, for \`useMutation(${name}())\``)}
-export function ${name}(options?: RequestOptions) {
+${signature(`export function ${name}(`, 'options?: RequestOptions', ',')}
   return {
-    mutationKey: ['${client}'] as const,
-${arrow('    mutationFn: ', `(args: Parameters<typeof ${client}>[0])`, `${client}(args, options)`)},
+    mutationKey: ${key(`['${client}'] as const`)},
+${arrow('    mutationFn: ', `args: Parameters<typeof ${client}>[0]`, `${client}(args, options)`)},
   }
 }`
 }
@@ -28,17 +28,33 @@ ${arrow('    mutationFn: ', `(args: Parameters<typeof ${client}>[0])`, `${client
 /** The widest line, as the repository's prettier configuration; longer lines break as it does. */
 const WIDTH = 100
 
-/** `export function name(parameter) {`, the parameter on a line of its own when too long. */
-function signature(head: string, parameter: string): string {
+/**
+ * `export function name(parameter) {`, the parameter on a line of its own when too long, with
+ * `comma` after it (none after a rest parameter).
+ */
+function signature(head: string, parameter: string, comma = ''): string {
   const line = `${head}${parameter}) {`
-  return line.length <= WIDTH ? line : `${head}\n  ${parameter}\n) {`
+  return line.length <= WIDTH ? line : `${head}\n  ${parameter}${comma}\n) {`
 }
 
-/** `key: (parameters) => successDataOf(call)`, broken after the arrow when too long. */
-function arrow(head: string, parameters: string, call: string): string {
-  const line = `${head}${parameters} => successDataOf(${call})`
+/** The mutation key after `mutationKey: `, its one element on a line of its own when too long. */
+function key(line: string): string {
+  if (`    mutationKey: ${line},`.length <= WIDTH) return line
+  return `[\n      ${line.slice(1, -' as const'.length - 1)},\n    ] as const`
+}
+
+/**
+ * `key: (parameter) => successDataOf(call)`, broken after the arrow when too long, and with the
+ * parameter on a line of its own when even that is too long.
+ */
+function arrow(head: string, parameter: string, call: string): string {
+  const line = `${head}(${parameter}) => successDataOf(${call})`
   if (line.length + 1 <= WIDTH) return line
-  return `${head}${parameters} =>\n${successData(`${head.replace(/\S.*/, '')}  `, call)}`
+  const indent = head.replace(/\S.*/, '')
+  if (`${head}(${parameter}) =>`.length <= WIDTH)
+    return `${head}(${parameter}) =>\n${successData(`${indent}  `, call)}`
+  const body = successData(indent, call).trimStart()
+  return `${head}(\n${indent}  ${parameter},\n${indent}) => ${body}`
 }
 
 /** `successDataOf(call)` at `indent`, the call on a line of its own when too long. */
