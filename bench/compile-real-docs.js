@@ -154,7 +154,17 @@ async function main() {
     if (!args.keep) rmSync(folder, { recursive: true, force: true })
   }
   printTable(
-    ['document', 'tsc errors', 'failed items', 'files', 'lines', 'longest', `> ${WIDTH}`, 'tsc s', 'tsc MB'],
+    [
+      'document',
+      'tsc errors',
+      'failed items',
+      'files',
+      'lines',
+      'longest',
+      `> ${WIDTH}`,
+      'tsc s',
+      'tsc MB',
+    ],
     rows,
   )
   process.stdout.write(`\n${describeMachine(machine, loadBefore, loadAverage())}\n`)

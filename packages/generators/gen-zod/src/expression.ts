@@ -6,6 +6,7 @@ import {
   ifBreak,
   indent,
   join,
+  lazy,
   line,
   printDoc,
   softline,
@@ -19,65 +20,114 @@ import {
  */
 export type Expression = Chain | Call | ObjectLiteral | ArrayLiteral | Atom
 
+/**
+ * Each node carries its one-line text, made as the tree is built (`null` when an object inside
+ * must break): most of a file fits, and is then printed without building a layout at all.
+ */
+type Node = { readonly flat: string | null }
+
 /** A name followed by calls: `z.object({…}).nullable()`, `petSchema.exactOptional()`. */
-export type Chain = {
+export type Chain = Node & {
   readonly kind: 'chain'
   readonly root: string
   readonly links: readonly Link[]
 }
 export type Link = { readonly name: string; readonly args: readonly Expression[] }
 /** A call that is not a method call: `new RegExp("…")`. */
-export type Call = {
+export type Call = Node & {
   readonly kind: 'call'
   readonly callee: string
   readonly args: readonly Expression[]
 }
-export type ObjectLiteral = {
+export type ObjectLiteral = Node & {
   readonly kind: 'object'
   readonly entries: readonly (readonly [key: string, value: Expression])[]
   /** One entry a line even when they would fit on one: a model's shape, diff-friendly. */
   readonly broken: boolean
 }
-export type ArrayLiteral = { readonly kind: 'array'; readonly items: readonly Expression[] }
+export type ArrayLiteral = Node & { readonly kind: 'array'; readonly items: readonly Expression[] }
 /** Text that is never broken: a literal, an arrow function. */
-export type Atom = { readonly kind: 'atom'; readonly text: string; readonly simple: boolean }
+export type Atom = Node & {
+  readonly kind: 'atom'
+  readonly text: string
+  readonly simple: boolean
+}
 
 export function atom(text: string, simple = true): Atom {
-  return { kind: 'atom', text, simple }
+  return { kind: 'atom', text, simple, flat: text }
 }
 
-/** `z.name(args…)`, and a bare name (`petSchema`) without arguments. */
+/** `root` followed by the calls of `links`: `chain('z.iso', [{ name: '.date', args: [] }])`. */
+export function chain(root: string, links: readonly Link[]): Chain {
+  let flat: string | null = root
+  for (const link of links) {
+    const args = flatList(link.args)
+    flat = flat === null || args === null ? null : `${flat}${link.name}(${args})`
+  }
+  return { kind: 'chain', root, links, flat }
+}
+
+/** `z.name(args…)`. */
 export function z(name: string, ...args: Expression[]): Chain {
-  return { kind: 'chain', root: 'z', links: [{ name: `.${name}`, args }] }
+  return chain('z', [{ name: `.${name}`, args }])
 }
 
+/** A bare name: `petSchema`. */
 export function named(name: string): Chain {
-  return { kind: 'chain', root: name, links: [] }
+  return chain(name, [])
 }
 
 /** The expression followed by `.name(args…)`. */
 export function withCall(expression: Expression, name: string, ...args: Expression[]): Expression {
   const link = { name: `.${name}`, args }
-  if (expression.kind === 'chain') return { ...expression, links: [...expression.links, link] }
+  if (expression.kind === 'chain') {
+    const argsText = flatList(args)
+    const flat =
+      expression.flat === null || argsText === null
+        ? null
+        : `${expression.flat}.${name}(${argsText})`
+    return { ...expression, links: [...expression.links, link], flat }
+  }
   // An identifier, a call or a `new` expression binds tighter than `.`; a literal needs brackets.
   const text = printFlat(expression)
   const bare = expression.kind === 'atom' || expression.kind === 'call'
-  return { kind: 'chain', root: bare ? text : `(${text})`, links: [link] }
+  return chain(bare ? text : `(${text})`, [link])
 }
 
 export function call(callee: string, ...args: Expression[]): Call {
-  return { kind: 'call', callee, args }
+  const argsText = flatList(args)
+  return { kind: 'call', callee, args, flat: argsText === null ? null : `${callee}(${argsText})` }
 }
 
 export function object(
   entries: readonly (readonly [string, Expression])[],
   broken = false,
 ): ObjectLiteral {
-  return { kind: 'object', entries, broken }
+  let flat: string | null = null
+  if (!broken) {
+    const texts: string[] = []
+    for (const [key, value] of entries) {
+      if (value.flat === null) break
+      texts.push(`${key}: ${value.flat}`)
+    }
+    if (texts.length === entries.length)
+      flat = texts.length === 0 ? '{}' : `{ ${texts.join(', ')} }`
+  }
+  return { kind: 'object', entries, broken, flat }
 }
 
 export function array(items: readonly Expression[]): ArrayLiteral {
-  return { kind: 'array', items }
+  const itemsText = flatList(items)
+  return { kind: 'array', items, flat: itemsText === null ? null : `[${itemsText}]` }
+}
+
+function flatList(items: readonly Expression[]): string | null {
+  const texts: string[] = []
+  for (const item of items) {
+    if (item.flat === null) return null
+    texts.push(item.flat)
+  }
+  return texts.join(', ')
 }
 
 /** Whether the expression ends in `.name(…)`. */
@@ -87,6 +137,7 @@ export function endsWith(expression: Expression, name: string): boolean {
 
 /** The expression on one line. */
 export function printFlat(expression: Expression): string {
+  if (expression.flat !== null) return expression.flat
   switch (expression.kind) {
     case 'atom':
       return expression.text
@@ -114,7 +165,14 @@ export function printLaidOut(prefix: string, expression: Expression, width: numb
   return prefix + printDoc(toDoc(expression), width, prefix.length)
 }
 
+/** The document of an expression; one that cannot break by force is built only if needed. */
 function toDoc(expression: Expression): Doc {
+  if (expression.kind === 'atom') return expression.text
+  const text = expression.flat
+  return text === null ? structure(expression) : lazy(text, () => structure(expression))
+}
+
+function structure(expression: Expression): Doc {
   switch (expression.kind) {
     case 'atom':
       return expression.text
@@ -181,7 +239,8 @@ function argumentsDoc(args: readonly Expression[]): Doc {
     printed.some(willBreak) ? breakParent : '',
     conditionalGroup([
       ['(', ...head, lastDoc, ')'],
-      ['(', ...head, group(lastDoc, true), ')'],
+      // Built, not lazy: the hugged argument must break even where its one-line text would fit.
+      ['(', ...head, group(structure(last), true), ')'],
       allBroken,
     ]),
   ]

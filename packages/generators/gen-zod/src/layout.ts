@@ -6,7 +6,7 @@
  */
 
 /** A document to lay out: text, a sequence, or one of the nodes below. */
-export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | BreakParent
+export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | BreakParent | Lazy
 
 type Group = {
   readonly type: 'group'
@@ -22,6 +22,11 @@ type Line = { readonly type: 'line'; readonly soft?: boolean; readonly hard?: bo
 type IfBreak = { readonly type: 'ifBreak'; readonly broken: Doc; readonly flat: Doc }
 /** Breaks the enclosing groups; prints nothing. */
 type BreakParent = { readonly type: 'breakParent' }
+/**
+ * A group that never breaks by itself, given as its one-line text: the document is built only
+ * when the text does not fit, so that most of a large file is never built as a tree.
+ */
+type Lazy = { readonly type: 'lazy'; readonly text: string; readonly build: () => Doc }
 
 export const line: Line = { type: 'line' }
 export const softline: Line = { type: 'line', soft: true }
@@ -48,8 +53,17 @@ export function ifBreak(broken: Doc, flat: Doc = ''): IfBreak {
   return { type: 'ifBreak', broken, flat }
 }
 
+export function lazy(text: string, build: () => Doc): Lazy {
+  return { type: 'lazy', text, build }
+}
+
 export function join(separator: Doc, docs: readonly Doc[]): Doc[] {
-  return docs.flatMap((doc, i) => (i === 0 ? [doc] : [separator, doc]))
+  const joined: Doc[] = []
+  for (const doc of docs) {
+    if (joined.length > 0) joined.push(separator)
+    joined.push(doc)
+  }
+  return joined
 }
 
 /** Whether the document breaks whatever the width (conditional groups excepted, as prettier). */
@@ -67,6 +81,8 @@ export function willBreak(doc: Doc): boolean {
       return willBreak(doc.broken)
     case 'breakParent':
       return true
+    case 'lazy':
+      return false
   }
 }
 
@@ -100,6 +116,14 @@ export function printDoc(doc: Doc, width: number, start = 0, indentation = ''): 
         break
       case 'breakParent':
         break
+      case 'lazy': {
+        const flat: Command = [ind, 'flat', current.text]
+        if ((mode === 'flat' && !remeasure) || fits(flat, commands, width - position)) {
+          remeasure = false
+          commands.push(flat)
+        } else commands.push([ind, 'break', current.build()])
+        break
+      }
       case 'line':
         if (mode === 'flat' && !current.hard) {
           if (!current.soft) {
@@ -175,6 +199,9 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
         stack.push([ind, mode, mode === 'break' ? doc.broken : doc.flat])
         break
       case 'breakParent':
+        break
+      case 'lazy':
+        stack.push([ind, mode, mode === 'flat' ? doc.text : doc.build()])
         break
       case 'line':
         if (mode === 'break' || doc.hard) return true

@@ -1,5 +1,5 @@
 import type { ArraySchema, NumericConstraints, StringSchema } from '@svc/engine'
-import { atom, call, object, withCall, z, type Expression } from './expression.js'
+import { atom, call, chain, object, withCall, z, type Expression } from './expression.js'
 
 /** The zod 4 schema of each string format zod checks; other formats stay plain strings. */
 const FORMATS: Readonly<Record<string, () => Expression>> = {
@@ -8,12 +8,9 @@ const FORMATS: Readonly<Record<string, () => Expression>> = {
   uri: () => z('url'),
   url: () => z('url'),
   // RFC 3339 date-times carry an offset (`Z` or `+02:00`): zod accepts only `Z` unless told.
-  'date-time': () => ({
-    kind: 'chain',
-    root: 'z.iso',
-    links: [{ name: '.datetime', args: [object([['offset', atom('true')]])] }],
-  }),
-  date: () => ({ kind: 'chain', root: 'z.iso', links: [{ name: '.date', args: [] }] }),
+  'date-time': () =>
+    chain('z.iso', [{ name: '.datetime', args: [object([['offset', atom('true')]])] }]),
+  date: () => chain('z.iso', [{ name: '.date', args: [] }]),
   ipv4: () => z('ipv4'),
   ipv6: () => z('ipv6'),
 }
