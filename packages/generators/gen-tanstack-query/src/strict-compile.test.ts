@@ -8,9 +8,10 @@ import { STRICTEST, typecheck } from '../../test-support/generated-code.js'
 import { generators } from './index.js'
 
 /**
- * What made real documents fail under the strictest flags: a recursive model with optional
- * properties (its schema is annotated with the model's type), typed extra keys beside optional
- * properties, optional query parameters and body properties, validated responses.
+ * A small document with what the strict flags are hard on: a recursive model with optional and
+ * nullable properties, typed extra keys beside optional properties, optional query parameters
+ * and body properties, validated responses, imports between all four files. (gen-zod's
+ * layout.test.ts catches an optional property zod would type `T | undefined`.)
  */
 const document = JSON.stringify({
   openapi: '3.0.3',
@@ -65,6 +66,7 @@ const document = JSON.stringify({
         required: ['id'],
         properties: {
           id: { type: 'string' },
+          rank: { type: 'integer' },
           label: { type: 'string', nullable: true },
           children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
           parent: { $ref: '#/components/schemas/Node' },
