@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { parseApi } from '@svc/engine'
 import { generate, type AnyGeneratorEntry } from '@svc/engine/generate'
 
-export { typecheck } from './typecheck.js'
+export { STRICTEST, typecheck } from './typecheck.js'
 
 const require = createRequire(import.meta.url)
 

@@ -24,11 +24,25 @@ const parsed = new Map<string, ts.SourceFile | undefined>()
 let programs = 0
 
 /**
- * Type-checks generated files with the options of `tsc --strict`, in this process: the files stay
- * in memory and everything else they read is parsed once. Returns the diagnostics as `tsc` prints
- * them, relative to the folder of the files; none when they compile.
+ * What a strict team adds to `strict`, with plain `nodenext` (no `allowImportingTsExtensions`):
+ * generated code must compile under it, as bench/compile-real-docs.js checks on real documents.
  */
-export function typecheck(files: ReadonlyMap<string, string>): string[] {
+export const STRICTEST: ts.CompilerOptions = {
+  ...OPTIONS,
+  allowImportingTsExtensions: false,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+}
+
+/**
+ * Type-checks generated files with the options of `tsc --strict` (or `options`), in this process:
+ * the files stay in memory and everything else they read is parsed once. Returns the diagnostics
+ * as `tsc` prints them, relative to the folder of the files; none when they compile.
+ */
+export function typecheck(
+  files: ReadonlyMap<string, string>,
+  options: ts.CompilerOptions = OPTIONS,
+): string[] {
   const folder = join(root, `program-${++programs}`)
   const own = new Map([...files].map(([path, content]) => [join(folder, path), content]))
   const host: ts.CompilerHost = {
@@ -47,7 +61,7 @@ export function typecheck(files: ReadonlyMap<string, string>): string[] {
       return parsed.get(key)
     },
   }
-  const program = ts.createProgram({ rootNames: [...own.keys()], options: OPTIONS, host })
+  const program = ts.createProgram({ rootNames: [...own.keys()], options, host })
   const format: ts.FormatDiagnosticsHost = {
     getCanonicalFileName: (name) => name,
     getCurrentDirectory: () => folder,

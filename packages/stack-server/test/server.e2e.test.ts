@@ -106,7 +106,7 @@ describe('server.js, run alone', () => {
     expect(Object.keys(body.artifacts).sort()).toEqual(['client.ts', 'types.ts', 'zod.ts'])
     expect(body.artifacts['types.ts']).toContain('export type Pet = ')
     expect(body.artifacts['zod.ts']).toContain(
-      'export const petSchema = /* @__PURE__ */ (() => z.looseObject(',
+      'export const petSchema = /* @__PURE__ */ (() =>\n  z.looseObject(',
     )
     expect(body.artifacts['client.ts']).toContain('/pet')
     expect(body.manifest.parseIssues).toEqual([])

@@ -45,7 +45,7 @@ export type GenerateOptions = {
   readonly parsed: ParseApiResult
   readonly generators: readonly AnyGeneratorEntry[]
   readonly settings?: GenerateSettings
-  /** Extension of imports between generated files: `.ts` (default), `.js` or none. */
+  /** Extension of imports between generated files: `.js` (default), `.ts` or none. */
   readonly importExtension?: ImportExtension
   /** Called after each item of each generator: `done` of `total` items of `generatorId`. */
   readonly onProgress?: (progress: GenerateProgress) => void

@@ -42,7 +42,7 @@ describe('@svc/gen-fetch-client', () => {
     const client = files.get('client.ts')!
     // Models by their own names; inline schemas by the operation's (item 8 of issue 22).
     expect(client).toContain(
-      "import type { ApiResponse, CreateUsersWithArrayInputBody, CreateUsersWithListInputBody, FindPetsByStatusResponse, FindPetsByTagsResponse, GetInventoryResponse, Order, Pet, PetWritable, UpdatePetWithFormBody, User } from './types.ts'",
+      "import type {\n  ApiResponse,\n  CreateUsersWithArrayInputBody,\n  CreateUsersWithListInputBody,\n  FindPetsByStatusResponse,\n  FindPetsByTagsResponse,\n  GetInventoryResponse,\n  Order,\n  Pet,\n  PetWritable,\n  UpdatePetWithFormBody,\n  User,\n} from './types.js'",
     )
     expect(functionOf(client, 'getPetById')).toBe(
       `/** Find pet by ID */
@@ -194,12 +194,12 @@ export async function use(file: Blob) {
     })
     const client = files.get('client.ts')!
     expect(client).toContain(
-      "import { apiResponseSchema, createUsersWithArrayInputBodySchema, createUsersWithListInputBodySchema, findPetsByStatusResponseSchema, findPetsByTagsResponseSchema, getInventoryResponseSchema, loginUserResponseSchema, orderSchema, petSchema, petWritableSchema, userSchema } from './zod.ts'",
+      "import {\n  apiResponseSchema,\n  createUsersWithArrayInputBodySchema,\n  createUsersWithListInputBodySchema,\n  findPetsByStatusResponseSchema,\n  findPetsByTagsResponseSchema,\n  getInventoryResponseSchema,\n  loginUserResponseSchema,\n  orderSchema,\n  petSchema,\n  petWritableSchema,\n  userSchema,\n} from './zod.js'",
     )
     expect(functionOf(client, 'getPetById')).toContain('validate: { 200: petSchema }')
     expect(functionOf(client, 'getUserByName')).not.toContain('validate')
     expect(files.get('zod.ts')).toContain(
-      'export const petSchema = /* @__PURE__ */ (() => z.looseObject(',
+      'export const petSchema = /* @__PURE__ */ (() =>\n  z.looseObject(',
     )
   })
 

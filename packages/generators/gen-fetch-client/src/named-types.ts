@@ -12,7 +12,7 @@ import {
   typescriptEntry,
   type NameModel,
 } from '@svc/gen-typescript'
-import { modelRefs, printZod, pure, type Dependency } from '@svc/gen-zod'
+import { modelRefs, printZodDeclaration, type Dependency } from '@svc/gen-zod'
 import { operationNames } from './operation-names.js'
 
 /** Where the operations' own types and schemas go: beside the models'. */
@@ -100,9 +100,12 @@ export function dataNamer(input: {
             exportPath: ZOD_FILE,
             build: () => {
               const schemas: Dependency[] = []
-              const expression = printZod(schema, modelRefs(context, schemas, undefined, view))
+              const refs = modelRefs(context, schemas, undefined, view)
+              const declaration = printZodDeclaration(`export const ${name} = `, schema, refs, {
+                pure: true,
+              })
               return {
-                code: `/** ${where}: ${describe(role)}. */\nexport const ${name} = ${pure(expression)}`,
+                code: `/** ${where}: ${describe(role)}. */\n${declaration}`,
                 dependsOn: schemas,
                 imports: [{ module: 'zod', name: 'z' }],
               }

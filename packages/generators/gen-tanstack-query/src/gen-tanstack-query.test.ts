@@ -29,7 +29,7 @@ describe('@svc/gen-tanstack-query', () => {
     expect(results.filter((result) => result.status !== 'success')).toEqual([])
     const queries = files.get('queries.ts')!
     expect(queries).not.toContain('@tanstack')
-    expect(queries).toContain('import { type HttpStatus, type RequestOptions, addPet,')
+    expect(queries).toContain('import {\n  type HttpStatus,\n  type RequestOptions,\n  addPet,\n')
     expect(functionOf(queries, 'getPetByIdQuery')).toBe(
       `/** Find pet by ID: the query of \`getPetById\`, for \`useQuery(getPetByIdQuery(args))\`. */
 export function getPetByIdQuery(...[args, options]: Parameters<typeof getPetById>) {

@@ -26,7 +26,11 @@ export type SuccessData<Result> =
 
 // TanStack Query treats a rejected promise as an error state; the client resolves every status.
 const SUCCESS_DATA_OF = `async function successDataOf<
-  Result extends { readonly status: number; readonly data: unknown; readonly response: globalThis.Response },
+  Result extends {
+    readonly status: number
+    readonly data: unknown
+    readonly response: globalThis.Response
+  },
 >(call: Promise<Result>): Promise<SuccessData<Result>> {
   const result = await call
   if (!result.response.ok) throw new ResponseError(result)

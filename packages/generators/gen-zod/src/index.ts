@@ -13,9 +13,9 @@ import {
   type GenerateContext,
   type ModelView,
 } from '@svc/engine/generate'
-import { schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
+import { printDoc, schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
 import { cyclesOf } from './cycles.js'
-import { printZod, type ModelRefs } from './print-zod.js'
+import { printZodDeclaration, type ModelRefs } from './print-zod.js'
 
 export type Dependency = { name: string; exportPath: string; typeOnly?: boolean }
 
@@ -32,10 +32,7 @@ export const zodEntry = toModelEntry({
       build: () => {
         const dependsOn: Dependency[] = []
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
-        const expression = printZod(
-          schema,
-          modelRefs(context, dependsOn, subject.refName, subject.view),
-        )
+        const refs = modelRefs(context, dependsOn, subject.refName, subject.view)
         let annotation = ''
         if (cyclesOf(context.model).recursive(subject.refName)) {
           const type = context.insertModel(typescriptEntry, subject.refName, subject.view)
@@ -46,8 +43,14 @@ export const zodEntry = toModelEntry({
           })
           annotation = `: z.ZodType<${type.identifier.name}>`
         }
+        const declaration = printZodDeclaration(
+          `export const ${name}${annotation} = `,
+          schema,
+          refs,
+          { pure: true },
+        )
         return {
-          code: `export const ${name}${annotation} = ${pure(expression)}`,
+          code: `${printDoc(schema, '')}${declaration}`,
           dependsOn,
           imports: [{ module: 'zod', name: 'z' }],
         }
@@ -90,15 +93,5 @@ export function modelRefs(
   }
 }
 
-/**
- * The expression a schema constant is initialized with, built in an IIFE marked pure: a bundler
- * drops a constant nobody imports only when its whole initializer is free of side effects, and
- * to esbuild and rollup every nested call (`z.string()` inside `z.object({…})`, the `.optional()`
- * after it) is one unless annotated itself. A bare name (an alias of another schema) needs none.
- */
-export function pure(expression: string): string {
-  return /^[\w$]+$/.test(expression) ? expression : `/* @__PURE__ */ (() => ${expression})()`
-}
-
 export const generators: readonly AnyGeneratorEntry[] = [zodEntry]
-export { printZod, type ModelRefs, type NameModel } from './print-zod.js'
+export { printZod, printZodDeclaration, type ModelRefs, type NameModel } from './print-zod.js'

@@ -35,7 +35,9 @@ describe('an unsatisfiable allOf on one property', () => {
     expect(manifest.results['@svc/gen-typescript']!['model Pet']!.status).toBe('success')
     expect(manifest.results['@svc/gen-zod']!['model Pet']!.status).toBe('success')
     expect(files.get('types.ts')).toMatch(/name: string;?\s+size\?: never\b/)
-    expect(files.get('zod.ts')).toMatch(/name: z\.string\(\),\s+size: z\.never\(\)\.optional\(\)/)
+    expect(files.get('zod.ts')).toMatch(
+      /name: z\.string\(\),\s+size: z\.never\(\)\.exactOptional\(\)/,
+    )
     const usage = `import type { Pet } from './types.ts'
 export const pet: Pet = { name: 'Rex' }
 // @ts-expect-error no value is a valid size

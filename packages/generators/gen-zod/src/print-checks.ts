@@ -1,27 +1,35 @@
 import type { ArraySchema, NumericConstraints, StringSchema } from '@svc/engine'
+import { atom, call, chain, object, withCall, z, type Expression } from './expression.js'
 
 /** The zod 4 schema of each string format zod checks; other formats stay plain strings. */
-const FORMATS: Readonly<Record<string, string>> = {
-  email: 'z.email()',
-  uuid: 'z.uuid()',
-  uri: 'z.url()',
-  url: 'z.url()',
+const FORMATS: Readonly<Record<string, () => Expression>> = {
+  email: () => z('email'),
+  uuid: () => z('uuid'),
+  uri: () => z('url'),
+  url: () => z('url'),
   // RFC 3339 date-times carry an offset (`Z` or `+02:00`): zod accepts only `Z` unless told.
-  'date-time': 'z.iso.datetime({ offset: true })',
-  date: 'z.iso.date()',
-  ipv4: 'z.ipv4()',
-  ipv6: 'z.ipv6()',
+  'date-time': () =>
+    chain('z.iso', [{ name: '.datetime', args: [object([['offset', atom('true')]])] }]),
+  date: () => chain('z.iso', [{ name: '.date', args: [] }]),
+  ipv4: () => z('ipv4'),
+  ipv6: () => z('ipv6'),
 }
 
 /** A string schema with its format, length and pattern checks. */
-export function printString(schema: StringSchema): string {
-  const base = (schema.format !== undefined && FORMATS[schema.format]) || 'z.string()'
-  let checks = ''
-  if (schema.minLength !== undefined) checks += `.min(${schema.minLength})`
-  if (schema.maxLength !== undefined) checks += `.max(${schema.maxLength})`
+export function printString(schema: StringSchema): Expression {
+  const format = schema.format === undefined ? undefined : FORMATS[schema.format]
+  let expression = format ? format() : z('string')
+  if (schema.minLength !== undefined)
+    expression = withCall(expression, 'min', number(schema.minLength))
+  if (schema.maxLength !== undefined)
+    expression = withCall(expression, 'max', number(schema.maxLength))
   const pattern = schema.pattern === undefined ? undefined : regExpOf(schema.pattern)
-  if (pattern) checks += `.regex(${pattern})`
-  return base + checks
+  if (pattern) expression = withCall(expression, 'regex', pattern)
+  return expression
+}
+
+function number(value: number): Expression {
+  return atom(String(value))
 }
 
 /**
@@ -29,11 +37,12 @@ export function printString(schema: StringSchema): string {
  * `u` flag as JSON Schema says; many documents write escapes only the plain syntax accepts, so
  * those are read without it. A pattern JavaScript cannot compile is not checked.
  */
-export function regExpOf(pattern: string): string | undefined {
+export function regExpOf(pattern: string): Expression | undefined {
   for (const flags of ['u', '']) {
     try {
       new RegExp(pattern, flags)
-      return `new RegExp(${JSON.stringify(pattern)}${flags ? `, ${JSON.stringify(flags)}` : ''})`
+      const args = [atom(JSON.stringify(pattern)), ...(flags ? [atom(JSON.stringify(flags))] : [])]
+      return call('new RegExp', ...args)
     } catch {
       continue
     }
@@ -41,25 +50,38 @@ export function regExpOf(pattern: string): string | undefined {
   return undefined
 }
 
-/** The bounds and `multipleOf` of a number or integer schema. */
-export function printNumberChecks(schema: NumericConstraints): string {
-  let checks = ''
-  if (schema.minimum !== undefined) checks += `.min(${schema.minimum})`
-  if (schema.exclusiveMinimum !== undefined) checks += `.gt(${schema.exclusiveMinimum})`
-  if (schema.maximum !== undefined) checks += `.max(${schema.maximum})`
-  if (schema.exclusiveMaximum !== undefined) checks += `.lt(${schema.exclusiveMaximum})`
-  if (schema.multipleOf !== undefined) checks += `.multipleOf(${schema.multipleOf})`
-  return checks
+/** A number or integer schema with its bounds and `multipleOf`. */
+export function withNumberChecks(base: Expression, schema: NumericConstraints): Expression {
+  let expression = base
+  const checks = [
+    ['min', schema.minimum],
+    ['gt', schema.exclusiveMinimum],
+    ['max', schema.maximum],
+    ['lt', schema.exclusiveMaximum],
+    ['multipleOf', schema.multipleOf],
+  ] as const
+  for (const [name, value] of checks)
+    if (value !== undefined) expression = withCall(expression, name, number(value))
+  return expression
 }
 
-/** The length bounds of an array schema and, as a refinement, `uniqueItems`. */
-export function printArrayChecks(schema: ArraySchema): string {
-  let checks = ''
-  if (schema.minItems !== undefined) checks += `.min(${schema.minItems})`
-  if (schema.maxItems !== undefined) checks += `.max(${schema.maxItems})`
+/** An array schema with its length bounds and, as a refinement, `uniqueItems`. */
+export function withArrayChecks(base: Expression, schema: ArraySchema): Expression {
+  let expression = base
+  if (schema.minItems !== undefined)
+    expression = withCall(expression, 'min', number(schema.minItems))
+  if (schema.maxItems !== undefined)
+    expression = withCall(expression, 'max', number(schema.maxItems))
   // Items are compared as JSON, which is how they arrived; zod has no built-in uniqueness check.
   if (schema.uniqueItems)
-    checks +=
-      '.refine((items) => new Set(items.map((item) => JSON.stringify(item))).size === items.length, { message: "Items must be unique" })'
-  return checks
+    expression = withCall(
+      expression,
+      'refine',
+      atom(
+        '(items) => new Set(items.map((item) => JSON.stringify(item))).size === items.length',
+        false,
+      ),
+      object([['message', atom('"Items must be unique"')]]),
+    )
+  return expression
 }

@@ -22,3 +22,16 @@ export async function loadSchemas(
   writeFileSync(join(folder, 'zod.js'), outputText)
   return (await import(pathToFileURL(join(folder, 'zod.js')).href)) as Record<string, ZodType>
 }
+
+/**
+ * A laid-out `zod.ts` with each declaration on one line, for assertions on what a schema is
+ * rather than on how it is broken (layout.test.ts checks that).
+ */
+export function oneLine(zod: string): string {
+  return zod
+    .replace(/(?<!\n)\n(?!\n)\s*/g, ' ')
+    .replace(/([([]) /g, '$1')
+    .replace(/,? ([)\]])/g, '$1')
+    .replace(/, }/g, ' }')
+    .replace(/ \./g, '.')
+}

@@ -78,7 +78,7 @@ export async function generate(options: GenerateOptions, io: CommandIO): Promise
           ...(settings.skip === undefined ? {} : { skip: settings.skip }),
           ...(settings.include === undefined ? {} : { include: settings.include }),
         },
-        importExtension: settings.importExtension ?? '.ts',
+        importExtension: settings.importExtension ?? '.js',
       },
       (message) => progress.update(message),
       (text) => void io.stderr.write(text),

@@ -9,7 +9,7 @@ export interface ImportRequest {
  * Merges a file's import requests into import declarations: one per module, packages before
  * relative specifiers, modules and names in code-unit order (never locale order, which varies
  * between machines). A name stays type-only while every request for it is; a module whose names
- * are all type-only gets `import type`.
+ * are all type-only gets `import type`. A declaration past 100 columns puts one name a line.
  * @throws Error when one name would come from two modules, or is also declared in the file
  */
 export function renderImports(
@@ -41,9 +41,16 @@ export function renderImports(
       const list = allTypes
         ? sorted
         : sorted.map((name) => (names.get(name) ? `type ${name}` : name))
-      return `import ${allTypes ? 'type ' : ''}{ ${list.join(', ')} } from '${module}'`
+      const keyword = `import ${allTypes ? 'type ' : ''}`
+      const line = `${keyword}{ ${list.join(', ')} } from '${module}'`
+      // Past the width, one name a line, as prettier prints it: adding a name adds a line.
+      if (line.length <= WIDTH) return line
+      return `${keyword}{\n${list.map((name) => `  ${name},\n`).join('')}} from '${module}'`
     })
 }
+
+/** The widest line of generated code, as the repository's prettier configuration. */
+const WIDTH = 100
 
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
