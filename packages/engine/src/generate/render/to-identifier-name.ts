@@ -28,6 +28,22 @@ export type IdentifierCasing = 'pascal' | 'camel'
  * ```
  */
 export function toIdentifierName(text: string, casing: IdentifierCasing): string {
+  // Every naming step asks again for the same texts (a large description, thousands of times).
+  const cache = casing === 'pascal' ? pascalNames : camelNames
+  let name = cache.get(text)
+  if (name === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear()
+    cache.set(text, (name = identifierNameOf(text, casing)))
+  }
+  return name
+}
+
+/** Names made so far, by casing; cleared when full, so a long-lived process stays bounded. */
+const pascalNames = new Map<string, string>()
+const camelNames = new Map<string, string>()
+const CACHE_LIMIT = 100_000
+
+function identifierNameOf(text: string, casing: IdentifierCasing): string {
   const folded = text.normalize('NFKD').replace(/\p{M}/gu, '')
   const screaming = !/[a-z]/.test(folded)
   const ascii = folded.replace(/[^\x00-\x7f]/gu, (char) =>
