@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { parseApi } from '@svc/engine'
 import { generate, toIdentifierName, toOperationEntry } from '@svc/engine/generate'
-import { printZod, zodEntry } from '@svc/gen-zod'
+import { modelRefs, printZod, zodEntry } from '@svc/gen-zod'
 import { parseArgs } from './lib/stats.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -74,7 +74,7 @@ function checksEntry(cases) {
             const expression =
               schema.kind === 'ref' && !schema.nullable
                 ? schemaName(schema.refName)
-                : printZod(schema, schemaName)
+                : printZod(schema, modelRefs(context, dependsOn))
             return `  ${JSON.stringify(`${status}|${media}`)}: ${expression},`
           })
           for (const { status, media, schema, examples } of found) {

@@ -6,6 +6,7 @@ import {
   type ModelView,
 } from '@svc/engine/generate'
 import {
+  carriesProperties,
   printDeclared,
   printDoc,
   printType,
@@ -70,11 +71,14 @@ export function dataNamer(input: {
         build: () => {
           const types: Dependency[] = []
           const declaration = `export type ${name} =`
-          const nameType = (refName: string) => {
-            const key = context.insertModel(typescriptEntry, refName, view)
-            types.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
-            return key.identifier.name
-          }
+          const nameType: NameModel = Object.assign(
+            (refName: string) => {
+              const key = context.insertModel(typescriptEntry, refName, view)
+              types.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
+              return key.identifier.name
+            },
+            { carriesProperties: (refName: string) => carriesProperties(context.model, refName) },
+          )
           const type = printDeclared(schema, nameType, { indent: '' }, declaration.length)
           // Where the type comes from, then what the schema says of itself.
           const own = schema.description?.trim()

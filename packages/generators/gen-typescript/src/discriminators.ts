@@ -14,6 +14,22 @@ export function memberValues(discriminator: Discriminator, refName: string): str
   return mapped.length > 0 ? mapped : [refName]
 }
 
+/**
+ * Whether a value of the component schema `refName` can carry a discriminator property: an
+ * object, or a union or untyped schema that may be one. A discriminator that maps a value to an
+ * array or a scalar (GitHub's `content-directory`, a list) cannot pick it out by a property, so
+ * that member is left as it is rather than intersected with an object it can never be.
+ */
+export function carriesProperties(model: ApiModel, refName: string): boolean {
+  const seen = new Set<string>()
+  let schema = model.components.schemas[refName]
+  while (schema?.kind === 'ref' && !seen.has(schema.refName)) {
+    seen.add(schema.refName)
+    schema = model.components.schemas[schema.refName]
+  }
+  return schema === undefined || ['object', 'union', 'unknown', 'ref'].includes(schema.kind)
+}
+
 function mappedName(target: string): string {
   // A mapping value is a `$ref` (a JSON pointer in a URI) or a bare schema name.
   const slash = target.lastIndexOf('/')

@@ -5,9 +5,9 @@
  * that reaches such a model, also gets `<Name>Writable` for request bodies, without them.
  */
 import { toModelEntry, type AnyGeneratorEntry } from '@svc/engine/generate'
-import { schemaOfModel } from './discriminators.js'
+import { carriesProperties, schemaOfModel } from './discriminators.js'
 import { printDoc } from './print-doc.js'
-import { printDeclared } from './print-type.js'
+import { printDeclared, type NameModel } from './print-type.js'
 
 export const typescriptEntry = toModelEntry({
   id: '@svc/gen-typescript',
@@ -21,11 +21,18 @@ export const typescriptEntry = toModelEntry({
         const dependsOn: { name: string; exportPath: string; typeOnly: true }[] = []
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
         const declaration = `export type ${name} =`
-        const nameModel = (refName: string) => {
-          const key = context.insertModel(typescriptEntry, refName, subject.view)
-          dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
-          return key.identifier.name
-        }
+        const nameModel: NameModel = Object.assign(
+          (refName: string) => {
+            const key = context.insertModel(typescriptEntry, refName, subject.view)
+            dependsOn.push({
+              name: key.identifier.name,
+              exportPath: key.exportPath,
+              typeOnly: true,
+            })
+            return key.identifier.name
+          },
+          { carriesProperties: (refName: string) => carriesProperties(context.model, refName) },
+        )
         const type = printDeclared(schema, nameModel, { indent: '' }, declaration.length)
         return { code: `${printDoc(schema, '')}${declaration}${type}`, dependsOn }
       },
@@ -37,5 +44,5 @@ export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
 
 export { printDeclared, printType, type Layout, type NameModel } from './print-type.js'
 export { printDoc } from './print-doc.js'
-export { memberValues, schemaOfModel } from './discriminators.js'
+export { carriesProperties, memberValues, schemaOfModel } from './discriminators.js'
 export { extraKeys, onlyKeyPattern } from './pattern-properties.js'

@@ -9,7 +9,13 @@ import { extraKeys } from './pattern-properties.js'
  * printer passes no `view`; a caller that prints for one side of an exchange (a request body)
  * wraps its namer to ask for that view (`ModelView`), the main (read) model otherwise.
  */
-export type NameModel = (refName: string, view?: ModelView) => string
+export type NameModel = ((refName: string, view?: ModelView) => string) & {
+  /**
+   * Whether the model can carry a discriminator property (`carriesProperties`); a namer without
+   * it counts every model as one. A member that cannot is not narrowed by its tag.
+   */
+  readonly carriesProperties?: (refName: string) => boolean
+}
 
 /**
  * How a type is laid out. Without one, it is one line (other generators embed it in their own
@@ -118,6 +124,7 @@ function printUnion(schema: UnionSchema, nameModel: NameModel, layout?: Layout):
   const members = schema.members.map((member) => {
     const type = wrap(printType(member, nameModel, layout))
     if (!discriminator || member.kind !== 'ref') return type
+    if (nameModel.carriesProperties?.(member.refName) === false) return type
     // The member's own type may say `string`; in this union its discriminator is its value.
     const values = literals(memberValues(discriminator, member.refName)).join(' | ')
     return `(${group(type)} & { ${propertyKey(discriminator.propertyName)}: ${values} })`

@@ -5,6 +5,7 @@ import {
   generateFrom as generateWith,
   typecheck,
 } from '../../test-support/generated-code.js'
+import { generators as typescript } from '@svc/gen-typescript'
 import { generators } from './index.js'
 import { loadSchemas, oneLine } from './test-support.js'
 
@@ -277,6 +278,31 @@ const pet = petSchema.parse({})
 export const cow: typeof pet.petType = 'cow'
 `
     expect(typecheck(new Map([...files, ['usage.ts', usage]]))).toEqual([])
+  })
+
+  it('leaves a member that cannot carry the property (an array) untagged, in types and zod', async () => {
+    // GitHub's repos/get-content: `array` maps to content-directory, a list of entries.
+    const text = documentWith({
+      Content: {
+        oneOf: [ref('Directory'), ref('File')],
+        discriminator: { propertyName: 'type', mapping: { array: 'Directory', file: 'File' } },
+      },
+      Directory: { type: 'array', items: ref('File') },
+      File: pet,
+    })
+    const { files } = await generateWith(text, [...typescript, ...generators])
+    expect(files.get('types.ts')).toContain(
+      'export type Content = Directory | (File & { type: "file" })',
+    )
+    const zod = oneLine(files.get('zod.ts')!)
+    expect(zod).toContain(
+      'export const contentSchema = /* @__PURE__ */ (() => z.union([directorySchema, fileSchema.extend({ type: z.literal("file") })]))()',
+    )
+    expect(typecheck(files)).toEqual([])
+    const { contentSchema } = await loadSchemas(files)
+    expect(contentSchema!.safeParse([{ petType: 'x' }]).success).toBe(true)
+    expect(contentSchema!.safeParse({ petType: 'x', type: 'file' }).success).toBe(true)
+    expect(contentSchema!.safeParse({ petType: 'x', type: 'dir' }).success).toBe(false)
   })
 })
 

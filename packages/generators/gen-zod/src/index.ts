@@ -13,7 +13,7 @@ import {
   type GenerateContext,
   type ModelView,
 } from '@svc/engine/generate'
-import { printDoc, schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
+import { carriesProperties, printDoc, schemaOfModel, typescriptEntry } from '@svc/gen-typescript'
 import { cyclesOf } from './cycles.js'
 import { printZodDeclaration, type ModelRefs } from './print-zod.js'
 
@@ -79,6 +79,7 @@ export function modelRefs(
       dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: lazy })
       return lazy ? `z.lazy(() => ${key.identifier.name})` : key.identifier.name
     },
+    carriesProperties: (refName) => carriesProperties(context.model, refName),
     isObject: (refName) => {
       // A recursive constant is typed `z.ZodType`, a lazy one is `z.lazy`: neither extends.
       if (cycles.recursive(refName) || inCycle(refName)) return false

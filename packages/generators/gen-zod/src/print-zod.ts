@@ -26,6 +26,11 @@ export type ModelRefs = {
   readonly name: NameModel
   /** Whether the constant of a model is a plain `z.object` that `.extend` can narrow. */
   readonly isObject: (refName: string) => boolean
+  /**
+   * Whether the model can carry a discriminator property (see gen-typescript's
+   * `carriesProperties`); without it every model counts as one.
+   */
+  readonly carriesProperties?: (refName: string) => boolean
 }
 
 /** The widest line of generated code, as the repository's prettier configuration. */
@@ -120,6 +125,9 @@ function printUnion(schema: UnionSchema, refs: ModelRefs): Expression {
       const value = inlineValue(member, discriminator.propertyName)
       return { expression, object: value !== undefined, values: value === undefined ? [] : [value] }
     }
+    // A member that cannot carry the property (an array) is left as it is: no tag picks it.
+    if (refs.carriesProperties?.(member.refName) === false)
+      return { expression, object: false, values: [] }
     const values = memberValues(discriminator, member.refName)
     const tag = object([[key, values.length === 1 ? printConst(values[0]) : printEnum(values)]])
     const isObject = !member.nullable && refs.isObject(member.refName)
