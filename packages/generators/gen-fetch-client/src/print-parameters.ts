@@ -50,6 +50,7 @@ export function printParameters(
       key,
       type: printMembers(properties),
       required: properties.some((property) => property.required),
+      members: properties,
     })
     const nonDefault = parameters.flatMap((parameter) => {
       const style = printStyle(parameter)

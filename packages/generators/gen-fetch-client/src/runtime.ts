@@ -10,6 +10,7 @@ export const RUNTIME_TYPES = [
   'RequestOptions',
   'ClientResult',
   'HttpStatus',
+  'HttpDigit',
   'ClientServerVariables',
   'ClientMiddleware',
   'ClientAuth',
@@ -134,9 +135,12 @@ export type ClientResult<Status extends number, Data, Headers extends object = {
   readonly response: globalThis.Response
 }`
 
-const HTTP_STATUS = `/** The status codes of one class (\`HttpStatus<2>\` is 200 to 299); by default 100 to 599. */
+const HTTP_STATUS = `/** A decimal digit: the second and third of a status code. */
+type HttpDigit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
+
+/** The status codes of one class (\`HttpStatus<2>\` is 200 to 299); by default 100 to 599. */
 export type HttpStatus<Class extends 1 | 2 | 3 | 4 | 5 = 1 | 2 | 3 | 4 | 5> =
-  \`\${Class}\${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}\${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}\` extends infer Code
+  \`\${Class}\${HttpDigit}\${HttpDigit}\` extends infer Code
     ? Code extends \`\${infer Status extends number}\`
       ? Status
       : never

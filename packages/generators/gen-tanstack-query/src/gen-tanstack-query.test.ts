@@ -53,6 +53,38 @@ export function addPetMutation(options?: RequestOptions) {
     expect(queries).toContain('export function getInventoryQuery(')
   })
 
+  it('breaks a long summary and a long query group to 100 columns', async () => {
+    const summary =
+      'Lists the pets of the store that match every filter given, newest first, a page at a time'
+    const query = ['species', 'colour', 'owner', 'shelter', 'vaccinated', 'adopted', 'status']
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/pets': {
+          get: {
+            operationId: 'listPets',
+            summary,
+            parameters: query.map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    })
+    const { files } = await generateFrom(text, both)
+    expect(functionOf(files.get('queries.ts')!, 'listPetsQuery')).toContain(`/**
+ * Lists the pets of the store that match every filter given, newest first, a page at a time:
+ * the query of \`listPets\`, for \`useQuery(listPetsQuery(args))\`.
+ */`)
+    expect(files.get('client.ts')).toContain(`  args?: {
+    query?: {
+      species?: string
+      colour?: string
+`)
+    for (const [name, code] of files)
+      expect([name, code.split('\n').filter((line) => line.length > 100)]).toEqual([name, []])
+  })
+
   it('types the arguments, the key and the data of the options', async () => {
     const { files } = await generateFrom(petstore, both)
     const usage = `import type { Order, Pet } from './types.ts'

@@ -1,11 +1,11 @@
 import type { HttpOperation } from '@svc/engine'
+import { printTextDoc } from '@svc/gen-typescript'
 
 type Printed = { name: string; client: string; summary: string | undefined }
 
 /** `{ queryKey, queryFn }` for a GET or HEAD, its key the client function's name and arguments. */
 export function printQuery({ name, client, summary }: Printed): string {
-  return `${docOf(summary, `query of \`${client}\`, for \`useQuery(${name}(args))\``)}
-${signature(`export function ${name}(`, `...[args, options]: Parameters<typeof ${client}>`)}
+  return `${docOf(summary, `query of \`${client}\`, for \`useQuery(${name}(args))\``)}${signature(`export function ${name}(`, `...[args, options]: Parameters<typeof ${client}>`)}
   return {
     queryKey: ['${client}', args] as const,
     queryFn: ({ signal }: { readonly signal: globalThis.AbortSignal }) =>
@@ -16,8 +16,7 @@ ${successData('      ', `${client}(args, { ...options, signal })`)},
 
 /** `{ mutationKey, mutationFn }` for any other method: the variables are the client's arguments. */
 export function printMutation({ name, client, summary }: Printed): string {
-  return `${docOf(summary, `mutation of \`${client}\`, for \`useMutation(${name}())\``)}
-${signature(`export function ${name}(`, 'options?: RequestOptions', ',')}
+  return `${docOf(summary, `mutation of \`${client}\`, for \`useMutation(${name}())\``)}${signature(`export function ${name}(`, 'options?: RequestOptions', ',')}
   return {
     mutationKey: ${key(`['${client}'] as const`)},
 ${arrow('    mutationFn: ', `args: Parameters<typeof ${client}>[0]`, `${client}(args, options)`)},
@@ -69,7 +68,8 @@ export function isQuery(operation: HttpOperation): boolean {
   return operation.method === 'get' || operation.method === 'head'
 }
 
+/** The summary's first line and what the function gives, broken to 100 columns. */
 function docOf(summary: string | undefined, what: string): string {
-  const first = summary?.split('\n')[0]?.replaceAll('*/', '*\\/').trim()
-  return `/** ${first ? `${first}: the ${what}` : `The ${what}`}. */`
+  const first = summary?.split('\n')[0]?.trim()
+  return printTextDoc(`${first ? `${first}: the ${what}` : `The ${what}`}.`, '')
 }

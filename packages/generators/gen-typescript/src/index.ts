@@ -43,6 +43,6 @@ export const typescriptEntry = toModelEntry({
 export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
 
 export { printDeclared, printType, type Layout, type NameModel } from './print-type.js'
-export { printDoc } from './print-doc.js'
+export { printDoc, printTextDoc } from './print-doc.js'
 export { carriesProperties, memberValues, schemaOfModel } from './discriminators.js'
 export { extraKeys, onlyKeyPattern } from './pattern-properties.js'

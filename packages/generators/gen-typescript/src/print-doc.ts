@@ -7,9 +7,17 @@ import type { Schema } from '@svc/engine'
  * form, so it is a `@writeonly` tag.
  */
 export function printDoc(schema: Schema, indent: string): string {
-  const lines = docLines(schema, WIDTH - indent.length - '/**  */'.length).map((line) =>
-    line.replace(/\*\//g, '*\\/'),
-  )
+  return printComment(docLines(schema, WIDTH - indent.length - '/**  */'.length), indent)
+}
+
+/** Markdown text as a doc comment at `indent`, broken between words as a description is. */
+export function printTextDoc(text: string, indent: string): string {
+  const width = WIDTH - indent.length - '/**  */'.length
+  return printComment(wrapMarkdown(text.trim().split(/\r?\n/), width), indent)
+}
+
+function printComment(raw: readonly string[], indent: string): string {
+  const lines = raw.map((line) => line.replace(/\*\//g, '*\\/'))
   if (lines.length === 0) return ''
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`
   const body = lines.map((line) => (line === '' ? `${indent} *` : `${indent} * ${line}`))
