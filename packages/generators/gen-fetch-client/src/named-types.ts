@@ -6,12 +6,12 @@ import {
   type ModelView,
 } from '@svc/engine/generate'
 import {
-  carriesProperties,
+  modelTypes,
   printDeclared,
   printDoc,
   printType,
-  typescriptEntry,
   type NameModel,
+  type TypeDependency,
 } from '@svc/gen-typescript'
 import { modelRefs, printZodDeclaration, type Dependency } from '@svc/gen-zod'
 import { operationNames } from './operation-names.js'
@@ -69,16 +69,9 @@ export function dataNamer(input: {
         kind: 'type',
         exportPath: TYPES_FILE,
         build: () => {
-          const types: Dependency[] = []
+          const types: TypeDependency[] = []
           const declaration = `export type ${name} =`
-          const nameType: NameModel = Object.assign(
-            (refName: string) => {
-              const key = context.insertModel(typescriptEntry, refName, view)
-              types.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
-              return key.identifier.name
-            },
-            { carriesProperties: (refName: string) => carriesProperties(context.model, refName) },
-          )
+          const nameType = modelTypes(context, types, view)
           const type = printDeclared(schema, nameType, { indent: '' }, declaration.length)
           // Where the type comes from, then what the schema says of itself.
           const own = schema.description?.trim()

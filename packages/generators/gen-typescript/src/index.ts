@@ -4,7 +4,12 @@
  * a response holds (`writeOnly` properties optional); a model with `readOnly` properties, or one
  * that reaches such a model, also gets `<Name>Writable` for request bodies, without them.
  */
-import { toModelEntry, type AnyGeneratorEntry } from '@svc/engine/generate'
+import {
+  toModelEntry,
+  type AnyGeneratorEntry,
+  type GenerateContext,
+  type ModelView,
+} from '@svc/engine/generate'
 import { carriesProperties, schemaOfModel } from './discriminators.js'
 import { printDoc } from './print-doc.js'
 import { printDeclared, type NameModel } from './print-type.js'
@@ -18,27 +23,38 @@ export const typescriptEntry = toModelEntry({
       kind: 'type',
       exportPath,
       build: () => {
-        const dependsOn: { name: string; exportPath: string; typeOnly: true }[] = []
+        const dependsOn: TypeDependency[] = []
         const schema = schemaOfModel(context.model, subject.refName, subject.schema)
         const declaration = `export type ${name} =`
-        const nameModel: NameModel = Object.assign(
-          (refName: string) => {
-            const key = context.insertModel(typescriptEntry, refName, subject.view)
-            dependsOn.push({
-              name: key.identifier.name,
-              exportPath: key.exportPath,
-              typeOnly: true,
-            })
-            return key.identifier.name
-          },
-          { carriesProperties: (refName: string) => carriesProperties(context.model, refName) },
-        )
+        const nameModel = modelTypes(context, dependsOn, subject.view)
         const type = printDeclared(schema, nameModel, { indent: '' }, declaration.length)
         return { code: `${printDoc(schema, '')}${declaration}${type}`, dependsOn }
       },
     })
   },
 })
+
+/** A type-only import of another model's type. */
+export type TypeDependency = { name: string; exportPath: string; typeOnly: true }
+
+/**
+ * How a type refers to the models' types in one view, recording each as a dependency, and which
+ * models can carry a discriminator property: the namer every printed type of a run uses.
+ */
+export function modelTypes(
+  context: GenerateContext,
+  dependsOn: TypeDependency[],
+  view?: ModelView,
+): NameModel {
+  return Object.assign(
+    (refName: string) => {
+      const key = context.insertModel(typescriptEntry, refName, view)
+      dependsOn.push({ name: key.identifier.name, exportPath: key.exportPath, typeOnly: true })
+      return key.identifier.name
+    },
+    { carriesProperties: (refName: string) => carriesProperties(context.model, refName) },
+  )
+}
 
 export const generators: readonly AnyGeneratorEntry[] = [typescriptEntry]
 
