@@ -7,6 +7,7 @@ import {
   type Changelog,
   type IssueSummary,
   type ParseApiResult,
+  type ParseIssue,
   type Protocol,
   type SourceInfo,
 } from '@svc/engine'
@@ -25,6 +26,8 @@ export type Analysis =
       readonly ok: true
       readonly source: SourceInfo
       readonly issues: IssueSummary
+      /** Each issue, with its line and column where the engine finds them cheaply. */
+      readonly parseIssues: readonly ParseIssue[]
       /** Absent for an API's first revision. */
       readonly changelog?: Changelog
     }
@@ -45,7 +48,8 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
       { text: task.text },
       {
         ...(task.protocol ? { protocol: task.protocol } : {}),
-        positions: false,
+        // Positions for YAML and small JSON; a large JSON document's would cost a scan of it.
+        positions: 'auto',
         limits: { maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, task.maxBytes) },
       },
     )
@@ -63,7 +67,13 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
     }
   }
   const issues = summarizeIssues(parsed.parseIssues)
-  if (!task.previous) return { ok: true, source: parsed.source, issues }
+  const found = {
+    ok: true,
+    source: parsed.source,
+    issues,
+    parseIssues: parsed.parseIssues,
+  } as const
+  if (!task.previous) return found
   const previous = await parseApi(
     { text: task.previous.text },
     { protocol: task.previous.protocol, positions: false, limits: { maxBytes: Infinity } },
@@ -72,5 +82,5 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
     { parsed: previous, text: task.previous.text },
     { parsed, text: task.text },
   )
-  return { ok: true, source: parsed.source, issues, changelog }
+  return { ...found, changelog }
 }
