@@ -188,3 +188,44 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
   return `${(bytes / 1024 / 1024).toFixed(2)} MiB`
 }
+
+/** `0 warnings`, `1 warning`, `65 warnings`; `many` for a word that does not just take an s. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/** Where a long identifier may break: after `/`, `.`, `:`, `_` and `,` (a hyphen breaks already). */
+const BREAK_AFTER = /(?<=[/.:_,])(?=.)/
+
+/** The text with a `<wbr>` after each separator of {@link BREAK_AFTER}. */
+function breakable(text: string) {
+  return text.split(BREAK_AFTER).map((part, i) => (
+    <>
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </>
+  ))
+}
+
+/**
+ * An identifier (a rule id, a location, a path) that wraps only at its separators, never
+ * mid-word: `<wbr>` after each, in an element styled `word-break: normal`.
+ */
+export function Ident({ text }: { text: string }) {
+  return <span class="ident">{breakable(text)}</span>
+}
+
+/**
+ * A message whose `backticked` parts are code: each becomes a `<code>` span that wraps like an
+ * identifier; all text stays text (escaped), whatever it holds.
+ */
+export function Prose({ text }: { text: string }) {
+  // Split on a capture group: the odd items are what stood between backticks.
+  return (
+    <>
+      {text
+        .split(/`([^`\n]+)`/)
+        .map((part, i) => (i % 2 === 1 ? <code class="ident">{breakable(part)}</code> : part))}
+    </>
+  )
+}

@@ -85,4 +85,11 @@ form.row select { width: auto; }
 fieldset.checks { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 6px; }
 fieldset.checks legend { font-weight: 600; font-size: 14px; padding: 0; margin-bottom: 4px; }
 .row.bottom { align-items: flex-end; }
+/* API pages (pages/apis): identifiers, code in messages, parse issues. Ids wrap only at their
+   separators (the <wbr> after / . : _), never mid-word; a segment wider than its cell still breaks. */
+.ident { font-family: var(--mono); font-size: 13px; word-break: normal; overflow-wrap: break-word; }
+code.ident { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
+.stack-tight { display: flex; flex-direction: column; gap: 4px; align-items: flex-start; }
+.tabs.issue-levels { margin: 0 0 12px; }
+table.issues td:first-child { width: 1%; white-space: nowrap; }
 `
