@@ -194,25 +194,38 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`
 }
 
-/** Where a long identifier may break: after `/`, `.`, `:`, `_` and `,` (a hyphen breaks already). */
-const BREAK_AFTER = /(?<=[/.:_,])(?=.)/
+/**
+ * Where a long identifier may break: after `/`, `.`, `:`, `_`, `,` and a JSON pointer's `~1` (a
+ * hyphen breaks already), and between the humps of a long camelCase word.
+ */
+const BREAK_AFTER = /(?<=[/.:_,]|~1)(?=.)/
+const HUMP = /(?<=[a-z])(?=[A-Z])/
+const LONG_WORD = 16
 
-/** The text with a `<wbr>` after each separator of {@link BREAK_AFTER}. */
+/** The text with a `<wbr>` at each place of {@link BREAK_AFTER}, and at humps of long words. */
 function breakable(text: string) {
-  return text.split(BREAK_AFTER).map((part, i) => (
+  const pieces = text
+    .split(BREAK_AFTER)
+    .flatMap((piece) => (piece.length > LONG_WORD ? piece.split(HUMP) : [piece]))
+  return pieces.map((piece, i) => (
     <>
       {i > 0 ? <wbr /> : null}
-      {part}
+      {piece}
     </>
   ))
 }
 
 /**
  * An identifier (a rule id, a location, a path) that wraps only at its separators, never
- * mid-word: `<wbr>` after each, in an element styled `word-break: normal`.
+ * mid-word: `<wbr>` after each, in an element styled `word-break: normal`; `code` for an inline
+ * code span.
  */
-export function Ident({ text }: { text: string }) {
-  return <span class="ident">{breakable(text)}</span>
+export function Ident({ text, code }: { text: string; code?: boolean }) {
+  return code ? (
+    <code class="ident">{breakable(text)}</code>
+  ) : (
+    <span class="ident">{breakable(text)}</span>
+  )
 }
 
 /**
@@ -225,7 +238,7 @@ export function Prose({ text }: { text: string }) {
     <>
       {text
         .split(/`([^`\n]+)`/)
-        .map((part, i) => (i % 2 === 1 ? <code class="ident">{breakable(part)}</code> : part))}
+        .map((part, i) => (i % 2 === 1 ? <Ident text={part} code /> : part))}
     </>
   )
 }

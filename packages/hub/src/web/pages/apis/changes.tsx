@@ -137,7 +137,7 @@ function ParseErrors({ issues }: { issues: ChangelogIssues }) {
         What a document failed to parse could not be compared; each item named here is a change
         below.
       </p>
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>Document</th>
@@ -148,7 +148,7 @@ function ParseErrors({ issues }: { issues: ChangelogIssues }) {
         <tbody>
           {rows.map(({ side, issue }) => (
             <tr>
-              <td>{side}</td>
+              <td class="inline">{side}</td>
               <td>
                 <Ident text={issue.location} />
               </td>
@@ -165,7 +165,7 @@ function ParseErrors({ issues }: { issues: ChangelogIssues }) {
 
 function ChangeTable({ changes }: { changes: readonly Change[] }) {
   return (
-    <table>
+    <table class="stacked">
       <thead>
         <tr>
           <th>Rule</th>
@@ -178,7 +178,7 @@ function ChangeTable({ changes }: { changes: readonly Change[] }) {
           const operations = change.operations ?? (change.operation ? [change.operation] : [])
           return (
             <tr>
-              <td>
+              <td class="inline">
                 <Ident text={change.id} />
               </td>
               <td>
@@ -189,7 +189,7 @@ function ChangeTable({ changes }: { changes: readonly Change[] }) {
                     {operations.map((operation, i) => (
                       <>
                         {i > 0 ? ', ' : ''}
-                        <code class="ident">{operation}</code>
+                        <Ident text={operation} code />
                       </>
                     ))}
                   </div>

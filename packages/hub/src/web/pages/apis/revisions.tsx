@@ -542,7 +542,7 @@ function ParseIssueSection(props: {
       {list.issues.length === 0 ? (
         <Empty>No more issues.</Empty>
       ) : (
-        <table class="issues">
+        <table class="issues stacked">
           <thead>
             <tr>
               <th>Level</th>
@@ -554,11 +554,12 @@ function ParseIssueSection(props: {
           <tbody>
             {list.issues.map((issue) => (
               <tr data-testid="parse-issue" data-level={issue.level}>
-                <td>
+                <td class="inline">
                   <Badge kind={issue.level}>{issue.level}</Badge>
                 </td>
-                <td>
-                  <Ident text={issue.type} />
+                <td class="inline">
+                  {/* Short enough to keep whole (28 characters at most). */}
+                  <span class="ident">{issue.type}</span>
                 </td>
                 <td>
                   <Ident text={issue.location} />
