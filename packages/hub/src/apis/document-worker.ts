@@ -5,6 +5,7 @@ import {
   parseApi,
   summarizeIssues,
   type Changelog,
+  type ChangelogIssues,
   type IssueSummary,
   type ParseApiResult,
   type ParseIssue,
@@ -82,5 +83,23 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
     { parsed: previous, text: task.previous.text },
     { parsed, text: task.text },
   )
-  return { ...found, changelog }
+  return { ...found, changelog: withoutPositions(changelog) }
+}
+
+/**
+ * The changelog as `svc diff --json` prints it: its OpenAPI parse finds no positions, so the
+ * OpenAPI issues lose the `line` and `column` the parse here found (GraphQL's come either way).
+ */
+function withoutPositions(changelog: Changelog): Changelog {
+  if (!changelog.issues) return changelog
+  const strip = (issues: ChangelogIssues['after']) =>
+    issues.map((issue) => {
+      if (issue.protocol !== 'oas') return issue
+      const { line: _line, column: _column, ...unplaced } = issue
+      return unplaced
+    })
+  return {
+    ...changelog,
+    issues: { before: strip(changelog.issues.before), after: strip(changelog.issues.after) },
+  }
 }
