@@ -125,7 +125,7 @@ describe('svc api create, list, push: the CI gate', () => {
   it('pushes a first revision, fails the gate on a breaking change, and says when nothing changed', async () => {
     const first = await svc(['api', 'push', 'acme/payments', 'v1.yaml', '--fail-on', 'breaking'])
     expect(first.code, first.stderr).toBe(0)
-    expect(first.stdout).toMatch(/^Pushed acme\/payments revision #1 \(rev_[a-z0-9]+\)\n/)
+    expect(first.stdout).toMatch(/^Pushed acme\/payments revision #1\n {2}id {4}rev_[a-z0-9]+\n/)
     expect(first.stdout).toContain('The first revision: nothing to compare with.')
 
     const breaking = await svc(['api', 'push', 'acme/payments', 'v2.yaml', '--fail-on', 'breaking'])
@@ -263,9 +263,7 @@ describe('svc api revisions, changes', () => {
 
     const latest = await svc(['api', 'changes', 'acme/payments'])
     expect(latest.code, latest.stderr).toBe(0)
-    expect(latest.stdout).toMatch(
-      /^acme\/payments revision #4 \(rev_\S+\) against #3 \(1\.1\.0\):\n/,
-    )
+    expect(latest.stdout).toMatch(/^acme\/payments revision #4 against #3 \(1\.1\.0\):\n/)
 
     const one = await svc(['api', 'changes', 'acme/payments', second.id])
     expect(one.stdout).toMatch(/Breaking \(1\)/)
@@ -297,7 +295,7 @@ describe('svc api refetch', () => {
     expect(create.stdout).toContain('svc api refetch acme/fetched')
     const first = await svc(['api', 'refetch', 'acme/fetched'])
     expect(first.code, first.stderr).toBe(0)
-    expect(first.stdout).toMatch(/^Pushed acme\/fetched revision #1 \(rev_\S+\) from its sourceUrl/)
+    expect(first.stdout).toMatch(/^Pushed acme\/fetched revision #1 from its sourceUrl\n/)
     const same = await svc(['api', 'refetch', 'acme/fetched'])
     expect(same.stdout).toContain('No change: the document is acme/fetched revision #1 already')
 

@@ -13,13 +13,11 @@ export function renderApiChanges(result: ApiChangesResult, output: Output): Exit
   const { revision, previousRevision } = result
   if (previousRevision === null) {
     output.result(
-      `${result.api} revision ${label(revision)} (${revision.id}) is the first: nothing to compare with.`,
+      `${result.api} revision ${label(revision)} is the first: nothing to compare with.`,
     )
     return EXIT.ok
   }
-  output.result(
-    `${result.api} revision ${label(revision)} (${revision.id}) against ${label(previousRevision)}:`,
-  )
+  output.result(`${result.api} revision ${label(revision)} against ${label(previousRevision)}:`)
   // The hub's changelog is `svc diff --json`'s; its rule ids are strings the engine may not know.
   const changelog = result as unknown as Changelog
   for (const line of changelogLines(changelog, output.color)) output.result(line)

@@ -25,8 +25,8 @@ function revisionLines(result: ApiRevisionResult, output: Output): string[] {
     return [
       `No change: the document is ${result.api} revision ${label(revision)} already; no revision was made.`,
     ]
-  const head = `Pushed ${result.api} revision ${label(revision)} (${revision.id})${revision.origin === 'refetch' ? ' from its sourceUrl' : ''}`
-  const lines = [head, `  page  ${revision.url}`]
+  const head = `Pushed ${result.api} revision ${label(revision)}${revision.origin === 'refetch' ? ' from its sourceUrl' : ''}`
+  const lines = [head, `  id    ${revision.id}`, `  page  ${revision.url}`]
   if (revision.parseIssues.error > 0)
     lines.push(
       `  ${output.color.red(`${revision.parseIssues.error} parse ${revision.parseIssues.error === 1 ? 'error' : 'errors'}`)}: see svc check on the document`,
