@@ -416,7 +416,12 @@ describe('svc api: bad input', () => {
     failsWith(run, [], `the API acme/nothing-here does not exist on ${t.url}`)
     expect(run.stderr).toContain('svc api create acme/nothing-here')
     const changes = await svc(['api', 'changes', 'acme/nothing-here'])
-    failsWith(changes, [], 'svc api create acme/nothing-here')
+    failsWith(changes, [], 'There is no API acme/nothing-here')
+    expect(changes.stderr).toContain('svc api create acme/nothing-here')
+    expect((await svc(['api', 'create', 'acme/empty'])).code).toBe(0)
+    const empty = await svc(['api', 'changes', 'acme/empty'])
+    failsWith(empty, [], 'acme/empty has no revisions yet.')
+    expect(empty.stderr).toContain('svc api revisions acme/empty')
   })
 
   it('a token that may not write: the scope it needs', async () => {

@@ -93,7 +93,9 @@ const ADVICE: Readonly<Record<HubCommand, Advice>> = {
     401: REFUSED,
     403: ({ message }) =>
       `not allowed (${message}); a private API needs a token with read or write:apis`,
-    404: NO_API,
+    // The API, or the revision asked for, or any revision at all (`latest`).
+    404: ({ target, origin, message }) =>
+      `not found on ${origin} (${message}); list the APIs with svc api list, create this one with svc api create ${target}, list its revisions with svc api revisions ${target}`,
     otherwise: ({ message }) => message,
   },
   'api webhooks': {
