@@ -224,6 +224,14 @@ describe('svc api create, list, push: the CI gate', () => {
     })
     expect(run.code, run.stderr).toBe(0)
     expect(oneJson(run).revision).toMatchObject({ sequence: 1, format: 'json', protocol: 'oas' })
+    // Without a file name the content tells the media type: YAML, then GraphQL SDL.
+    const yaml = await svc(['api', 'push', 'acme/stdin-pets', '-', '--json'], { stdin: V1 })
+    expect(oneJson(yaml).revision).toMatchObject({ sequence: 2, format: 'yaml', protocol: 'oas' })
+    expect((await svc(['api', 'create', 'acme/graph'])).code).toBe(0)
+    const sdl = 'type Pet {\n  id: ID!\n}\n\ntype Query {\n  pets: [Pet]\n}\n'
+    const graph = await svc(['api', 'push', 'acme/graph', '-', '--json'], { stdin: sdl })
+    expect(graph.code, graph.stderr).toBe(0)
+    expect(oneJson(graph).revision).toMatchObject({ format: 'graphql', protocol: 'gql' })
   })
 
   it('the real bin: the gate exits 1 with the breaking change on stdout', async () => {
