@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander'
+import { CommanderError, type Command } from 'commander'
 import { DocumentError } from '@svc/engine'
 import { processIO, type CommandIO } from './command-io.js'
 import {
@@ -26,7 +26,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
     writeOut: (text) => void stdout.write(text),
     writeErr: (text) => void stderr.write(text),
   })
-  for (const command of program.commands) {
+  for (const command of descendants(program)) {
     command.exitOverride()
     command.configureOutput({
       writeOut: (text) => void stdout.write(text),
@@ -38,14 +38,27 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
     return code
   } catch (error) {
     const name = argv.find((arg) => commands.has(arg))
-    const exit = report(error, stderr, name)
+    // A command with subcommands (`svc api push`): the deepest one named.
+    let command = program.commands.find((c) => c.name() === name)
+    const path = command ? [command.name()] : []
+    for (let rest = argv.slice(argv.indexOf(name ?? '') + 1); command; rest = rest.slice(1)) {
+      const next = command.commands.find((c) => c.name() === rest[0])
+      if (!next) break
+      command = next
+      path.push(next.name())
+    }
+    const exit = report(error, stderr, path.length > 0 ? path.join(' ') : undefined)
     // Under --json, stdout holds exactly one object even when the command could not run.
-    const command = program.commands.find((c) => c.name() === name)
     const takesJson = command?.options.some((option) => option.long === '--json') ?? false
     if (takesJson && argv.includes('--json') && exit !== EXIT.ok)
       stdout.write(jsonFailure(error, exit))
     return exit
   }
+}
+
+/** Every command under `program`, subcommands of subcommands included. */
+function descendants(program: Command): Command[] {
+  return program.commands.flatMap((command) => [command, ...descendants(command)])
 }
 
 function jsonFailure(error: unknown, exit: ExitCode): string {
