@@ -10,8 +10,9 @@ const FORMAT_RANGES = { int32: [INT32_MIN, INT32_MAX], int64: [-(2 ** 63), 2 ** 
  * `.min()`/`.max()` …) keep it within 32 bits, `int64` otherwise (`z.int()` is a safe
  * integer). zod-to-openapi writes no integer format, so without this a generated client cannot
  * tell a count from a 64-bit id, and it writes `z.int32()` as a `number`: see
- * {@link integerTypes}. The format goes into zod's metadata, which zod-to-openapi reads with
- * `.openapi()`'s, so an explicit `.openapi({ format })` would still win.
+ * {@link integerTypes}. The format goes into zod's own metadata, which zod-to-openapi reads
+ * beside `.openapi()`'s (and over it): a schema that names a format with `.meta({ format })`
+ * keeps it.
  */
 export function describeIntegers(roots: readonly unknown[]): void {
   const seen = new Set<object>()
@@ -49,6 +50,8 @@ function describeInteger(schema: z.ZodNumber): void {
     (schema.def.checks ?? []).map((check) => (check._zod.def as { check: string }).check),
   )
   const [formatMin, formatMax] = FORMAT_RANGES[format]
+  // The registry refuses an id it holds already, this schema's own included.
+  z.globalRegistry.remove(schema)
   z.globalRegistry.add(schema, {
     ...meta,
     format,
