@@ -9,7 +9,16 @@ import {
 } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ActionButton, Badge, Empty, Form, FormError, Select, Time } from '../../components.js'
+import {
+  ActionButton,
+  Badge,
+  Empty,
+  Form,
+  FormError,
+  Select,
+  Time,
+  Table,
+} from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText, type FormBody } from '../../forms.js'
 import { page, redirectWith } from '../../responses.js'
@@ -87,7 +96,7 @@ async function deploymentsPage(
       {deployments.length === 0 ? (
         <Empty>No deployments yet: deploy a version of the stack to run it.</Empty>
       ) : (
-        <table data-testid="deployments">
+        <Table testid="deployments">
           <thead>
             <tr>
               <th>Deployment</th>
@@ -133,7 +142,7 @@ async function deploymentsPage(
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </>,
   )
