@@ -19,8 +19,7 @@ import {
 export const projectOverviewPages = new Hono<WebEnv>()
 
 projectOverviewPages.get('/:account/projects/:slug', async (c) => {
-  const params = c.req.param() as { account: string; slug: string }
-  const v1 = `/projects/${seg(params.account)}/${seg(params.slug)}`
+  const v1 = `/projects/${seg(c.req.param('account'))}/${seg(c.req.param('slug'))}`
   const api = c.get('api')
   const [answer, production, runs] = await Promise.all([
     readProject(c),
