@@ -40,12 +40,13 @@ footer { color: var(--muted); font-size: 13px; text-align: center; padding: 18px
 table { width: 100%; border-collapse: collapse; border: 1px solid var(--line); border-radius: var(--radius); margin-bottom: 16px; font-size: 14px; }
 .table-scroll { overflow-x: auto; margin-bottom: 16px; }
 .table-scroll > table { margin-bottom: 0; }
+.table-scroll th, td time { white-space: nowrap; }
 th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
 tr:last-child td { border-bottom: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 18px; margin: 0 0 16px; }
 dl.facts dt { color: var(--muted); }
-dl.facts dd { margin: 0; word-break: break-all; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 form.stack { display: flex; flex-direction: column; gap: 12px; }
 form.inline { display: inline; margin: 0; }
 .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
@@ -87,11 +88,15 @@ button.link { background: none; border: 0; padding: 0; color: var(--accent); fon
   h1 { font-size: 21px; overflow-wrap: anywhere; }
   /* A table not in a .table-scroll box still scrolls in itself rather than widening the page. */
   table:not(.table-scroll > table) { display: block; overflow-x: auto; }
+  /* A table of five columns or more keeps a readable width and scrolls in its box. */
+  .table-scroll > table:has(th:nth-child(5)) { min-width: 660px; }
 }
 .head h2 { margin-top: 0; }
 .card > h2:first-child, .card > h3:first-child { margin-top: 0; }
 td pre { margin: 0; }
 td.mono, .break { word-break: break-all; }
+/* An id that names its row stays whole; the table's box scrolls instead. */
+td.nowrap { white-space: nowrap; word-break: normal; }
 form.row select { width: auto; }
 .card.form-card { max-width: 560px; }
 fieldset.checks { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 6px; }

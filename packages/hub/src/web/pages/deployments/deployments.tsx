@@ -63,7 +63,11 @@ async function deploymentsPage(
       status,
     },
     <>
-      <ProjectHead project={project} current={`${base}/deployments`} />
+      <ProjectHead
+        project={project}
+        current={`${base}/deployments`}
+        production={deployments.find((d) => d.production)?.stackVersion}
+      />
       {canWrite ? null : <FormError message={form.error} />}
       {canWrite ? (
         <div class="card" data-testid="deploy-form">
@@ -109,7 +113,7 @@ async function deploymentsPage(
           <tbody>
             {deployments.map((d) => (
               <tr data-deployment={d.id}>
-                <td class="mono">
+                <td class="mono nowrap">
                   {d.id} {d.production ? <Badge kind="production">production</Badge> : null}
                 </td>
                 <td class="mono">

@@ -64,6 +64,7 @@ async function runsPage(
       <ProjectHead
         project={project}
         current={`${base}/runs`}
+        production={production.ok ? production.data.deployment.stackVersion : undefined}
         actions={
           canWrite ? (
             <ActionButton
@@ -109,7 +110,7 @@ async function runsPage(
             <tbody>
               {runs.map((r) => (
                 <tr>
-                  <td class="mono">
+                  <td class="mono nowrap">
                     <a href={runHref(account, slug, r.id)}>{r.id}</a>
                   </td>
                   <td>

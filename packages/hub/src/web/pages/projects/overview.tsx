@@ -172,9 +172,12 @@ function LastRunCard(props: { runs: readonly Run[]; account: string; slug: strin
             </dd>
           </dl>
           <p class="row">
-            <a href={all}>All runs</a>
-            <span class="muted" data-testid="run-count">
-              {props.runs.length >= 100 ? '100 or more runs' : plural(props.runs.length, 'run')}
+            <span>
+              <a href={all}>All runs</a> (
+              <span data-testid="run-count">
+                {props.runs.length >= 100 ? '100 or more' : plural(props.runs.length, 'run')}
+              </span>
+              )
             </span>
           </p>
         </>
