@@ -112,6 +112,35 @@ describe('the layout at desktop and phone widths', () => {
     }
   }
 
+  it('no page scrolls sideways on a phone, and each keeps the main navigation', async () => {
+    const { context, page } = await openAt(WIDTHS.phone)
+    await signIn(page, hub.url, 'alice')
+    const runs = await v1('/projects/alice/storefront-checkout/runs')
+    const revision = (await v1('/apis/alice/petstore/revisions')).body.revisions[0].id as string
+    for (const path of [
+      '/apis',
+      '/alice/apis/petstore',
+      '/alice/apis/petstore/revisions',
+      `/alice/apis/petstore/revisions/${revision}`,
+      `/alice/apis/petstore/revisions/${revision}/changes`,
+      '/stacks',
+      '/alice/stacks/web-clients',
+      '/alice/stacks/web-clients/versions/0.1.0',
+      '/projects',
+      '/alice/projects/storefront-checkout/deployments',
+      `/alice/projects/storefront-checkout/runs/${runs.body.runs[0].id}`,
+      '/settings',
+      '/settings/tokens',
+      '/alice',
+    ]) {
+      const answer = await page.goto(`${hub.url}${path}`)
+      expect(answer?.status(), path).toBe(200)
+      expect(await scrollsSideways(page), path).toBe(false)
+      await expectMainNavigation(page, ['APIs', 'Stacks', 'Projects'])
+    }
+    await context.close()
+  })
+
   for (const [device, width] of Object.entries(WIDTHS)) {
     it(`a new user's home shows the getting-started list (${device})`, async () => {
       const { context, page } = await openAt(width)
