@@ -115,8 +115,9 @@ export async function startHub(
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
-  log.info({ url, publicUrl, runs: runs.status }, 'listening')
+  // Before 'listening': that line is the last of the start, the one scripts wait for.
   logOutboundMode(config, log)
+  log.info({ url, publicUrl, runs: runs.status }, 'listening')
 
   let stopping: Promise<void> | undefined
   const stop = () =>
