@@ -40,7 +40,7 @@ export type PublishResult =
 
 const RECIPE = {
   usage:
-    'svc publish <project> [--token <pat>] [--version <semver>] [--origin <url>] [--json] [--no-input]',
+    'svc publish [project] [--token <pat>] [--version <semver>] [--origin <url>] [--json] [--no-input]',
   example: 'svc publish demo --version 1.0.0',
 }
 
