@@ -101,8 +101,8 @@ export async function loadRun(
 }
 
 /**
- * `svc generate openapi.yaml` in an app root of one project: the one argument is the schema when
- * it is no project but a file, an http(s) URL or `-`, as `[project]` defaults to the only one.
+ * `svc generate openapi.yaml`: the one argument is the schema when it is no project but a file, an
+ * http(s) URL or `-`; the project is then the only one (or the recipe error that lists them).
  */
 function schemaOnly(
   options: { readonly project?: string | undefined; readonly schema?: string | undefined },
@@ -114,7 +114,7 @@ function schemaOnly(
   const projects = appRoot === undefined ? [] : listProjects(appRoot)
   const isSource =
     project === '-' || /^https?:\/\//i.test(project) || existsSync(resolve(cwd, project))
-  return projects.length === 1 && !projects.includes(project) && isSource
+  return !projects.includes(project) && isSource
     ? { project: undefined, schema: project }
     : { project, schema }
 }
