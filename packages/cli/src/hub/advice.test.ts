@@ -53,6 +53,13 @@ describe('hubAdvice', () => {
     expect(hubAdvice('publish', forbidden, { origin, target: '@acme/stack' })).toContain(
       'the token needs write:releases',
     )
+    const exists = new HubError('the hub answered HTTP 409 version_exists: it is published', 409)
+    expect(hubAdvice('publish', exists, { origin })).toBe(
+      `${exists.message} (raise "version" in deno.json, or pass --version)`,
+    )
+    expect(hubAdvice('publish', missing, { origin, target: '@local/demo' })).toBe(
+      `@local/demo does not exist on ${origin} (${missing.message})`,
+    )
   })
 
   it('has words for a busy, failing or silent hub shared by every command', () => {

@@ -59,7 +59,12 @@ export const HUB_COMMANDS = {
     frame: (sentence) => `${sentence}; nothing was stored`,
   },
   whoami: { scopes: ['any'] },
-  publish: { scopes: ['write:releases'] },
+  publish: {
+    scopes: ['write:releases'],
+    words: {
+      409: ({ message }) => `${message} (raise "version" in deno.json, or pass --version)`,
+    },
+  },
   push: {
     scopes: ['write:projects'],
     words: {

@@ -95,7 +95,10 @@ export async function publish(options: PublishOptions, io: CommandIO): Promise<P
     }).then(
       (answer) => answer.body,
       (error: unknown) => {
-        throw new StageFailure('publish', hubAdvice('publish', error, credentials))
+        throw new StageFailure(
+          'publish',
+          hubAdvice('publish', error, { ...credentials, target: `@${account}/${slug}` }),
+        )
       },
     )
     return {
