@@ -36,11 +36,21 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   completion: ['svc completion bash', 'svc completion zsh > ~/.zfunc/_svc'],
 }
 
+/** Examples and docs pages declared beside a command in program.ts, over the tables here. */
+const DECLARED = new WeakMap<Command, { examples: readonly string[]; docs?: string }>()
+
+/** Declares a command's examples and, when it is not `docs/commands/<command>.md`, its page. */
+export function declareHelp(command: Command, examples: readonly string[], docs?: string): Command {
+  DECLARED.set(command, { examples, ...(docs === undefined ? {} : { docs }) })
+  return command
+}
+
 /** Commands documented on another command's page. */
 const DOCS_PAGE: Readonly<Record<string, string>> = { logout: 'login', whoami: 'login' }
 
-/** The repository's `docs/` folder: the CLI runs from a checkout (dist/ or src/ beside docs/). */
-const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url))
+/** The repository: the CLI runs from a checkout (its dist/ or src/, beside docs/). */
+const REPO_DIR = fileURLToPath(new URL('../../../', import.meta.url))
+const DOCS_DIR = `${REPO_DIR}docs/`
 
 /** A command's path below `svc`: `check`, `api push`. */
 export function commandPath(command: Command): string {
@@ -54,15 +64,15 @@ export function commandPath(command: Command): string {
  * file in this checkout when it is there, so it opens from a terminal; otherwise its path in the
  * svc repository.
  */
-export function docsLink(path: string): string {
+export function docsLink(path: string, declared?: string): string {
   const top = path.split(' ')[0]!
-  const page = `commands/${DOCS_PAGE[top] ?? top}.md`
-  const file = `${DOCS_DIR}${page}`
-  return existsSync(file) ? file : `docs/${page} in the svc repository`
+  const page = declared ?? `docs/commands/${DOCS_PAGE[top] ?? top}.md`
+  const file = `${REPO_DIR}${page}`
+  return existsSync(file) ? file : `${page} in the svc repository`
 }
 
 export function examplesOf(command: Command): readonly string[] {
-  return EXAMPLES[commandPath(command)] ?? []
+  return DECLARED.get(command)?.examples ?? EXAMPLES[commandPath(command)] ?? []
 }
 
 const noInput = () =>
@@ -95,6 +105,6 @@ function finish(command: Command): void {
     const examples = examplesOf(command)
     const block =
       examples.length > 0 ? `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n` : ''
-    return `${block}\nDocs: ${docsLink(path)}\n`
+    return `${block}\nDocs: ${docsLink(path, DECLARED.get(command)?.docs)}\n`
   })
 }

@@ -68,9 +68,15 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
     return code
   } catch (error) {
     const name = argv.find((arg) => commands.has(arg))
-    const exit = report(error, stderr, name)
+    // A command with subcommands (`svc api push`): the deepest one named.
+    let command = program.commands.find((c) => c.name() === name)
+    for (let rest = argv.slice(argv.indexOf(name ?? '') + 1); command; rest = rest.slice(1)) {
+      const next = command.commands.find((c) => c.name() === rest[0])
+      if (!next) break
+      command = next
+    }
+    const exit = report(error, stderr, command ? commandPath(command) : undefined)
     // Under --json, stdout holds exactly one object even when the command could not run.
-    const command = program.commands.find((c) => c.name() === name)
     const takesJson = command?.options.some((option) => option.long === '--json') ?? false
     if (takesJson && argv.includes('--json') && exit !== EXIT.ok)
       stdout.write(jsonFailure(error, exit))

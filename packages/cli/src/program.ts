@@ -2,7 +2,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander'
 import type { DiffPolicy } from '@svc/engine'
 import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
-import { finishCommands } from './help.js'
+import { declareHelp, finishCommands } from './help.js'
 import { scopeTable } from './hub/advice.js'
 import { createOutput, type Output } from './output.js'
 
@@ -365,6 +365,367 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       },
     )
 
+  /** `Examples:` and the `Docs:` page after a command's help (finishCommands prints them). */
+  const helpAfter = (command: Command, examples: readonly string[], docs: string) =>
+    declareHelp(command, examples, docs)
+  const API_DOCS = 'docs/commands/api.md'
+  const WEBHOOK_DOCS = 'docs/commands/api-webhooks.md'
+  const API = 'the API: owner/slug or @owner/slug'
+  const failOn = () =>
+    new Option('--fail-on <level>', 'exit 1 when a change is at this level or above').choices([
+      'breaking',
+      'warning',
+    ])
+  type ApiFlags = JsonFlag & InputFlag & HubFlags
+
+  const api = program
+    .command('api')
+    .description('Create APIs on the hub, push their revisions (a CI gate), read their changes.')
+  helpAfter(
+    api,
+    [
+      'svc api create acme/payments --name "Payments API"',
+      'svc api push acme/payments openapi.yaml --fail-on breaking',
+      'svc api changes acme/payments',
+    ],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('create')
+      .description('Create an API on the hub (POST /v1/apis).')
+      .argument('[api]', API)
+      .option('--name <name>', 'the display name (default: the slug)')
+      .addOption(
+        new Option('--visibility <visibility>', 'who can read it (default: private)').choices([
+          'private',
+          'public',
+        ]),
+      )
+      .option('--source-url <url>', 'where svc api refetch fetches the document from')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, origin, api }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          flags: ApiFlags & {
+            name?: string
+            visibility?: 'private' | 'public'
+            sourceUrl?: string
+          },
+        ) => {
+          const { apiCreate } = await import('./commands/api/create.js')
+          const { renderApiCreate } = await import('./commands/api/create.render.js')
+          show(flags, renderApiCreate, await apiCreate({ ...flags, api: name }, io))
+        },
+      ),
+    [
+      'svc api create acme/payments',
+      'svc api create @acme/payments --name "Payments API" --visibility public',
+      'svc api create acme/petstore --source-url https://petstore3.swagger.io/api/v3/openapi.json',
+    ],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('list')
+      .description('List the APIs the token can read (public ones without a token).')
+      .option('--owner <account>', 'only the APIs of this account')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, origin, authenticated, apis }'))
+      .addOption(noInput())
+      .action(async (flags: ApiFlags & { owner?: string }) => {
+        const { apiList } = await import('./commands/api/list.js')
+        const { renderApiList } = await import('./commands/api/list.render.js')
+        show(flags, renderApiList, await apiList(flags, io))
+      }),
+    ['svc api list', 'svc api list --owner acme --json'],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('push')
+      .description(
+        'Push a new revision of an API and print its changes against the latest; --fail-on gates CI.',
+      )
+      .argument('[api]', API)
+      .argument('[document]', SOURCE)
+      .option('--version <label>', "the publisher's version label, e.g. 1.4.0")
+      .option('--published-at <date-time>', "the publisher's timestamp (ISO 8601)")
+      .addOption(failOn())
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, revision, previousRevision, summary, counts, changes }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          document: string | undefined,
+          flags: ApiFlags & {
+            version?: string
+            publishedAt?: string
+            failOn?: 'breaking' | 'warning'
+          },
+        ) => {
+          const { apiPush } = await import('./commands/api/push.js')
+          const { renderApiRevision } = await import('./commands/api/push.render.js')
+          show(
+            flags,
+            renderApiRevision,
+            await apiPush({ ...flags, api: name, source: document }, io),
+          )
+        },
+      ),
+    [
+      'svc api push acme/payments openapi.yaml',
+      'svc api push acme/payments openapi.yaml --version 1.4.0 --fail-on breaking',
+      'curl -s https://example.com/openapi.json | svc api push acme/payments - --json',
+    ],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('revisions')
+      .description("List an API's revisions, newest first.")
+      .argument('[api]', API)
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, origin, revisions }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, flags: ApiFlags) => {
+        const { apiRevisions } = await import('./commands/api/revisions.js')
+        const { renderApiRevisions } = await import('./commands/api/revisions.render.js')
+        show(flags, renderApiRevisions, await apiRevisions({ ...flags, api: name }, io))
+      }),
+    ['svc api revisions acme/payments', 'svc api revisions acme/payments --json'],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('changes')
+      .description("A revision's changes against the revision before it, breaking first.")
+      .argument('[api]', API)
+      .argument('[revision]', 'a revision id (rev_…) or latest (default)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ revision, previousRevision, summary, counts, changes }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, revision: string | undefined, flags: ApiFlags) => {
+        const { apiChanges } = await import('./commands/api/changes.js')
+        const { renderApiChanges } = await import('./commands/api/changes.render.js')
+        show(flags, renderApiChanges, await apiChanges({ ...flags, api: name, revision }, io))
+      }),
+    ['svc api changes acme/payments', 'svc api changes acme/payments rev_5f0c7e2b9d4a1c3e8f6b2a70'],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('refetch')
+      .description("Have the hub fetch the API's sourceUrl and push what it serves.")
+      .argument('[api]', API)
+      .addOption(failOn())
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, revision, previousRevision, summary, counts, changes }'))
+      .addOption(noInput())
+      .action(
+        async (name: string | undefined, flags: ApiFlags & { failOn?: 'breaking' | 'warning' }) => {
+          const { apiRefetch } = await import('./commands/api/refetch.js')
+          const { renderApiRevision } = await import('./commands/api/push.render.js')
+          show(flags, renderApiRevision, await apiRefetch({ ...flags, api: name }, io))
+        },
+      ),
+    ['svc api refetch acme/petstore', 'svc api refetch acme/petstore --fail-on breaking'],
+    API_DOCS,
+  )
+
+  const webhooks = api
+    .command('webhooks')
+    .description("Manage an API's webhooks: list, add, test, deliveries, retry.")
+  helpAfter(
+    webhooks,
+    [
+      'svc api webhooks add acme/payments https://ci.example.com/hooks/svc',
+      'svc api webhooks list acme/payments',
+    ],
+    WEBHOOK_DOCS,
+  )
+  const WEBHOOK_ID = 'the webhook id (whk_…)'
+
+  helpAfter(
+    webhooks
+      .command('list')
+      .description("List an API's webhooks (never their secrets).")
+      .argument('[api]', API)
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhooks }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, flags: ApiFlags) => {
+        const { webhooksList } = await import('./commands/api/webhooks.js')
+        const { renderWebhooksList } = await import('./commands/api/webhooks.render.js')
+        show(flags, renderWebhooksList, await webhooksList({ ...flags, api: name }, io))
+      }),
+    ['svc api webhooks list acme/payments'],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('add')
+      .description('Add a webhook; its signing secret is printed this once.')
+      .argument('[api]', API)
+      .argument('[url]', 'where the hub POSTs events (http or https)')
+      .option('--description <text>', 'a note on what receives the events')
+      .addOption(
+        new Option(
+          '--min-level <level>',
+          'send revision events only with a change at this level or above (default: info)',
+        ).choices(['breaking', 'warning', 'info']),
+      )
+      .option('--inactive', 'add it switched off')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhook } (webhook.secret included)'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          url: string | undefined,
+          flags: ApiFlags & {
+            description?: string
+            minLevel?: 'breaking' | 'warning' | 'info'
+            inactive?: boolean
+          },
+        ) => {
+          const { webhookAdd } = await import('./commands/api/webhooks.js')
+          const { renderWebhookAdd } = await import('./commands/api/webhooks.render.js')
+          show(flags, renderWebhookAdd, await webhookAdd({ ...flags, api: name, url }, io))
+        },
+      ),
+    [
+      'svc api webhooks add acme/payments https://ci.example.com/hooks/svc',
+      'svc api webhooks add acme/payments https://chat.example.com/hook --min-level breaking',
+    ],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('test')
+      .description('Queue a test event for one webhook.')
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, delivery }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, webhookId: string | undefined, flags: ApiFlags) => {
+        const { webhookTest } = await import('./commands/api/webhooks.js')
+        const { renderWebhookDelivery } = await import('./commands/api/webhooks.render.js')
+        show(
+          flags,
+          renderWebhookDelivery,
+          await webhookTest({ ...flags, api: name, webhookId }, io),
+        )
+      }),
+    ['svc api webhooks test acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70'],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('deliveries')
+      .description("A webhook's newest deliveries, with their state and last answer.")
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .addOption(
+        new Option('--state <state>', 'only deliveries in this state').choices([
+          'pending',
+          'succeeded',
+          'failed',
+        ]),
+      )
+      .addOption(new Option('--limit <n>', 'how many, 1 to 100 (default 20)').argParser(pageSize))
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhookId, deliveries, more }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          webhookId: string | undefined,
+          flags: ApiFlags & { state?: 'pending' | 'succeeded' | 'failed'; limit?: number },
+        ) => {
+          const { webhookDeliveries } = await import('./commands/api/webhooks.js')
+          const { renderWebhookDeliveries } = await import('./commands/api/webhooks.render.js')
+          const options = { ...flags, api: name, webhookId }
+          show(flags, renderWebhookDeliveries, await webhookDeliveries(options, io))
+        },
+      ),
+    ['svc api webhooks deliveries acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --state failed'],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('retry')
+      .description('Attempt a succeeded or failed delivery again now, with the same event id.')
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .argument('[delivery]', 'the delivery id (dlv_…)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, delivery }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          webhookId: string | undefined,
+          deliveryId: string | undefined,
+          flags: ApiFlags,
+        ) => {
+          const { webhookRetry } = await import('./commands/api/webhooks.js')
+          const { renderWebhookDelivery } = await import('./commands/api/webhooks.render.js')
+          const options = { ...flags, api: name, webhookId, deliveryId }
+          show(flags, renderWebhookDelivery, await webhookRetry(options, io))
+        },
+      ),
+    [
+      'svc api webhooks retry acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 dlv_0a1b2c3d4e5f60718293a4b5',
+    ],
+    WEBHOOK_DOCS,
+  )
+
+  const projects = program.command('projects').description('List the projects on the hub.')
+  helpAfter(projects, ['svc projects list'], 'docs/commands/projects.md')
+  helpAfter(
+    projects
+      .command('list')
+      .description("List the hub projects of the token's user and its organisations.")
+      .option('--owner <account>', 'only the projects of this account')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, origin, projects }'))
+      .addOption(noInput())
+      .action(async (flags: ApiFlags & { owner?: string }) => {
+        const { projectsList } = await import('./commands/projects/index.js')
+        const { renderProjectsList } = await import('./commands/projects/render.js')
+        show(flags, renderProjectsList, await projectsList(flags, io))
+      }),
+    ['svc projects list', 'svc projects list --owner acme --json'],
+    'docs/commands/projects.md',
+  )
+
   program
     .command('completion')
     .description('Print a shell completion script for svc: bash, zsh or fish.')
@@ -376,6 +737,13 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     })
 
   return finishCommands(program)
+}
+
+function pageSize(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 100)
+    throw new InvalidArgumentError('Expected a whole number from 1 to 100.')
+  return parsed
 }
 
 function positiveInteger(value: string): number {

@@ -107,7 +107,7 @@ describe('svc push: before any network call', () => {
           'error: No destination: give --project @account/slug, or set "project" in .svc/demo/.settings/client.json.',
         usage: expect.stringMatching(/^Usage: svc push \[project\] \[--project <@account\/slug>\]/),
         example: 'Example: svc push demo --project @acme/billing',
-        discover: 'Discover: the project page of the web app (projects are created there)',
+        discover: 'Discover: svc projects list (projects are created in the web app)',
       })
       if (extra.includes('--json'))
         expect(oneJson(run)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })

@@ -3,7 +3,7 @@ import { z } from './zod.js'
 export const RevisionSchema = z
   .object({
     id: z.string().openapi({ example: 'rev_5f0c7e2b9d4a1c3e8f6b2a70' }),
-    sequence: z.int().openapi({
+    sequence: z.int32().positive().openapi({
       description: "1 for the API's first revision, then 2, 3 …: the order of the series",
     }),
     contentHash: z
@@ -35,13 +35,21 @@ export const RevisionSchema = z
       .openapi({ description: 'The latest revision before this one; null for the first' }),
     createdBy: z.string().openapi({ description: 'Handle of the user who pushed it' }),
     parseIssues: z
-      .object({ error: z.int(), warning: z.int(), debug: z.int() })
+      .object({
+        error: z.int32().nonnegative(),
+        warning: z.int32().nonnegative(),
+        debug: z.int32().nonnegative(),
+      })
       .openapi({ description: 'Parse issues of the document, per level' }),
   })
   .openapi('Revision')
 
-const ChangeDeltaSchema = z
-  .object({ added: z.int(), deleted: z.int(), modified: z.int() })
+export const ChangeDeltaSchema = z
+  .object({
+    added: z.int32().nonnegative(),
+    deleted: z.int32().nonnegative(),
+    modified: z.int32().nonnegative(),
+  })
   .openapi('ChangeDelta')
 
 export const ChangeSummarySchema = z
@@ -54,7 +62,11 @@ export const ChangeSummarySchema = z
   .openapi('ChangeSummary')
 
 export const ChangeSeveritySchema = z
-  .object({ breaking: z.int(), warning: z.int(), info: z.int() })
+  .object({
+    breaking: z.int32().nonnegative(),
+    warning: z.int32().nonnegative(),
+    info: z.int32().nonnegative(),
+  })
   .openapi('ChangeSeverity')
 
 /**
@@ -86,8 +98,8 @@ export const ParseIssueSchema = z
       example: 'paths:/pets:post',
     }),
     cause: z.string().optional(),
-    line: z.int().optional(),
-    column: z.int().optional(),
+    line: z.int32().nonnegative().optional(),
+    column: z.int32().nonnegative().optional(),
     file: z.string().optional(),
   })
   .openapi('ParseIssue')
@@ -112,7 +124,7 @@ export const PushResultSchema = z
     previousRevision: RevisionSchema.nullable(),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
-    webhookDeliveries: z.int().openapi({
+    webhookDeliveries: z.int32().nonnegative().openapi({
       description:
         'Webhook deliveries the new revision queued: one per active webhook when it differs from the revision before',
     }),

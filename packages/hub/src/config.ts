@@ -33,6 +33,8 @@ export type HubConfig = {
   /** True when SVC_HUB_PUBLIC_URL is unset: the hub then uses the port it really listens on. */
   readonly publicUrlIsDefault: boolean
   readonly logLevel: string
+  /** `SVC_HUB_LOG_FORMAT`; unset: pretty when stdout is a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat | undefined
   readonly publish: PublishLimits
   readonly baseFiles: BaseFileLimits
   /** Largest JSON request body accepted. */
@@ -78,6 +80,14 @@ export type WebhookDispatchConfig = {
 const MiB = 1024 * 1024
 const D = DEFAULT_STORE_TIMEOUTS
 
+export type LogFormat = 'json' | 'pretty'
+
+function logFormat(raw: string | undefined): LogFormat | undefined {
+  if (!raw) return undefined
+  if (raw === 'json' || raw === 'pretty') return raw
+  throw new ConfigError(`SVC_HUB_LOG_FORMAT must be 'json' or 'pretty', got '${raw}'`)
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
@@ -114,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
     publicUrlIsDefault: !env.SVC_HUB_PUBLIC_URL,
     logLevel: env.SVC_HUB_LOG_LEVEL || 'info',
+    logFormat: logFormat(env.SVC_HUB_LOG_FORMAT),
     publish,
     // Base files share the source limits; they come without a bundle.
     baseFiles: { ...publish, bundleBytes: 0 },

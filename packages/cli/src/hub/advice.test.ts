@@ -80,6 +80,22 @@ describe('hubAdvice', () => {
     expect(advice).not.toContain('svc_pat_abc')
   })
 
+  it('names the scope each api subcommand needs, and svc api create for a missing API', () => {
+    const api = 'acme/payments'
+    expect(hubAdvice('api push', forbidden, { origin, target: api })).toBe(
+      `not allowed (${forbidden.message}); the token needs the scope write:apis and write access on the owner of ${api}`,
+    )
+    expect(hubAdvice('api webhooks', forbidden, { origin, target: api })).toContain(
+      'the token needs the scope admin:webhooks',
+    )
+    expect(hubAdvice('api push', missing, { origin, target: api })).toBe(
+      `the API ${api} does not exist on ${origin}, or the token cannot read it (${missing.message}); create it with svc api create ${api}, or list them with svc api list`,
+    )
+    expect(hubAdvice('projects list', refused, { origin })).toBe(
+      `the hub refused the token (${refused.message}); run svc login again or pass --token`,
+    )
+  })
+
   it("passes an error that is not the hub's through", () => {
     expect(hubAdvice('whoami', new Error('socket hang up'), { origin })).toBe('socket hang up')
   })

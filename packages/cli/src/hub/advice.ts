@@ -4,7 +4,7 @@ import { malformedPat } from './token-format.js'
 export type HubFailure = {
   /** The hub's origin. */
   readonly origin: string
-  /** What the request was about: the hub project `@account/slug`, the stack; the origin otherwise. */
+  /** What the request was about: the hub project or stack `@account/slug`, the API `owner/slug` … */
   readonly target: string
   /** What the hub client said happened (docs/commands/login.md#hub-errors). */
   readonly message: string
@@ -34,7 +34,19 @@ const SHARED: Readonly<Record<HubStatus | 'otherwise', Words>> = {
   otherwise: ({ message }) => message,
 }
 
+/** An API subcommand's 404: the API (or its owner) is not there, or not for this token. */
+const NO_API: Words = ({ target, origin, message }) =>
+  `the API ${target} does not exist on ${origin}, or the token cannot read it (${message}); create it with svc api create ${target}, or list them with svc api list`
+
+/** An API subcommand's 403: the scope it needs, and write access on the owner. */
+const API_FORBIDDEN =
+  (scope: string): Words =>
+  ({ target, message }) =>
+    `not allowed (${message}); the token needs the scope ${scope} and write access on the owner of ${target}`
+
 export type HubCommandAdvice = {
+  /** How the scope table of `svc login --help` names it, when not `svc <key>`. */
+  readonly shown?: string
   /** The PAT scopes the command's requests need, any one of them (docs/commands/login.md). */
   readonly scopes: readonly string[]
   /** Its own words for some statuses, over SHARED. */
@@ -81,6 +93,65 @@ export const HUB_COMMANDS = {
       status === 404 ? sentence : `cannot pull ${target}: ${sentence}`,
   },
   doctor: { scopes: ['any'] },
+  'api create': {
+    scopes: ['write:apis'],
+    words: {
+      403: API_FORBIDDEN('write:apis'),
+      404: ({ target, origin, message }) =>
+        `cannot create ${target}: its owner is not an account on ${origin} (${message})`,
+      409: ({ target }) =>
+        `the API ${target} exists already; push a revision with svc api push ${target} <file>`,
+      otherwise: ({ target, message }) => `cannot create ${target}: ${message}`,
+    },
+  },
+  'api list': {
+    scopes: ['read', 'write:apis'],
+    words: { 404: ({ target, origin }) => `there is no account '${target}' on ${origin}` },
+  },
+  'api push': {
+    scopes: ['write:apis'],
+    words: {
+      403: API_FORBIDDEN('write:apis'),
+      404: NO_API,
+      otherwise: ({ target, message }) => `cannot push to ${target}: ${message}`,
+    },
+  },
+  'api refetch': {
+    scopes: ['write:apis'],
+    words: {
+      403: API_FORBIDDEN('write:apis'),
+      404: NO_API,
+      otherwise: ({ target, message }) => `cannot refetch ${target}: ${message}`,
+    },
+  },
+  'api read': {
+    shown: 'svc api revisions, changes',
+    scopes: ['read', 'write:apis'],
+    words: {
+      403: ({ message }) =>
+        `not allowed (${message}); a private API needs a token with read or write:apis`,
+      // The API, or the revision asked for, or any revision at all (`latest`).
+      404: ({ target, origin, message }) =>
+        `not found on ${origin} (${message}); list the APIs with svc api list, create this one with svc api create ${target}, list its revisions with svc api revisions ${target}`,
+    },
+  },
+  'api webhooks': {
+    shown: 'svc api webhooks …',
+    scopes: ['admin:webhooks'],
+    words: {
+      403: API_FORBIDDEN('admin:webhooks'),
+      404: ({ target, origin, message }) =>
+        `not found on ${origin}: ${message} (list the APIs with svc api list, the webhooks of ${target} with svc api webhooks list ${target})`,
+    },
+  },
+  'projects list': {
+    scopes: ['read', 'write:projects'],
+    words: {
+      403: ({ message }) =>
+        `not allowed (${message}); the token needs the scope read or write:projects`,
+      404: ({ target, origin }) => `there is no account '${target}' on ${origin}`,
+    },
+  },
 } satisfies Record<string, HubCommandAdvice>
 
 /** The commands that talk to the hub. */
@@ -129,9 +200,10 @@ export function hubAdvice(
 
 /** The scopes each hub command's token needs, one line each: `svc login --help` shows it. */
 export function scopeTable(): string {
-  const names = Object.keys(HUB_COMMANDS) as HubCommand[]
-  const width = Math.max(...names.map((name) => name.length)) + 4
-  return names
-    .map((name) => `  ${`svc ${name}`.padEnd(width)}  ${scopeWords(HUB_COMMANDS[name].scopes)}`)
-    .join('\n')
+  const rows = Object.entries(HUB_COMMANDS).map(([name, advice]: [string, HubCommandAdvice]) => [
+    advice.shown ?? `svc ${name}`,
+    scopeWords(advice.scopes),
+  ])
+  const width = Math.max(...rows.map(([shown]) => shown!.length))
+  return rows.map(([shown, scopes]) => `  ${shown!.padEnd(width)}  ${scopes}`).join('\n')
 }

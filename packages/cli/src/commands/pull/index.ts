@@ -64,7 +64,7 @@ export async function pull(options: PullOptions, io: CommandIO): Promise<PullRes
     throw new RecipeError({
       ...RECIPE,
       problem: `No project to pull from: give --project @account/slug, or set "project" in ${relative(io.cwd, paths.clientConfig)}.`,
-      discover: 'the project page of the web app',
+      discover: 'svc projects list',
     })
   const destination = flagged ?? parseDestination(named)
   if (destination === undefined)

@@ -35,6 +35,6 @@ export function refuseDestination(
   throw new RecipeError({
     ...recipe,
     problem: `${from} '${value}' is not a hub project: it must be @account/slug${guess ? ` (did you mean ${formatDestination(guess)}?)` : ''}.`,
-    discover: 'the projects page of the web app (it shows a project as account/slug)',
+    discover: 'svc projects list',
   })
 }

@@ -85,7 +85,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       throw new RecipeError({
         ...RECIPE,
         problem: `No destination: give --project @account/slug, or set "project" in ${relative(io.cwd, paths.clientConfig)}.`,
-        discover: 'the project page of the web app (projects are created there)',
+        discover: 'svc projects list (projects are created in the web app)',
       })
     const destination = flagged ?? parseDestination(named)
     if (destination === undefined)
