@@ -136,7 +136,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .argument('[project]', 'the project name: a slug (lowercase letters, digits, . _ -)')
     .option(
       '--name <@account/slug>',
-      'the stack the project publishes to (default @local/<project>)',
+      'the stack the project publishes to (default @<your login>/<project>, else @local/<project>)',
     )
     .option('--base-path <dir>', 'where generated files go, relative to the app root')
     .addOption(json())

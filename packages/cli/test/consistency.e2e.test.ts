@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync } from 'node:fs'
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProject, PETSTORE } from './support/app-root.js'
@@ -110,8 +110,19 @@ describe('project inference: the same in every command', () => {
     env: { ...h.env, SVC_API_ORIGIN: t.url, ...options.env },
   })
 
-  it('with one project, every command that takes [project] uses it', async () => {
+  /** One project, named for an account of the test hub (not svc init's `@local` placeholder). */
+  async function acmeProject() {
     const root = await createProject(['gen-typescript'])
+    const manifest = root.json('.svc/demo/deno.json')
+    writeFileSync(
+      join(root.dir, '.svc/demo/deno.json'),
+      JSON.stringify({ ...manifest, name: '@acme/demo' }),
+    )
+    return root
+  }
+
+  it('with one project, every command that takes [project] uses it', async () => {
+    const root = await acmeProject()
     const bundle = await root.svc(['bundle', '--json'])
     expect(bundle.code, bundle.stderr).toBe(0)
     expect(oneJson(bundle)).toMatchObject({ projectName: 'demo' })
@@ -160,7 +171,7 @@ describe('project inference: the same in every command', () => {
   })
 
   it('a wrong token gets the same advice from publish, whoami and push; a malformed one says what is wrong', async () => {
-    const root = await createProject(['gen-typescript'])
+    const root = await acmeProject()
     const wrong = ['--token', `svc_pat_${'x'.repeat(43)}`]
     const advice = /the hub refused the token \(.*401.*\); run svc login again or pass --token/
     const publish = await root.svc(['publish', '--version', '1.0.0', '--json', ...wrong], hub())

@@ -12,6 +12,7 @@ import { RateLimits } from './ratelimit/index.js'
 import { openStore, startWait, storeOptions } from './store/index.js'
 import { ConnectionDrain } from './http/connection-drain.js'
 import { lingerOnClose } from './http/lingering-close.js'
+import { logOutboundMode } from './outbound/guard.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
 import { startRuns } from './runs/queue.js'
 import { configuredDispatcher, outboundClient } from './worker.js'
@@ -115,6 +116,7 @@ export async function startHub(
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
   log.info({ url, publicUrl, runs: runs.status }, 'listening')
+  logOutboundMode(config, log)
 
   let stopping: Promise<void> | undefined
   const stop = () =>
