@@ -1,7 +1,9 @@
-import { Command, InvalidArgumentError, Option } from 'commander'
+import { Argument, Command, InvalidArgumentError, Option } from 'commander'
 import type { DiffPolicy } from '@svc/engine'
 import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
+import { declareHelp, finishCommands } from './help.js'
+import { scopeTable } from './hub/advice.js'
 import { createOutput, type Output } from './output.js'
 
 declare const SVC_VERSION: string | undefined
@@ -23,6 +25,8 @@ const origin = (fallback = 'then the login, ') =>
 const token = () =>
   new Option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
 const SOURCE = 'a file path, an http(s) URL, or - for standard input'
+/** `[project]`: every command takes the only project of the app root when it is not named. */
+const PROJECT = 'the project under .svc/ (default: the only one)'
 
 /** The engine's DIFF_POLICIES, listed here so that `svc --help` does not load the engine. */
 const POLICIES = ['sunset', 'stability', 'version'] as const satisfies readonly DiffPolicy[]
@@ -170,7 +174,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('clone')
     .description("Copy an official generator's source into a project, to change what it emits.")
-    .argument('[project]', 'the project')
+    .argument('[project]', PROJECT)
     .option('-g, --generator <generator>', 'the generator to clone, e.g. gen-zod')
     .addOption(json())
     .addOption(noInput())
@@ -199,7 +203,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('bundle')
     .description("Bundle a project's generators with the engine into .svc/<project>/bundle.js.")
-    .argument('[project]', 'the project')
+    .argument('[project]', PROJECT)
     .option('--server', 'build the stack server instead: a self-contained .svc/<project>/server.js')
     .addOption(json())
     .addOption(noInput())
@@ -212,7 +216,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('generate')
     .description("Run a project's generators over a schema and write the files under its basePath.")
-    .argument('[project]', 'the project')
+    .argument('[project]', PROJECT)
     .argument('[schema]', 'a file path, an http(s) URL, or - (default: source in client.json)')
     .addOption(json(undefined, ' (strict mode)'))
     .addOption(noInput())
@@ -231,21 +235,28 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('doctor')
     .description(
-      'Check the machine and the projects of this app root; each problem comes with a fix.',
+      'Check the machine, the hub and the login, and the projects of this app root; each problem comes with a fix.',
     )
     .option('-p, --project <project>', 'check only this project')
+    .addOption(origin())
+    .addOption(token())
     .addOption(json('{ checks, summary }'))
     .addOption(noInput())
-    .action(async (flags: JsonFlag & { project?: string }) => {
+    .action(async (flags: JsonFlag & HubFlags & { project?: string }) => {
       const { doctor } = await import('./commands/doctor/index.js')
       const { renderDoctor } = await import('./commands/doctor/render.js')
       const cliVersion = program.version() ?? '0.1.0'
-      show(flags, renderDoctor, await doctor({ project: flags.project, cliVersion }, io))
+      show(flags, renderDoctor, await doctor({ ...flags, cliVersion }, io))
     })
 
   program
     .command('login')
     .description('Check a personal access token with the hub and store it with the origin.')
+    .addHelpText(
+      'after',
+      () =>
+        `\nMake a token in the hub's web app at <origin>/settings/tokens, with the scopes of the commands you will run:\n${scopeTable()}`,
+    )
     .addOption(origin(''))
     .option('--token <pat>', 'the personal access token')
     .option('--with-token', 'read the token from standard input')
@@ -284,7 +295,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       "Bundle a project's stack server and publish it with its source as a stack version.",
     )
-    .argument('[project]', 'the local project under .svc/')
+    .argument('[project]', PROJECT)
     .addOption(token())
     .option('--version <semver>', 'the version (default: version in deno.json)')
     .addOption(origin())
@@ -303,7 +314,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       "Replace a hub project's config with the project's client.json, and optionally its base files.",
     )
-    .argument('[project]', 'the local project under .svc/')
+    .argument('[project]', PROJECT)
     .option(
       '--project <@account/slug>',
       'the hub project (default: project in client.json); recorded there',
@@ -336,7 +347,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('pull')
     .description("Unfold a hub project's config back into the project's client.json.")
-    .argument('[project]', 'the local project under .svc/')
+    .argument('[project]', PROJECT)
     .option('--project <@account/slug>', 'the hub project (default: project in client.json)')
     .addOption(origin())
     .addOption(token())
@@ -354,12 +365,9 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       },
     )
 
-  /** `Examples:` and the `Docs:` page after a command's help. */
+  /** `Examples:` and the `Docs:` page after a command's help (finishCommands prints them). */
   const helpAfter = (command: Command, examples: readonly string[], docs: string) =>
-    command.addHelpText(
-      'after',
-      `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n\nDocs: ${docs}\n`,
-    )
+    declareHelp(command, examples, docs)
   const API_DOCS = 'docs/commands/api.md'
   const WEBHOOK_DOCS = 'docs/commands/api-webhooks.md'
   const API = 'the API: owner/slug or @owner/slug'
@@ -718,7 +726,17 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     'docs/commands/projects.md',
   )
 
-  return program
+  program
+    .command('completion')
+    .description('Print a shell completion script for svc: bash, zsh or fish.')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
+      const { completion } = await import('./commands/completion/index.js')
+      io.stdout.write(completion(program, shell))
+      onExit(0)
+    })
+
+  return finishCommands(program)
 }
 
 function pageSize(value: string): number {

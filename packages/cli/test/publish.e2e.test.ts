@@ -1,5 +1,5 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppRoot, PETSTORE, type AppRoot } from './support/app-root.js'
 import {
@@ -15,7 +15,7 @@ import {
   type TestHub,
   failed,
 } from './support/hub.js'
-import { recipeLines, type RunOptions } from './support/run-svc.js'
+import { recipeLines, REPO_ROOT, type RunOptions } from './support/run-svc.js'
 
 const DEFAULT_ORIGIN = 'http://localhost:8080'
 
@@ -132,6 +132,7 @@ describe('svc publish: version and identity are settled before any network call'
   it('strict mode: a missing <project> or no token from any source is exit 2 with a recipe error', async () => {
     const before = counter.connections()
     const root = await project('@alice/strict')
+    expect((await root.svc(['init', 'other'])).code).toBe(0)
     for (const args of [
       ['publish', '--json', '--token', t.people.alice, '--origin', counter.origin],
       ['publish', '--no-input', '--token', t.people.alice, '--origin', counter.origin],
@@ -141,7 +142,7 @@ describe('svc publish: version and identity are settled before any network call'
       const run = await svc(root, args)
       expect(run.code, args.join(' ')).toBe(2)
       const recipe = recipeLines(run.stderr)
-      expect(recipe.usage).toMatch(/^Usage: svc publish <project>/)
+      expect(recipe.usage).toMatch(/^Usage: svc publish \[project\]/)
       expect(recipe.example).toBe('Example: svc publish demo --version 1.0.0')
       if (!args.includes('demo')) expect(recipe.error).toMatch(/Name the project/)
       else {
@@ -261,6 +262,17 @@ describe('svc publish: to the hub', () => {
       headers: { authorization: `Bearer ${t.people.alice}` },
     })
     expect(sha256(Buffer.from(await bundle.arrayBuffer()))).toBe(sha256File(bundlePath))
+    // The manifest names the schema relative to the app root, even one outside it: no machine path.
+    const uploaded = await fetch(
+      `${t.url}/v1/stacks/acme/catalog/versions/1.0.0/files/.settings/manifest.json`,
+      { headers: { authorization: `Bearer ${t.people.alice}` } },
+    )
+    expect(uploaded.status).toBe(200)
+    const manifestText = await uploaded.text()
+    expect(JSON.parse(manifestText).source).toBe(relative(root.dir, PETSTORE))
+    expect(JSON.parse(manifestText).source).toMatch(/^\.\.\//)
+    expect(manifestText).not.toContain(REPO_ROOT)
+    expect(manifestText).not.toMatch(/"\/[^"]*\//)
   })
 
   it('text success: a line naming project and account/slug@version, then indented details', async () => {

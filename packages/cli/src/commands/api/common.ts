@@ -83,7 +83,9 @@ export async function hubCall<T>(
   try {
     return await hubRequest(credentials.origin, credentials.token, request)
   } catch (error) {
-    throw new CommandError(hubAdvice(command, error, { origin: credentials.origin, target }))
+    throw new CommandError(
+      hubAdvice(command, error, { origin: credentials.origin, target, token: credentials.token }),
+    )
   }
 }
 

@@ -41,7 +41,7 @@ export type PublishResult =
 
 const RECIPE = {
   usage:
-    'svc publish <project> [--token <pat>] [--version <semver>] [--origin <url>] [--json] [--no-input]',
+    'svc publish [project] [--token <pat>] [--version <semver>] [--origin <url>] [--json] [--no-input]',
   example: 'svc publish demo --version 1.0.0',
 }
 
@@ -97,7 +97,10 @@ export async function publish(options: PublishOptions, io: CommandIO): Promise<P
     }).then(
       (answer) => answer.body,
       (error: unknown) => {
-        throw new StageFailure('publish', hubAdvice('publish', error, credentials))
+        throw new StageFailure(
+          'publish',
+          hubAdvice('publish', error, { ...credentials, target: `@${account}/${slug}` }),
+        )
       },
     )
     return {
