@@ -140,11 +140,21 @@ describe('svc api create, list, push: the CI gate', () => {
       'error: --fail-on breaking: 1 breaking change in acme/payments revision #2',
     )
 
+    const same = await svc(['api', 'push', 'acme/payments', 'v2.yaml'])
+    expect(same.code, same.stderr).toBe(0)
+    expect(same.stdout).toBe(
+      'No change: the document is acme/payments revision #2 already; no revision was made.\n',
+    )
+    // A CI job re-run on the same commit pushes the same bytes: its gate fails again.
     for (const failOn of ['breaking', 'warning']) {
-      const same = await svc(['api', 'push', 'acme/payments', 'v2.yaml', '--fail-on', failOn])
-      expect(same.code, same.stderr).toBe(0)
-      expect(same.stdout).toBe(
-        'No change: the document is acme/payments revision #2 already; no revision was made.\n',
+      const rerun = await svc(['api', 'push', 'acme/payments', 'v2.yaml', '--fail-on', failOn])
+      expect(rerun.code, rerun.stderr).toBe(1)
+      expect(rerun.stdout).toContain(
+        'No change: the document is acme/payments revision #2 already; no revision was made.\n\nIts changes against revision #1:\n',
+      )
+      expect(rerun.stdout).toContain('endpoint-removed')
+      expect(rerun.stderr).toContain(
+        `error: --fail-on ${failOn}: 1 breaking change in acme/payments revision #2 (pushed before; the gate fails again)`,
       )
     }
     const revisions = await t.get('/v1/apis/acme/payments/revisions')

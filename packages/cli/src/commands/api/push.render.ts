@@ -14,17 +14,22 @@ export function renderApiRevision(result: ApiRevisionResult, output: Output): Ex
   else for (const line of revisionLines(result, output)) output.result(line)
   if (result.failure === undefined) return EXIT.ok
   output.diagnostic(
-    `error: --fail-on ${result.failure.failOn}: ${result.failure.crossed} in ${result.api} revision ${label(result.revision)} (the revision is stored; the gate failed).`,
+    `error: --fail-on ${result.failure.failOn}: ${result.failure.crossed} in ${result.api} revision ${label(result.revision)} (${result.type === 'unchanged' ? 'pushed before; the gate fails again' : 'the revision is stored; the gate failed'}).`,
   )
   return EXIT.failure
 }
 
 function revisionLines(result: ApiRevisionResult, output: Output): string[] {
   const { revision, previousRevision } = result
-  if (result.type === 'unchanged')
-    return [
+  if (result.type === 'unchanged') {
+    const lines = [
       `No change: the document is ${result.api} revision ${label(revision)} already; no revision was made.`,
     ]
+    if (result.failure === undefined || previousRevision === null) return lines
+    lines.push('', `Its changes against revision ${label(previousRevision)}:`)
+    lines.push(...changelogLines(changelogOf(result), output.color))
+    return lines
+  }
   const head = `Pushed ${result.api} revision ${label(revision)}${revision.origin === 'refetch' ? ' from its sourceUrl' : ''}`
   const lines = [head, `  id    ${revision.id}`, `  page  ${revision.url}`]
   if (revision.parseIssues.error > 0)
@@ -40,15 +45,18 @@ function revisionLines(result: ApiRevisionResult, output: Output): string[] {
     return lines
   }
   lines.push('', `Changes against revision ${label(previousRevision)}:`)
-  // The hub's changelog is `svc diff --json`'s; its rule ids are strings the engine may not know.
-  const changelog = {
+  lines.push(...changelogLines(changelogOf(result), output.color))
+  return lines
+}
+
+/** The hub's changelog is `svc diff --json`'s; its rule ids are strings the engine may not know. */
+function changelogOf(result: ApiRevisionResult): Changelog {
+  return {
     summary: result.summary,
     counts: result.counts,
     changes: result.changes,
     ...(result.issues === undefined ? {} : { issues: result.issues }),
   } as unknown as Changelog
-  lines.push(...changelogLines(changelog, output.color))
-  return lines
 }
 
 /** `#3 (1.4.0)`: the sequence, and the publisher's label when there is one. */

@@ -111,7 +111,7 @@ export async function apiPush(options: ApiPushOptions, io: CommandIO): Promise<A
 
 /**
  * The pushed result with the changelog of its revision (`GET …/revisions/{id}/changes`), unless
- * nothing was made or the revision is the first; and what crossed `failOn`.
+ * the revision is the first or nothing was made and there is no gate; and what crossed `failOn`.
  */
 export async function withChanges(
   credentials: Credentials,
@@ -131,7 +131,9 @@ export async function withChanges(
     changes: [] as readonly Change[],
     webhookDeliveries: pushed.webhookDeliveries,
   } as const
-  if (!pushed.created || pushed.previousRevision === null) return base
+  // An unchanged push is judged too: a re-run of a CI job whose gate failed pushes the same
+  // bytes, and must fail again rather than pass on "no change".
+  if (pushed.previousRevision === null || (!pushed.created && failOn === undefined)) return base
   const { body } = await hubCall(credentials, command, formatApiName(name), {
     method: 'GET',
     path: apiPath(name, `/revisions/${pushed.revision.id}/changes`),
