@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander'
+import { CommanderError, type Command } from 'commander'
 import { DocumentError } from '@svc/engine'
 import { processIO, type CommandIO } from './command-io.js'
 import {
@@ -8,8 +8,36 @@ import {
   formatRecipe,
   RecipeError,
   type ExitCode,
+  type Recipe,
 } from './errors.js'
+import { commandPath, examplesOf } from './help.js'
 import { createProgram } from './program.js'
+
+/** A commander parse error (unknown option, extra argument …) and the command it happened in. */
+class UsageError extends Error {
+  override readonly name = 'UsageError'
+  constructor(
+    readonly error: CommanderError,
+    readonly command: Command,
+  ) {
+    super(error.message)
+  }
+
+  /** SPEC §7.8's recipe for what commander refused, with its did-you-mean in the problem. */
+  get recipe(): Recipe {
+    const [first = '', ...rest] = this.error.message.split('\n')
+    const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim())?.[1]
+    const problem = `${first.replace(/^error: /, '')}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`
+    const path = commandPath(this.command)
+    const svc = path ? `svc ${path}` : 'svc'
+    return {
+      problem,
+      usage: `${svc} ${this.command.usage()}`,
+      example: examplesOf(this.command)[0] ?? (path ? `${svc} --help` : 'svc check openapi.yaml'),
+      discover: `${svc} --help`,
+    }
+  }
+}
 
 /**
  * Runs `svc` with `argv` (without `node` and the script) and resolves to its exit code: the one
@@ -21,26 +49,34 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
   let code: ExitCode = EXIT.ok
   const program = createProgram(io, (exit) => (code = exit))
   const commands = new Set(program.commands.map((command) => command.name()))
-  program.exitOverride()
-  program.configureOutput({
-    writeOut: (text) => void stdout.write(text),
-    writeErr: (text) => void stderr.write(text),
-  })
-  for (const command of program.commands) {
-    command.exitOverride()
+  const wire = (command: Command) => {
+    command.exitOverride((error) => {
+      // Help and version are not errors; a parse error becomes a recipe in `report`.
+      if (error.exitCode === 0 || error.code === 'commander.help') throw error
+      throw new UsageError(error, command)
+    })
     command.configureOutput({
       writeOut: (text) => void stdout.write(text),
       writeErr: (text) => void stderr.write(text),
+      outputError: () => {},
     })
+    command.commands.forEach(wire)
   }
+  wire(program)
   try {
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
     const name = argv.find((arg) => commands.has(arg))
-    const exit = report(error, stderr, name)
+    // A command with subcommands (`svc api push`): the deepest one named.
+    let command = program.commands.find((c) => c.name() === name)
+    for (let rest = argv.slice(argv.indexOf(name ?? '') + 1); command; rest = rest.slice(1)) {
+      const next = command.commands.find((c) => c.name() === rest[0])
+      if (!next) break
+      command = next
+    }
+    const exit = report(error, stderr, command ? commandPath(command) : undefined)
     // Under --json, stdout holds exactly one object even when the command could not run.
-    const command = program.commands.find((c) => c.name() === name)
     const takesJson = command?.options.some((option) => option.long === '--json') ?? false
     if (takesJson && argv.includes('--json') && exit !== EXIT.ok)
       stdout.write(jsonFailure(error, exit))
@@ -50,13 +86,13 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
 
 function jsonFailure(error: unknown, exit: ExitCode): string {
   const message =
-    error instanceof RecipeError
+    error instanceof RecipeError || error instanceof UsageError
       ? error.recipe.problem
       : error instanceof Error && !(error instanceof CommanderError)
         ? error.message
         : 'invalid arguments; see stderr'
   const code =
-    exit === EXIT.usage
+    exit === EXIT.usage || error instanceof UsageError
       ? 'usage'
       : error instanceof DocumentError
         ? 'unreadable_document'
@@ -71,6 +107,13 @@ function report(
   stderr: NodeJS.WritableStream,
   command: string | undefined,
 ): ExitCode {
+  if (error instanceof UsageError) {
+    const path = commandPath(error.command)
+    stderr.write(
+      `${formatRecipe(error.recipe)}\nRun 'svc ${path ? `${path} ` : ''}--help' for usage.\n`,
+    )
+    return EXIT.usage
+  }
   if (error instanceof RecipeError) {
     stderr.write(formatRecipe(error.recipe) + '\n')
     return EXIT.usage

@@ -1,7 +1,9 @@
-import { Command, InvalidArgumentError, Option } from 'commander'
+import { Argument, Command, InvalidArgumentError, Option } from 'commander'
 import type { DiffPolicy } from '@svc/engine'
 import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
+import { declareHelp, finishCommands } from './help.js'
+import { scopeTable } from './hub/advice.js'
 import { createOutput, type Output } from './output.js'
 
 declare const SVC_VERSION: string | undefined
@@ -23,6 +25,8 @@ const origin = (fallback = 'then the login, ') =>
 const token = () =>
   new Option('--token <pat>', 'the personal access token (default: $SVC_HUB_TOKEN, then the login)')
 const SOURCE = 'a file path, an http(s) URL, or - for standard input'
+/** `[project]`: every command takes the only project of the app root when it is not named. */
+const PROJECT = 'the project under .svc/ (default: the only one)'
 
 /** The engine's DIFF_POLICIES, listed here so that `svc --help` does not load the engine. */
 const POLICIES = ['sunset', 'stability', 'version'] as const satisfies readonly DiffPolicy[]
@@ -132,7 +136,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .argument('[project]', 'the project name: a slug (lowercase letters, digits, . _ -)')
     .option(
       '--name <@account/slug>',
-      'the stack the project publishes to (default @local/<project>)',
+      'the stack the project publishes to (default @<your login>/<project>, else @local/<project>)',
     )
     .option('--base-path <dir>', 'where generated files go, relative to the app root')
     .addOption(json())
@@ -170,7 +174,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('clone')
     .description("Copy an official generator's source into a project, to change what it emits.")
-    .argument('[project]', 'the project')
+    .argument('[project]', PROJECT)
     .option('-g, --generator <generator>', 'the generator to clone, e.g. gen-zod')
     .addOption(json())
     .addOption(noInput())
@@ -199,7 +203,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('bundle')
     .description("Bundle a project's generators with the engine into .svc/<project>/bundle.js.")
-    .argument('[project]', 'the project')
+    .argument('[project]', PROJECT)
     .option('--server', 'build the stack server instead: a self-contained .svc/<project>/server.js')
     .addOption(json())
     .addOption(noInput())
@@ -212,7 +216,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('generate')
     .description("Run a project's generators over a schema and write the files under its basePath.")
-    .argument('[project]', 'the project')
+    .argument('[project]', PROJECT)
     .argument('[schema]', 'a file path, an http(s) URL, or - (default: source in client.json)')
     .addOption(json(undefined, ' (strict mode)'))
     .addOption(noInput())
@@ -231,21 +235,28 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('doctor')
     .description(
-      'Check the machine and the projects of this app root; each problem comes with a fix.',
+      'Check the machine, the hub and the login, and the projects of this app root; each problem comes with a fix.',
     )
     .option('-p, --project <project>', 'check only this project')
+    .addOption(origin())
+    .addOption(token())
     .addOption(json('{ checks, summary }'))
     .addOption(noInput())
-    .action(async (flags: JsonFlag & { project?: string }) => {
+    .action(async (flags: JsonFlag & HubFlags & { project?: string }) => {
       const { doctor } = await import('./commands/doctor/index.js')
       const { renderDoctor } = await import('./commands/doctor/render.js')
       const cliVersion = program.version() ?? '0.1.0'
-      show(flags, renderDoctor, await doctor({ project: flags.project, cliVersion }, io))
+      show(flags, renderDoctor, await doctor({ ...flags, cliVersion }, io))
     })
 
   program
     .command('login')
     .description('Check a personal access token with the hub and store it with the origin.')
+    .addHelpText(
+      'after',
+      () =>
+        `\nMake a token in the hub's web app at <origin>/settings/tokens, with the scopes of the commands you will run:\n${scopeTable()}`,
+    )
     .addOption(origin(''))
     .option('--token <pat>', 'the personal access token')
     .option('--with-token', 'read the token from standard input')
@@ -284,7 +295,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       "Bundle a project's stack server and publish it with its source as a stack version.",
     )
-    .argument('[project]', 'the local project under .svc/')
+    .argument('[project]', PROJECT)
     .addOption(token())
     .option('--version <semver>', 'the version (default: version in deno.json)')
     .addOption(origin())
@@ -303,7 +314,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       "Replace a hub project's config with the project's client.json, and optionally its base files.",
     )
-    .argument('[project]', 'the local project under .svc/')
+    .argument('[project]', PROJECT)
     .option(
       '--project <@account/slug>',
       'the hub project (default: project in client.json); recorded there',
@@ -336,7 +347,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   program
     .command('pull')
     .description("Unfold a hub project's config back into the project's client.json.")
-    .argument('[project]', 'the local project under .svc/')
+    .argument('[project]', PROJECT)
     .option('--project <@account/slug>', 'the hub project (default: project in client.json)')
     .addOption(origin())
     .addOption(token())
@@ -354,7 +365,385 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       },
     )
 
-  return program
+  /** `Examples:` and the `Docs:` page after a command's help (finishCommands prints them). */
+  const helpAfter = (command: Command, examples: readonly string[], docs: string) =>
+    declareHelp(command, examples, docs)
+  const API_DOCS = 'docs/commands/api.md'
+  const WEBHOOK_DOCS = 'docs/commands/api-webhooks.md'
+  const API = 'the API: owner/slug or @owner/slug'
+  const failOn = () =>
+    new Option('--fail-on <level>', 'exit 1 when a change is at this level or above').choices([
+      'breaking',
+      'warning',
+    ])
+  type ApiFlags = JsonFlag & InputFlag & HubFlags
+
+  const api = program
+    .command('api')
+    .description('Create APIs on the hub, push their revisions (a CI gate), read their changes.')
+  helpAfter(
+    api,
+    [
+      'svc api create acme/payments --name "Payments API"',
+      'svc api push acme/payments openapi.yaml --fail-on breaking',
+      'svc api changes acme/payments',
+    ],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('create')
+      .description('Create an API on the hub (POST /v1/apis).')
+      .argument('[api]', API)
+      .option('--name <name>', 'the display name (default: the slug)')
+      .addOption(
+        new Option('--visibility <visibility>', 'who can read it (default: private)').choices([
+          'private',
+          'public',
+        ]),
+      )
+      .option('--source-url <url>', 'where svc api refetch fetches the document from')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, origin, api }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          flags: ApiFlags & {
+            name?: string
+            visibility?: 'private' | 'public'
+            sourceUrl?: string
+          },
+        ) => {
+          const { apiCreate } = await import('./commands/api/create.js')
+          const { renderApiCreate } = await import('./commands/api/create.render.js')
+          show(flags, renderApiCreate, await apiCreate({ ...flags, api: name }, io))
+        },
+      ),
+    [
+      'svc api create acme/payments',
+      'svc api create @acme/payments --name "Payments API" --visibility public',
+      'svc api create acme/petstore --source-url https://petstore3.swagger.io/api/v3/openapi.json',
+    ],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('list')
+      .description('List the APIs the token can read (public ones without a token).')
+      .option('--owner <account>', 'only the APIs of this account')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, origin, authenticated, apis }'))
+      .addOption(noInput())
+      .action(async (flags: ApiFlags & { owner?: string }) => {
+        const { apiList } = await import('./commands/api/list.js')
+        const { renderApiList } = await import('./commands/api/list.render.js')
+        show(flags, renderApiList, await apiList(flags, io))
+      }),
+    ['svc api list', 'svc api list --owner acme --json'],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('push')
+      .description(
+        'Push a new revision of an API and print its changes against the latest; --fail-on gates CI.',
+      )
+      .argument('[api]', API)
+      .argument('[document]', SOURCE)
+      .option('--version <label>', "the publisher's version label, e.g. 1.4.0")
+      .option('--published-at <date-time>', "the publisher's timestamp (ISO 8601)")
+      .addOption(failOn())
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, revision, previousRevision, summary, counts, changes }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          document: string | undefined,
+          flags: ApiFlags & {
+            version?: string
+            publishedAt?: string
+            failOn?: 'breaking' | 'warning'
+          },
+        ) => {
+          const { apiPush } = await import('./commands/api/push.js')
+          const { renderApiRevision } = await import('./commands/api/push.render.js')
+          show(
+            flags,
+            renderApiRevision,
+            await apiPush({ ...flags, api: name, source: document }, io),
+          )
+        },
+      ),
+    [
+      'svc api push acme/payments openapi.yaml',
+      'svc api push acme/payments openapi.yaml --version 1.4.0 --fail-on breaking',
+      'curl -s https://example.com/openapi.json | svc api push acme/payments - --json',
+    ],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('revisions')
+      .description("List an API's revisions, newest first.")
+      .argument('[api]', API)
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, origin, revisions }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, flags: ApiFlags) => {
+        const { apiRevisions } = await import('./commands/api/revisions.js')
+        const { renderApiRevisions } = await import('./commands/api/revisions.render.js')
+        show(flags, renderApiRevisions, await apiRevisions({ ...flags, api: name }, io))
+      }),
+    ['svc api revisions acme/payments', 'svc api revisions acme/payments --json'],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('changes')
+      .description("A revision's changes against the revision before it, breaking first.")
+      .argument('[api]', API)
+      .argument('[revision]', 'a revision id (rev_…) or latest (default)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ revision, previousRevision, summary, counts, changes }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, revision: string | undefined, flags: ApiFlags) => {
+        const { apiChanges } = await import('./commands/api/changes.js')
+        const { renderApiChanges } = await import('./commands/api/changes.render.js')
+        show(flags, renderApiChanges, await apiChanges({ ...flags, api: name, revision }, io))
+      }),
+    ['svc api changes acme/payments', 'svc api changes acme/payments rev_5f0c7e2b9d4a1c3e8f6b2a70'],
+    API_DOCS,
+  )
+
+  helpAfter(
+    api
+      .command('refetch')
+      .description("Have the hub fetch the API's sourceUrl and push what it serves.")
+      .argument('[api]', API)
+      .addOption(failOn())
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, revision, previousRevision, summary, counts, changes }'))
+      .addOption(noInput())
+      .action(
+        async (name: string | undefined, flags: ApiFlags & { failOn?: 'breaking' | 'warning' }) => {
+          const { apiRefetch } = await import('./commands/api/refetch.js')
+          const { renderApiRevision } = await import('./commands/api/push.render.js')
+          show(flags, renderApiRevision, await apiRefetch({ ...flags, api: name }, io))
+        },
+      ),
+    ['svc api refetch acme/petstore', 'svc api refetch acme/petstore --fail-on breaking'],
+    API_DOCS,
+  )
+
+  const webhooks = api
+    .command('webhooks')
+    .description("Manage an API's webhooks: list, add, test, deliveries, retry.")
+  helpAfter(
+    webhooks,
+    [
+      'svc api webhooks add acme/payments https://ci.example.com/hooks/svc',
+      'svc api webhooks list acme/payments',
+    ],
+    WEBHOOK_DOCS,
+  )
+  const WEBHOOK_ID = 'the webhook id (whk_…)'
+
+  helpAfter(
+    webhooks
+      .command('list')
+      .description("List an API's webhooks (never their secrets).")
+      .argument('[api]', API)
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhooks }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, flags: ApiFlags) => {
+        const { webhooksList } = await import('./commands/api/webhooks.js')
+        const { renderWebhooksList } = await import('./commands/api/webhooks.render.js')
+        show(flags, renderWebhooksList, await webhooksList({ ...flags, api: name }, io))
+      }),
+    ['svc api webhooks list acme/payments'],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('add')
+      .description('Add a webhook; its signing secret is printed this once.')
+      .argument('[api]', API)
+      .argument('[url]', 'where the hub POSTs events (http or https)')
+      .option('--description <text>', 'a note on what receives the events')
+      .addOption(
+        new Option(
+          '--min-level <level>',
+          'send revision events only with a change at this level or above (default: info)',
+        ).choices(['breaking', 'warning', 'info']),
+      )
+      .option('--inactive', 'add it switched off')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhook } (webhook.secret included)'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          url: string | undefined,
+          flags: ApiFlags & {
+            description?: string
+            minLevel?: 'breaking' | 'warning' | 'info'
+            inactive?: boolean
+          },
+        ) => {
+          const { webhookAdd } = await import('./commands/api/webhooks.js')
+          const { renderWebhookAdd } = await import('./commands/api/webhooks.render.js')
+          show(flags, renderWebhookAdd, await webhookAdd({ ...flags, api: name, url }, io))
+        },
+      ),
+    [
+      'svc api webhooks add acme/payments https://ci.example.com/hooks/svc',
+      'svc api webhooks add acme/payments https://chat.example.com/hook --min-level breaking',
+    ],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('test')
+      .description('Queue a test event for one webhook.')
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, delivery }'))
+      .addOption(noInput())
+      .action(async (name: string | undefined, webhookId: string | undefined, flags: ApiFlags) => {
+        const { webhookTest } = await import('./commands/api/webhooks.js')
+        const { renderWebhookDelivery } = await import('./commands/api/webhooks.render.js')
+        show(
+          flags,
+          renderWebhookDelivery,
+          await webhookTest({ ...flags, api: name, webhookId }, io),
+        )
+      }),
+    ['svc api webhooks test acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70'],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('deliveries')
+      .description("A webhook's newest deliveries, with their state and last answer.")
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .addOption(
+        new Option('--state <state>', 'only deliveries in this state').choices([
+          'pending',
+          'succeeded',
+          'failed',
+        ]),
+      )
+      .addOption(new Option('--limit <n>', 'how many, 1 to 100 (default 20)').argParser(pageSize))
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhookId, deliveries, more }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          webhookId: string | undefined,
+          flags: ApiFlags & { state?: 'pending' | 'succeeded' | 'failed'; limit?: number },
+        ) => {
+          const { webhookDeliveries } = await import('./commands/api/webhooks.js')
+          const { renderWebhookDeliveries } = await import('./commands/api/webhooks.render.js')
+          const options = { ...flags, api: name, webhookId }
+          show(flags, renderWebhookDeliveries, await webhookDeliveries(options, io))
+        },
+      ),
+    ['svc api webhooks deliveries acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --state failed'],
+    WEBHOOK_DOCS,
+  )
+
+  helpAfter(
+    webhooks
+      .command('retry')
+      .description('Attempt a succeeded or failed delivery again now, with the same event id.')
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .argument('[delivery]', 'the delivery id (dlv_…)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, delivery }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          webhookId: string | undefined,
+          deliveryId: string | undefined,
+          flags: ApiFlags,
+        ) => {
+          const { webhookRetry } = await import('./commands/api/webhooks.js')
+          const { renderWebhookDelivery } = await import('./commands/api/webhooks.render.js')
+          const options = { ...flags, api: name, webhookId, deliveryId }
+          show(flags, renderWebhookDelivery, await webhookRetry(options, io))
+        },
+      ),
+    [
+      'svc api webhooks retry acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 dlv_0a1b2c3d4e5f60718293a4b5',
+    ],
+    WEBHOOK_DOCS,
+  )
+
+  const projects = program.command('projects').description('List the projects on the hub.')
+  helpAfter(projects, ['svc projects list'], 'docs/commands/projects.md')
+  helpAfter(
+    projects
+      .command('list')
+      .description("List the hub projects of the token's user and its organisations.")
+      .option('--owner <account>', 'only the projects of this account')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, origin, projects }'))
+      .addOption(noInput())
+      .action(async (flags: ApiFlags & { owner?: string }) => {
+        const { projectsList } = await import('./commands/projects/index.js')
+        const { renderProjectsList } = await import('./commands/projects/render.js')
+        show(flags, renderProjectsList, await projectsList(flags, io))
+      }),
+    ['svc projects list', 'svc projects list --owner acme --json'],
+    'docs/commands/projects.md',
+  )
+
+  program
+    .command('completion')
+    .description('Print a shell completion script for svc: bash, zsh or fish.')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
+      const { completion } = await import('./commands/completion/index.js')
+      io.stdout.write(completion(program, shell))
+      onExit(0)
+    })
+
+  return finishCommands(program)
+}
+
+function pageSize(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 100)
+    throw new InvalidArgumentError('Expected a whole number from 1 to 100.')
+  return parsed
 }
 
 function positiveInteger(value: string): number {

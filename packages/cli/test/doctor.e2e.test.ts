@@ -1,13 +1,33 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppRoot, PETSTORE, type AppRoot } from './support/app-root.js'
+import { closedOrigin, createHome, startTestHub, type Home, type TestHub } from './support/hub.js'
 import { parseJsonStdout } from './support/run-svc.js'
 
-type Check = { id: string; status: string; message: string; hint?: string }
+type Check = { id: string; status: string; message: string; hint?: string; data?: unknown }
 
-async function doctor(root: AppRoot, args: readonly string[] = []) {
-  const run = await root.svc(['doctor', '--json', ...args])
+let t: TestHub
+let h: Home
+/** No login and a hub that is not there, unless a test says otherwise. */
+let offline: Record<string, string | undefined>
+
+beforeAll(async () => {
+  t = await startTestHub()
+  h = createHome()
+  offline = { ...h.env, SVC_API_ORIGIN: await closedOrigin() }
+})
+afterAll(async () => {
+  await t?.dispose()
+  h?.dispose()
+})
+
+async function doctor(
+  root: AppRoot,
+  args: readonly string[] = [],
+  env: Record<string, string | undefined> = offline,
+) {
+  const run = await root.svc(['doctor', '--json', ...args], { env })
   const report = parseJsonStdout(run)
   const checks = report.checks as Check[]
   return { run, report, check: (id: string) => checks.find((check) => check.id === id) }
@@ -31,7 +51,7 @@ describe('svc doctor', () => {
   it('passes a project after a generate, with the JSON shape of every check', async () => {
     const root = await demo()
     expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
-    const { run, report } = await doctor(root)
+    const { run, report } = await doctor(root, ['--origin', t.url, '--token', t.people.alice])
     expect(run.code).toBe(0)
     expect(report).toEqual({
       type: 'doctor',
@@ -41,6 +61,8 @@ describe('svc doctor', () => {
       projects: ['demo'],
       checks: [
         'node-version',
+        'hub',
+        'login',
         'app-root',
         'project-deno-json/demo',
         'project-core-pin/demo',
@@ -49,7 +71,12 @@ describe('svc doctor', () => {
         'project-bundle/demo',
         'project-manifest/demo',
         'project-enrichments/demo',
-      ].map((id) => ({ id, status: 'ok', message: expect.any(String) })),
+      ].map((id) => ({
+        id,
+        status: 'ok',
+        message: expect.any(String),
+        ...(id === 'login' ? { data: expect.any(Object) } : {}),
+      })),
       summary: 'ok',
     })
   })
@@ -185,5 +212,73 @@ describe('svc doctor', () => {
     const text = await root.svc(['doctor'])
     expect(text.stdout).toMatch(/^warn {2}project-bundle\/demo +no bundle\.js yet/m)
     expect(text.stdout).toMatch(/→ svc bundle demo$/m)
+  })
+})
+
+describe('svc doctor: the hub and the login', () => {
+  it('says who the token belongs to, and that the hub answers', async () => {
+    const root = createAppRoot()
+    h.writeLogin({ host: t.url, token: t.people.walt })
+    const { run, check } = await doctor(root, [], h.env)
+    expect(run.code).toBe(0)
+    expect(check('hub')).toEqual({
+      id: 'hub',
+      status: 'ok',
+      message: `${t.url} answers (from the login)`,
+    })
+    expect(check('login')).toMatchObject({
+      status: 'ok',
+      message: `walt on ${t.url} (token from the login)`,
+      data: { user: 'walt', scopes: expect.arrayContaining(['write:projects']) },
+    })
+    rmSync(h.loginFile)
+  })
+
+  it('offline and without a login: warnings with their fixes, exit 0, no crash', async () => {
+    const root = createAppRoot()
+    const { run, report, check } = await doctor(root)
+    expect(run.code).toBe(0)
+    expect(report.summary).toBe('warning')
+    expect(check('hub')).toMatchObject({
+      status: 'warning',
+      message: `cannot reach the hub at ${offline.SVC_API_ORIGIN} (ECONNREFUSED) (from $SVC_API_ORIGIN)`,
+      hint: expect.stringContaining('--origin, $SVC_API_ORIGIN or svc login --origin <url>'),
+    })
+    expect(check('login')).toEqual({
+      id: 'login',
+      status: 'warning',
+      message: 'not logged in: no --token, no $SVC_HUB_TOKEN and no stored login',
+      hint: `make a token at ${offline.SVC_API_ORIGIN}/settings/tokens, then svc login --origin ${offline.SVC_API_ORIGIN}`,
+    })
+    const text = await root.svc(['doctor'], { env: offline })
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/^warn {2}login +not logged in/m)
+    expect(text.stdout).toContain(`→ make a token at ${offline.SVC_API_ORIGIN}/settings/tokens`)
+  })
+
+  it('a token the hub refuses is a warning that says to log in again', async () => {
+    const root = createAppRoot()
+    const env = { ...h.env, SVC_API_ORIGIN: t.url, SVC_HUB_TOKEN: t.people.aliceRevoked }
+    const { run, check } = await doctor(root, [], env)
+    expect(run.code).toBe(0)
+    expect(check('hub')?.status).toBe('ok')
+    expect(check('login')).toMatchObject({
+      status: 'warning',
+      message: expect.stringMatching(
+        /^the token from \$SVC_HUB_TOKEN: the hub refused the token \(.*401.*\); run svc login again or pass --token$/,
+      ),
+      hint: `make a token at ${t.url}/settings/tokens, then svc login --origin ${t.url}`,
+    })
+  })
+
+  it('a token while the hub does not answer: the login is not checked', async () => {
+    const root = createAppRoot()
+    const { run, check } = await doctor(root, ['--token', t.people.alice])
+    expect(run.code).toBe(0)
+    expect(check('login')).toEqual({
+      id: 'login',
+      status: 'skipped',
+      message: 'a token from --token, not checked: the hub does not answer',
+    })
   })
 })

@@ -113,13 +113,11 @@ describe('svc generate --json', () => {
     expect(root.files('generated/demo')).toEqual(['types.ts'])
   })
 
-  it('refuses a missing project or schema with a recipe error, exit 2', async () => {
+  it('refuses a missing schema or an unknown project with a recipe error, exit 2', async () => {
     const root = await project(['gen-typescript'])
     const noProject = await root.svc(['generate'])
     expect(noProject.code).toBe(2)
-    expect(recipeLines(noProject.stderr).error).toBe(
-      'error: Name the project: this app root has demo.',
-    )
+    expect(recipeLines(noProject.stderr).error).toMatch(/needs a schema/)
     const noSchema = await root.svc(['generate', 'demo', '--json'])
     expect(noSchema.code).toBe(2)
     expect(recipeLines(noSchema.stderr).error).toMatch(/needs a schema/)
@@ -149,7 +147,7 @@ describe('svc generate: bundles', () => {
     expect(strict.code).toBe(2)
     const recipe = recipeLines(strict.stderr)
     expect(recipe.error).toBe('error: bundle.js is out of sync with deno.json — add: gen-zod')
-    expect(recipe.usage).toBe('Usage: svc bundle <project>')
+    expect(recipe.usage).toBe('Usage: svc bundle [project]')
     expect(recipe.example).toBe('Example: svc bundle demo')
     expect(parseJsonStdout(strict)).toMatchObject({ type: 'error', exitCode: 2 })
     expect(existsSync(join(root.dir, 'generated'))).toBe(false)

@@ -92,14 +92,20 @@ describe('svc login', () => {
     expect(existsSync(h.loginFile)).toBe(false)
   })
 
-  it('a token the hub refuses (401) stores nothing and exits 1', async () => {
+  it('a token the hub refuses (401) stores nothing, says where to make one, and exits 1', async () => {
     const h = home()
-    for (const token of ['svc_pat_not-a-real-token', t.people.aliceRevoked]) {
-      const run = await svc(h, ['login', '--origin', t.url, '--token', token])
+    for (const [token, why] of [
+      [
+        'svc_pat_not-a-real-token',
+        'HTTP 401: the token starts with svc_pat_ but has 16 characters after svc_pat_ where a personal access token has 43: was it copied whole?',
+      ],
+      [t.people.aliceRevoked, 'HTTP 401 unauthorized: The personal access token has been revoked.'],
+    ]) {
+      const run = await svc(h, ['login', '--origin', t.url, '--token', token!])
       expect(run.code).toBe(1)
       expect(run.stdout).toBe('')
       expect(run.stderr).toBe(
-        `error: the hub at ${t.url} refused the token (401): nothing was stored\n`,
+        `error: the hub at ${t.url} refused the token (${why}); make one at ${t.url}/settings/tokens; nothing was stored\n`,
       )
     }
     const json = await svc(h, ['login', '--origin', t.url, '--with-token', '--json'], {
@@ -124,7 +130,9 @@ describe('svc login', () => {
       expect(recipe.error).toMatch(/needs a token: --token <pat>, or --with-token/)
       expect(recipe.usage).toMatch(/^Usage: svc login /)
       expect(recipe.example).toMatch(/^Example: .*svc login .*--with-token/)
-      expect(recipe.discover).toMatch(/^Discover: svc-hub admin create-token/)
+      expect(recipe.discover).toBe(
+        `Discover: ${t.url}/settings/tokens in the web app, or svc-hub admin create-token <user>`,
+      )
       if (args.includes('--json'))
         expect(oneJson(run)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
       else expect(run.stdout).toBe('')
@@ -136,6 +144,29 @@ describe('svc login', () => {
     expect(both.code).toBe(2)
     expect(recipeLines(both.stderr).error).toMatch(/not both/)
     expect(existsSync(h.loginFile)).toBe(false)
+  })
+
+  it('--help says where to make a token and which scope each command needs', async () => {
+    const run = await runSvc(['login', '--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("Make a token in the hub's web app at <origin>/settings/tokens")
+    const table = run.stdout
+      .split('\n')
+      .filter((line) => /^ {2}svc /.test(line))
+      .map((line) => line.trim().split(/ {2,}/))
+    expect(table).toEqual(
+      expect.arrayContaining([
+        ['svc login', 'any scope'],
+        ['svc whoami', 'any scope'],
+        ['svc publish', 'write:releases'],
+        ['svc push', 'write:projects'],
+        ['svc pull', 'read or write:projects'],
+        ['svc doctor', 'any scope'],
+        ['svc api push', 'write:apis'],
+        ['svc api webhooks …', 'admin:webhooks'],
+        ['svc projects list', 'read or write:projects'],
+      ]),
+    )
   })
 
   it('on a terminal without a token it asks for it, hidden, then stores it', async () => {
@@ -150,6 +181,9 @@ describe('svc login', () => {
     expect(run.code, run.output).toBe(0)
     expect(run.output).toContain(`Logged in to ${t.url} as walt (saved in ${h.loginFile}).`)
     expect(run.output).not.toContain(t.people.walt)
+    const where = run.output.indexOf(`Make a token at ${t.url}/settings/tokens;`)
+    expect(where, run.output).toBeGreaterThanOrEqual(0)
+    expect(where).toBeLessThan(run.output.indexOf('Personal access token'))
     expect(stored(h.loginFile)).toEqual({ host: t.url, token: t.people.walt })
     expect(mode(h.loginFile)).toBe(0o600)
   })
@@ -264,7 +298,9 @@ describe('svc whoami', () => {
     const h = home()
     const run = await svc(h, ['whoami', '--origin', t.url, '--token', t.people.aliceExpired])
     expect(run.code).toBe(1)
-    expect(run.stderr).toMatch(/^error: the hub answered HTTP 401 unauthorized/)
+    expect(run.stderr).toMatch(
+      /^error: the hub refused the token \(the hub answered HTTP 401 unauthorized: .*\); run svc login again or pass --token\n$/,
+    )
   })
 
   it('a hub that never answers: exit 1 after the 15 s timeout of the check', async () => {
@@ -275,7 +311,9 @@ describe('svc whoami', () => {
         timeoutMs: 40_000,
       })
       expect(run.code).toBe(1)
-      expect(oneJson(run).message).toBe(`the hub at ${silent.origin} did not answer within 15 s`)
+      expect(oneJson(run).message).toBe(
+        `the hub at ${silent.origin} did not answer within 15 s; is the hub running, and are --origin, $SVC_API_ORIGIN or the login right?`,
+      )
       expect(silent.connections()).toBeGreaterThan(0)
     } finally {
       await silent.close()

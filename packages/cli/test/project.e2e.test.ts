@@ -10,12 +10,16 @@ const imports = (root: ReturnType<typeof createAppRoot>, name = 'demo') =>
 describe('svc init', () => {
   it('creates the project layout: deno.json pinned to the engine, client.json, and ignores for derived files', async () => {
     const root = createAppRoot()
-    const run = await root.svc(['init', 'demo', '--json'])
+    const run = await root.svc(['init', 'demo', '--json'], {
+      env: { HOME: root.dir, XDG_CONFIG_HOME: undefined, SVC_HUB_TOKEN: undefined },
+    })
     expect(run.code).toBe(0)
     expect(parseJsonStdout(run)).toEqual({
       type: 'initialized',
       projectName: 'demo',
       name: '@local/demo',
+      nameFrom: 'placeholder',
+      note: expect.stringContaining('not logged in, so the stack is @local/demo'),
       path: join(root.dir, '.svc/demo'),
       basePath: 'generated/demo',
     })

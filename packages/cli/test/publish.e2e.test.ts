@@ -1,5 +1,5 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppRoot, PETSTORE, type AppRoot } from './support/app-root.js'
 import {
@@ -15,7 +15,7 @@ import {
   type TestHub,
   failed,
 } from './support/hub.js'
-import { recipeLines, type RunOptions } from './support/run-svc.js'
+import { recipeLines, REPO_ROOT, type RunOptions } from './support/run-svc.js'
 
 const DEFAULT_ORIGIN = 'http://localhost:8080'
 
@@ -110,6 +110,7 @@ describe('svc publish: version and identity are settled before any network call'
 
   it('stage bundle: a cloned generator that does not compile, or a gen- import to nowhere', async () => {
     const args = ['publish', 'demo', '--token', t.people.alice, '--origin', counter.origin]
+    const before = counter.connections()
     const broken = await project('@alice/broken')
     expect((await svc(broken, ['clone', 'demo', '-g', 'gen-zod'])).code).toBe(0)
     write(broken, '.svc/demo/gen-zod/mod.ts', 'export const = ;\n')
@@ -123,11 +124,15 @@ describe('svc publish: version and identity are settled before any network call'
     const text = await svc(missing, args)
     expect(text.code).toBe(1)
     expect(text.stderr).toMatch(/^Publishing demo failed at stage bundle:\n {2}\S/)
-    expect(counter.connections()).toBe(0)
+    // Only the account check's GET /v1/user, one a run, which gives way to the bundle when the
+    // hub does not answer (account-check.ts); never the upload.
+    expect(counter.connections() - before).toBe(3)
   })
 
   it('strict mode: a missing <project> or no token from any source is exit 2 with a recipe error', async () => {
+    const before = counter.connections()
     const root = await project('@alice/strict')
+    expect((await root.svc(['init', 'other'])).code).toBe(0)
     for (const args of [
       ['publish', '--json', '--token', t.people.alice, '--origin', counter.origin],
       ['publish', '--no-input', '--token', t.people.alice, '--origin', counter.origin],
@@ -137,7 +142,7 @@ describe('svc publish: version and identity are settled before any network call'
       const run = await svc(root, args)
       expect(run.code, args.join(' ')).toBe(2)
       const recipe = recipeLines(run.stderr)
-      expect(recipe.usage).toMatch(/^Usage: svc publish <project>/)
+      expect(recipe.usage).toMatch(/^Usage: svc publish \[project\]/)
       expect(recipe.example).toBe('Example: svc publish demo --version 1.0.0')
       if (!args.includes('demo')) expect(recipe.error).toMatch(/Name the project/)
       else {
@@ -150,7 +155,7 @@ describe('svc publish: version and identity are settled before any network call'
         expect(oneJson(run)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
       else expect(run.stdout).toBe('')
     }
-    expect(counter.connections()).toBe(0)
+    expect(counter.connections()).toBe(before)
   })
 })
 
@@ -257,6 +262,17 @@ describe('svc publish: to the hub', () => {
       headers: { authorization: `Bearer ${t.people.alice}` },
     })
     expect(sha256(Buffer.from(await bundle.arrayBuffer()))).toBe(sha256File(bundlePath))
+    // The manifest names the schema relative to the app root, even one outside it: no machine path.
+    const uploaded = await fetch(
+      `${t.url}/v1/stacks/acme/catalog/versions/1.0.0/files/.settings/manifest.json`,
+      { headers: { authorization: `Bearer ${t.people.alice}` } },
+    )
+    expect(uploaded.status).toBe(200)
+    const manifestText = await uploaded.text()
+    expect(JSON.parse(manifestText).source).toBe(relative(root.dir, PETSTORE))
+    expect(JSON.parse(manifestText).source).toMatch(/^\.\.\//)
+    expect(manifestText).not.toContain(REPO_ROOT)
+    expect(manifestText).not.toMatch(/"\/[^"]*\//)
   })
 
   it('text success: a line naming project and account/slug@version, then indented details', async () => {
@@ -337,9 +353,14 @@ describe('svc publish: to the hub', () => {
     const args = ['publish', 'demo', '--json', '--origin', t.url]
     failed(await svc(root, [...args, '--token', 'svc_pat_bad']), 'publish', 'HTTP 401')
     failed(await svc(root, [...args, '--token', t.people.aliceRevoked]), 'publish', 'HTTP 401')
-    // rita only reads acme; nora is not a member.
+    // rita only reads acme: the hub refuses. nora is not a member: refused before bundling
+    // (first-hour.e2e.test.ts).
     failed(await svc(root, [...args, '--token', t.people.rita]), 'publish', 'HTTP 403 forbidden')
-    failed(await svc(root, [...args, '--token', t.people.nora]), 'publish', 'HTTP 403 forbidden')
+    failed(
+      await svc(root, [...args, '--token', t.people.nora]),
+      'identity',
+      "'acme' is neither you",
+    )
     // A token without write:releases.
     failed(
       await svc(root, [...args, '--token', t.people.aliceReadOnly]),
@@ -366,7 +387,8 @@ describe('svc publish: to the hub', () => {
         /not JSON/,
       )
       expect(reason).toContain('HTTP 500')
-      expect(html.requests()).toBe(1)
+      // The account check's GET /v1/user, which gives up quietly, then the publish: no retry.
+      expect(html.requests()).toBe(2)
     } finally {
       await html.close()
     }

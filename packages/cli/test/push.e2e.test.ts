@@ -96,7 +96,7 @@ describe('svc push: before any network call', () => {
     expect(counter.connections()).toBe(0)
   })
 
-  it('stage destination: none is exit 2 with a recipe error; a malformed one is exit 1', async () => {
+  it('stage destination: none or a malformed --project is exit 2 with a recipe error; a malformed client.json#project is exit 1', async () => {
     const root = await app()
     const before = root.read(CLIENT)
     for (const extra of [[], ['--json'], ['--no-input']]) {
@@ -105,30 +105,40 @@ describe('svc push: before any network call', () => {
       expect(recipeLines(run.stderr)).toEqual({
         error:
           'error: No destination: give --project @account/slug, or set "project" in .svc/demo/.settings/client.json.',
-        usage: expect.stringMatching(/^Usage: svc push <project> \[--project <@account\/slug>\]/),
+        usage: expect.stringMatching(/^Usage: svc push \[project\] \[--project <@account\/slug>\]/),
         example: 'Example: svc push demo --project @acme/billing',
-        discover: 'Discover: the project page of the web app (projects are created there)',
+        discover: 'Discover: svc projects list (projects are created in the web app)',
       })
       if (extra.includes('--json'))
         expect(oneJson(run)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
       else expect(run.stdout).toBe('')
     }
-    for (const bad of ['acme', '@acme', 'acme/shop', '@acme/shop/x', '@ACME/shop']) {
+    for (const [bad, guess] of [
+      ['acme', ''],
+      ['@acme', ''],
+      ['acme/shop', ' (did you mean @acme/shop?)'],
+      ['@acme/shop/x', ''],
+      ['@ACME/shop', ''],
+    ]) {
       const run = await svc(
         root,
-        ['push', 'demo', '--json', '--project', bad, '--origin', counter.origin],
+        ['push', 'demo', '--json', '--project', bad!, '--origin', counter.origin],
         offline,
       )
-      failed(run, 'destination', `'${bad}' is not a project: it must be @account/slug`)
+      expect(run.code).toBe(2)
+      expect(recipeLines(run.stderr).error).toBe(
+        `error: --project '${bad}' is not a hub project: it must be @account/slug${guess}.`,
+      )
+      expect(oneJson(run)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
     }
-    // A malformed client.json#project fails the same way.
+    // A malformed client.json#project is the file's fault: a failed stage.
     const recorded = await app({ project: 'acme', settings: {} })
     failed(
       await svc(recorded, ['push', 'demo', '--json', '--origin', counter.origin], offline),
       'destination',
       "'acme' is not a project: it must be @account/slug",
     )
-    const text = await svc(root, ['push', 'demo', '--project', 'acme', '--origin', counter.origin])
+    const text = await svc(recorded, ['push', 'demo', '--origin', counter.origin])
     expect(text.code).toBe(1)
     expect(text.stderr).toBe(
       "Pushing demo failed at stage destination:\n  'acme' is not a project: it must be @account/slug\n",
@@ -137,11 +147,34 @@ describe('svc push: before any network call', () => {
     expect(counter.connections()).toBe(0)
   })
 
+  it('--project alice/demo, as the web app shows a project: push and pull say did you mean @alice/demo', async () => {
+    const root = await app()
+    for (const command of ['push', 'pull']) {
+      const run = await svc(
+        root,
+        [command, '--project', 'alice/demo', '--origin', counter.origin],
+        offline,
+      )
+      expect(run.code, run.stderr).toBe(2)
+      expect(run.stdout).toBe('')
+      const recipe = recipeLines(run.stderr)
+      expect(recipe.error).toBe(
+        "error: --project 'alice/demo' is not a hub project: it must be @account/slug (did you mean @alice/demo?).",
+      )
+      expect(recipe.usage).toMatch(new RegExp(`^Usage: svc ${command} \\[project\\]`))
+    }
+    expect(counter.connections()).toBe(0)
+  })
+
   it('strict mode: a missing <project> or no token is exit 2 with a recipe error', async () => {
     const root = await app({ project: '@acme/shop', settings: SETTINGS })
-    const missing = await svc(root, ['push', '--json', '--origin', counter.origin], offline)
+    const two = await app({ project: '@acme/shop', settings: SETTINGS })
+    expect((await svc(two, ['init', 'other'])).code).toBe(0)
+    const missing = await svc(two, ['push', '--json', '--origin', counter.origin], offline)
     expect(missing.code).toBe(2)
-    expect(recipeLines(missing.stderr).error).toMatch(/Name the project/)
+    expect(recipeLines(missing.stderr).error).toBe(
+      'error: Name the project: this app root has demo, other.',
+    )
     expect(oneJson(missing)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
     const noToken = await svc(root, ['push', 'demo', '--no-input', '--origin', counter.origin], {
       env: { SVC_HUB_TOKEN: undefined, SVC_API_ORIGIN: undefined },

@@ -44,9 +44,16 @@ export const RunSchema = z
     deployment: z.string().openapi({ description: 'The deployment id' }),
     stackVersion: z.string(),
     revision: z
-      .object({ id: z.string(), url: z.url() })
+      .object({
+        id: z.string(),
+        sequence: z.int().openapi({ description: "The revision's number in its API: 1, 2, 3 …" }),
+        url: z.url().openapi({ description: 'The revision page on the hub' }),
+      })
       .nullable()
-      .openapi({ description: "The API's latest revision when the run was asked for" }),
+      .openapi({
+        description:
+          "The API's latest revision when the run was asked for; null when the API had none (the run failed)",
+      }),
     status: z.enum(['running', 'succeeded', 'failed']),
     error: z.string().nullable().openapi({ description: 'Why a failed run failed' }),
     createdBy: z.string(),

@@ -23,7 +23,7 @@ export const ProjectConfigResponseSchema = z
   .object({
     project: Ref,
     config: ProjectConfigSchema,
-    enrichmentCount: z.int(),
+    enrichmentCount: z.int32().nonnegative(),
     updatedAt: z.iso
       .datetime()
       .nullable()
@@ -61,9 +61,12 @@ export const ProjectListSchema = z
   .openapi('ProjectList')
 
 export const ProjectDetailSchema = ProjectListItemSchema.extend({
-  settingCount: z.int().openapi({ description: 'Top-level keys of the flat `settings`' }),
-  enrichmentCount: z.int(),
-  baseFileCount: z.int(),
+  settingCount: z
+    .int32()
+    .nonnegative()
+    .openapi({ description: 'Top-level keys of the flat `settings`' }),
+  enrichmentCount: z.int32().nonnegative(),
+  baseFileCount: z.int32().nonnegative(),
   baseFilesBytes: z.int(),
 }).openapi('ProjectDetail')
 
@@ -88,7 +91,7 @@ export const BaseFilesSchema = z
   .object({
     project: z.object({ account: z.string(), slug: z.string() }),
     files: z.array(StoredFileSchema),
-    fileCount: z.int(),
+    fileCount: z.int32().nonnegative(),
     totalBytes: z.int(),
   })
   .openapi('BaseFiles')

@@ -1,13 +1,17 @@
 import { z } from './zod.js'
 
 export const ChangeSeveritySchema = z
-  .object({ breaking: z.int(), warning: z.int(), info: z.int() })
+  .object({
+    breaking: z.int32().nonnegative(),
+    warning: z.int32().nonnegative(),
+    info: z.int32().nonnegative(),
+  })
   .openapi('ChangeSeverity')
 
 export const RevisionSchema = z
   .object({
     id: z.string().openapi({ example: 'rev_5f0c7e2b9d4a1c3e8f6b2a70' }),
-    sequence: z.int().openapi({
+    sequence: z.int32().positive().openapi({
       description: "1 for the API's first revision, then 2, 3 …: the order of the series",
     }),
     contentHash: z
@@ -38,10 +42,16 @@ export const RevisionSchema = z
       .nullable()
       .openapi({ description: 'The latest revision before this one; null for the first' }),
     createdBy: z.string().openapi({ description: 'Handle of the user who pushed it' }),
-    parseIssues: z.object({ error: z.int(), warning: z.int(), debug: z.int() }).openapi({
-      description:
-        'Parse issues of the document, per level; `GET …/revisions/{id}/issues` lists them',
-    }),
+    parseIssues: z
+      .object({
+        error: z.int32().nonnegative(),
+        warning: z.int32().nonnegative(),
+        debug: z.int32().nonnegative(),
+      })
+      .openapi({
+        description:
+          'Parse issues of the document, per level; `GET …/revisions/{id}/issues` lists them',
+      }),
     changeCounts: ChangeSeveritySchema.openapi({
       description:
         "The changelog's counts per level against `previousRevisionId`; all 0 for the first revision",
@@ -49,8 +59,12 @@ export const RevisionSchema = z
   })
   .openapi('Revision')
 
-const ChangeDeltaSchema = z
-  .object({ added: z.int(), deleted: z.int(), modified: z.int() })
+export const ChangeDeltaSchema = z
+  .object({
+    added: z.int32().nonnegative(),
+    deleted: z.int32().nonnegative(),
+    modified: z.int32().nonnegative(),
+  })
   .openapi('ChangeDelta')
 
 export const ChangeSummarySchema = z
@@ -92,8 +106,12 @@ const parseIssueFields = {
     example: 'paths:/pets:post',
   }),
   cause: z.string().optional().openapi({ description: 'Only on errors: the underlying reason' }),
-  line: z.int().optional().openapi({ description: '1-based line of `location`, when known' }),
-  column: z.int().optional(),
+  line: z
+    .int32()
+    .nonnegative()
+    .optional()
+    .openapi({ description: '1-based line of `location`, when known' }),
+  column: z.int32().nonnegative().optional(),
   file: z.string().optional(),
 }
 
@@ -110,7 +128,11 @@ export const RevisionIssueSchema = z
 export const RevisionIssueListSchema = z
   .object({
     counts: z
-      .object({ error: z.int(), warning: z.int(), debug: z.int() })
+      .object({
+        error: z.int32().nonnegative(),
+        warning: z.int32().nonnegative(),
+        debug: z.int32().nonnegative(),
+      })
       .openapi({ description: "The document's issues per level, whatever `level` asks for" }),
     issues: z.array(RevisionIssueSchema).openapi({
       description: 'Errors first, then warnings, then debug; in document order within a level',
@@ -142,7 +164,7 @@ export const PushResultSchema = z
     previousRevision: RevisionSchema.nullable(),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
-    webhookDeliveries: z.int().openapi({
+    webhookDeliveries: z.int32().nonnegative().openapi({
       description:
         'Webhook deliveries the new revision queued: one per active webhook when it differs from the revision before',
     }),

@@ -20,7 +20,7 @@ export const StackVersionSchema = z
     bundleBytes: z.int(),
     bundleSha256: z.string().regex(/^[0-9a-f]{64}$/),
     bundleUrl: z.url().openapi({ description: 'Where to download the bundle (server.js)' }),
-    sourceFileCount: z.int(),
+    sourceFileCount: z.int32().nonnegative(),
     sourceTotalBytes: z.int(),
     manifestPath: z.string(),
     composition: z.array(GeneratorSourceSchema),
@@ -54,7 +54,7 @@ export const StackSummarySchema = z
     stack: StackRefSchema,
     createdAt: z.iso.datetime(),
     latestVersion: z.string().nullable(),
-    versionCount: z.int(),
+    versionCount: z.int32().nonnegative(),
     lastPublishedAt: z.iso.datetime().nullable(),
   })
   .openapi('StackSummary')

@@ -36,16 +36,20 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
 
 export const AttemptSchema = z
   .object({
-    number: z.int().openapi({ description: '1, 2, 3 … over the delivery’s life' }),
+    number: z.int32().positive().openapi({ description: '1, 2, 3 … over the delivery’s life' }),
     trigger: z.enum(['scheduled', 'manual']),
     url: z.string().openapi({ description: 'The webhook URL the attempt was sent to' }),
     redirects: z.array(z.string()).openapi({ description: '307/308 locations followed' }),
     startedAt: z.iso.datetime(),
-    durationMs: z.int(),
+    durationMs: z.int32().nonnegative(),
     outcome: z.enum(['succeeded', 'retry', 'failed']).openapi({
       description: '`retry`: answered 408, 429 or 5xx, timed out or unreachable; tried again',
     }),
-    status: z.int().nullable().openapi({ description: 'The final HTTP status, if one came' }),
+    status: z
+      .int32()
+      .nonnegative()
+      .nullable()
+      .openapi({ description: 'The final HTTP status, if one came' }),
     error: z
       .string()
       .nullable()
@@ -66,13 +70,13 @@ export const DeliverySchema = z
     eventType: z.enum(['dev.svc.api.revision.v1', 'dev.svc.api.test.v1']),
     state: z.enum(['pending', 'succeeded', 'failed']),
     createdAt: z.iso.datetime(),
-    attemptCount: z.int(),
+    attemptCount: z.int32().nonnegative(),
     nextAttemptAt: z.iso
       .datetime()
       .nullable()
       .openapi({ description: 'When a pending delivery is tried next; null otherwise' }),
     lastAttemptAt: z.iso.datetime().nullable(),
-    lastStatus: z.int().nullable(),
+    lastStatus: z.int32().nonnegative().nullable(),
     lastError: z.string().nullable(),
     completedAt: z.iso
       .datetime()
@@ -95,7 +99,7 @@ export const DeliveryListSchema = z
 
 export const RecoverResultSchema = z
   .object({
-    recovered: z.int().openapi({ description: 'Failed deliveries queued again' }),
+    recovered: z.int32().nonnegative().openapi({ description: 'Failed deliveries queued again' }),
     since: z.iso.datetime(),
     until: z.iso.datetime(),
   })

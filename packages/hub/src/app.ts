@@ -21,8 +21,10 @@ import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { user } from './routes/user.js'
 import { webhooks } from './routes/webhooks.js'
+import { registerWebhookEvents } from './webhooks/openapi.js'
 import { webHandler } from './web/index.js'
 import { closeIfBodyUnread } from './http/unread-body.js'
+import { describeIntegers, integerTypes } from './http/openapi-integers.js'
 
 export const HUB_API_VERSION = '1.0.0'
 
@@ -59,16 +61,22 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
     scheme: 'bearer',
     description: 'A personal access token (`svc_pat_…`)',
   })
-  const document = () =>
-    app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'svc hub',
-        version: HUB_API_VERSION,
-        description: 'APIs, revisions, stacks and projects. Every error is the ApiError envelope.',
-      },
-      servers: [{ url: hub.config.publicUrl }],
-    })
+  registerWebhookEvents(app.openAPIRegistry)
+  const document = () => {
+    describeIntegers(app.openAPIRegistry.definitions)
+    return integerTypes(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'svc hub',
+          version: HUB_API_VERSION,
+          description:
+            'APIs, revisions, stacks and projects. Every error is the ApiError envelope.',
+        },
+        servers: [{ url: hub.config.publicUrl }],
+      }),
+    )
+  }
   let cached: ReturnType<typeof document> | undefined
   app.get('/v1/openapi.json', (c) => c.json((cached ??= document())))
 

@@ -33,14 +33,24 @@ export type HubConfig = {
   /** True when SVC_HUB_PUBLIC_URL is unset: the hub then uses the port it really listens on. */
   readonly publicUrlIsDefault: boolean
   readonly logLevel: string
+  /** `SVC_HUB_LOG_FORMAT`; unset: pretty when stdout is a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat | undefined
   readonly publish: PublishLimits
   readonly baseFiles: BaseFileLimits
   /** Largest JSON request body accepted. */
   readonly jsonBodyBytes: number
   /** Largest request body of a revision push (the document, or the JSON envelope holding it). */
   readonly documentBytes: number
-  /** Private targets the outbound guard lets through (webhooks, refetch). */
+  /**
+   * Private targets the outbound guard lets through (webhooks, refetch): the operator's
+   * `SVC_HUB_ALLOW_PRIVATE_NETWORKS`, and loopback besides while the hub is a local trial.
+   */
   readonly allowPrivateNetworks: AllowList
+  /**
+   * `local-trial` while the hub listens on loopback only and its public URL is a loopback one
+   * (nobody else can reach it, nor be sent its URLs): the guard then admits loopback targets.
+   */
+  readonly outboundMode: OutboundMode
   readonly webhooks: WebhookDispatchConfig
   /** Where rate-limit counts live when several hubs share them; in process memory when unset. */
   readonly redisUrl: string | undefined
@@ -50,6 +60,8 @@ export type HubConfig = {
   /** How runs of a deployment's `server.js` are isolated and limited (runs/runner.ts). */
   readonly runs: RunSettings
 }
+
+export type OutboundMode = 'local-trial' | 'strict'
 
 /**
  * How a run is isolated (`SVC_HUB_RUN_SANDBOX`): `bwrap`, a bubblewrap sandbox, or `unsafe-none`,
@@ -78,12 +90,26 @@ export type WebhookDispatchConfig = {
 const MiB = 1024 * 1024
 const D = DEFAULT_STORE_TIMEOUTS
 
+export type LogFormat = 'json' | 'pretty'
+
+function logFormat(raw: string | undefined): LogFormat | undefined {
+  if (!raw) return undefined
+  if (raw === 'json' || raw === 'pretty') return raw
+  throw new ConfigError(`SVC_HUB_LOG_FORMAT must be 'json' or 'pretty', got '${raw}'`)
+}
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
 
-/** Reads the hub's configuration from the environment (docs/hub/running.md). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+/**
+ * Reads the hub's configuration from the environment (docs/hub/running.md). `listens: false`
+ * (`svc-hub worker`, which has no address of its own to judge) keeps the outbound guard strict.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { readonly listens?: boolean } = {},
+): HubConfig {
   const port = integer(env, 'PORT', 8080)
   if (port > 65535) throw new ConfigError(`PORT must be from 0 to 65535, got '${env.PORT}'`)
   const publish: PublishLimits = {
@@ -92,9 +118,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     sourceBytes: integer(env, 'SVC_HUB_MAX_SOURCE_BYTES', 20 * MiB),
     files: integer(env, 'SVC_HUB_MAX_FILES', 2000),
   }
+  const host = env.HOST || '127.0.0.1'
+  const publicUrl = origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`)
+  const allow = allowList(env.SVC_HUB_ALLOW_PRIVATE_NETWORKS)
+  const localTrial =
+    options.listens !== false && isLoopbackHost(host) && isLoopbackHost(new URL(publicUrl).hostname)
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    host,
     dataDir: path.resolve(env.SVC_HUB_DATA || '.svc-hub'),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.SVC_HUB_DATABASE_SCHEMA || undefined,
@@ -111,15 +142,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     },
     readyTimeoutMs: atLeast(env, 'SVC_HUB_READY_TIMEOUT_MS', 2_000, 100),
     storeStartWaitMs: integer(env, 'SVC_HUB_DB_START_WAIT_SECONDS', 60) * 1000,
-    publicUrl: origin(env.SVC_HUB_PUBLIC_URL || `http://localhost:${port}`),
+    publicUrl,
     publicUrlIsDefault: !env.SVC_HUB_PUBLIC_URL,
     logLevel: env.SVC_HUB_LOG_LEVEL || 'info',
+    logFormat: logFormat(env.SVC_HUB_LOG_FORMAT),
     publish,
     // Base files share the source limits; they come without a bundle.
     baseFiles: { ...publish, bundleBytes: 0 },
     jsonBodyBytes: integer(env, 'SVC_HUB_MAX_JSON_BYTES', 1 * MiB),
     documentBytes: integer(env, 'SVC_HUB_MAX_DOCUMENT_BYTES', 32 * MiB),
-    allowPrivateNetworks: allowList(env.SVC_HUB_ALLOW_PRIVATE_NETWORKS),
+    allowPrivateNetworks: localTrial ? allow.withLoopback() : allow,
+    outboundMode: localTrial ? 'local-trial' : 'strict',
     webhooks: {
       leaseMs: atLeast(env, 'SVC_HUB_WEBHOOK_LEASE_SECONDS', 15, MIN_LEASE_SECONDS) * 1000,
       concurrency: atLeast(env, 'SVC_HUB_WEBHOOK_CONCURRENCY', 128, 1),
@@ -134,6 +167,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       sandbox: runSandbox(env.SVC_HUB_RUN_SANDBOX),
     },
   }
+}
+
+/** `localhost`, `*.localhost`, `127.0.0.0/8` or `::1` (bracketed or not): only this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+  if (name === 'localhost' || name.endsWith('.localhost')) return true
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)) return true
+  return name === '::1' || name === '0:0:0:0:0:0:0:1'
 }
 
 function signup(raw: string | undefined): 'open' | 'closed' {

@@ -52,7 +52,7 @@ program
   .command('worker')
   .description('Deliver webhooks only (no HTTP); run any number beside hubs on one PostgreSQL')
   .action(async () => {
-    const config = loadConfig()
+    const config = loadConfig(process.env, { listens: false })
     const [{ createLogger }, { startWorker }] = await Promise.all([
       import('./server.js'),
       import('./worker.js'),

@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
+import pretty from 'pino-pretty'
 import { bootstrapAdmin } from './accounts/bootstrap.js'
 import { DocumentAnalysis } from './apis/document-analysis.js'
 import { createApp } from './app.js'
@@ -11,6 +12,7 @@ import { RateLimits } from './ratelimit/index.js'
 import { openStore, startWait, storeOptions } from './store/index.js'
 import { ConnectionDrain } from './http/connection-drain.js'
 import { lingerOnClose } from './http/lingering-close.js'
+import { logOutboundMode } from './outbound/guard.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
 import { startRuns } from './runs/queue.js'
 import { configuredDispatcher, outboundClient } from './worker.js'
@@ -26,8 +28,26 @@ export type RunningHub = {
   stop(): Promise<void>
 }
 
-export function createLogger(config: Pick<HubConfig, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'svc-hub' } })
+/**
+ * pino on stdout: JSON lines for log collectors, or, when stdout is a terminal (or
+ * `SVC_HUB_LOG_FORMAT=pretty`), one readable line per entry, coloured unless `NO_COLOR` says no.
+ */
+export function createLogger(
+  config: Pick<HubConfig, 'logLevel' | 'logFormat'>,
+  stdout: { readonly isTTY?: boolean } = process.stdout,
+): Logger {
+  const options = { level: config.logLevel, base: { service: 'svc-hub' } }
+  if ((config.logFormat ?? (stdout.isTTY ? 'pretty' : 'json')) === 'json') return pino(options)
+  return pino(
+    options,
+    pretty({
+      // Written before the process exits (`stopped`, then exit 0): no line is lost.
+      sync: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      singleLine: true,
+      ignore: 'pid,hostname,service',
+    }),
+  )
 }
 
 /**
@@ -95,6 +115,8 @@ export async function startHub(
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
+  // Before 'listening': that line is the last of the start, the one scripts wait for.
+  logOutboundMode(config, log)
   log.info({ url, publicUrl, runs: runs.status }, 'listening')
 
   let stopping: Promise<void> | undefined

@@ -1,6 +1,7 @@
 import { createSafeFetch, type SafeFetchClient } from '@svc/safe-fetch'
 import type { Logger } from 'pino'
 import type { HubConfig } from './config.js'
+import { logOutboundMode } from './outbound/guard.js'
 import { openStore, startWait, storeOptions } from './store/index.js'
 import type { Store } from './store/store.js'
 import { Dispatcher, type DispatcherMetrics } from './webhooks/dispatcher.js'
@@ -44,6 +45,7 @@ export async function startWorker(config: HubConfig, log: Logger): Promise<Runni
   const dispatcher = configuredDispatcher(config, store, outbound, log)
   dispatcher.start()
   log.info({ store: store.describe }, 'webhook worker started')
+  logOutboundMode(config, log)
   let stopping: Promise<void> | undefined
   return {
     stop: () =>

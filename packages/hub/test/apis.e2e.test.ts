@@ -99,7 +99,8 @@ for (const kind of await storeKinds()) {
           [people.alice, { owner: 'acme', slug: 'x', name: 'a\u0000b' }, 422, 'invalid_request'],
           [people.alice, { owner: 'acme', slug: 'x', name: 'a\ud800b' }, 422, 'invalid_request'],
           ...[
-            'http://127.0.0.1:8080/openapi.json',
+            // Not loopback: this hub is a local trial, whose guard admits loopback sources.
+            'http://192.168.1.7:8080/openapi.json',
             'http://169.254.169.254/latest/meta-data',
             'https://registry.internal/openapi.yaml',
             'http://[::ffff:10.0.0.1]/openapi.json',

@@ -101,6 +101,8 @@ describe.each(await storeKinds())('refetch of an API source (%s)', (kind) => {
         SVC_HUB_RATE_LIMITS: 'off',
         SVC_HUB_ALLOW_PRIVATE_NETWORKS: `${source.origin},${deadOrigin}`,
         SVC_HUB_MAX_DOCUMENT_BYTES: String(MAX_DOCUMENT_BYTES),
+        // A public origin: not a local trial, so loopback targets are the guard's to refuse.
+        SVC_HUB_PUBLIC_URL: 'https://hub.example.com',
       },
     })
     people = await seedPeople(hub)
@@ -488,7 +490,10 @@ describe.each(await storeKinds())('refetch without the allow-list (%s)', (kind) 
     })
     expect(created.status, created.text).toBe(201)
     await admitted.stop()
-    strict = await startHub(kind, { reuse: admitted, env: { SVC_HUB_ALLOW_PRIVATE_NETWORKS: '' } })
+    strict = await startHub(kind, {
+      reuse: admitted,
+      env: { SVC_HUB_ALLOW_PRIVATE_NETWORKS: '', SVC_HUB_PUBLIC_URL: 'https://hub.example.com' },
+    })
 
     await expectStoreUnchanged(strict, async () => {
       const reply = await call(`${strict.url}/v1/apis/admin/lonely/refetch`, {

@@ -17,6 +17,7 @@ const GENERATED_ID = /^req_[0-9a-f]{20}$/
 const LIFECYCLE = new Set([
   'store ready',
   'listening',
+  'outbound guard',
   'shutting down: finishing in-flight requests',
   'stopped',
 ])

@@ -98,6 +98,24 @@ describe('checkUrl with an allow-list', () => {
     expect(code('http://foo.metadata.internal/', allow)).toBe('reserved_hostname')
   })
 
+  it('withLoopback admits loopback addresses and names, and no other private range', () => {
+    const allow = parseAllowList('').withLoopback()
+    expect(allow.toString()).toBe('loopback')
+    expect(code('http://127.0.0.1:8080/', allow)).toBe('admitted')
+    expect(code('http://127.9.9.9/', allow)).toBe('admitted')
+    expect(code('http://[::1]/', allow)).toBe('admitted')
+    expect(code('http://[::ffff:127.0.0.1]/', allow)).toBe('admitted')
+    expect(code('http://localhost:8080/', allow)).toBe('admitted')
+    expect(code('http://hooks.localhost/', allow)).toBe('admitted')
+    expect(code('http://0.0.0.0/', allow)).toBe('private_address')
+    expect(code('http://[::7f00:1]/', allow)).toBe('private_address')
+    expect(code('http://10.0.0.1/', allow)).toBe('private_address')
+    expect(code('http://169.254.169.254/', allow)).toBe('private_address')
+    expect(code('http://printer.local/', allow)).toBe('reserved_hostname')
+    expect(code('http://metadata.google.internal/', allow)).toBe('reserved_hostname')
+    expect(parseAllowList('10.0.0.0/8').withLoopback().toString()).toBe('10.0.0.0/8,loopback')
+  })
+
   it('never admits another scheme', () => {
     expect(code('ftp://127.0.0.1/', parseAllowList('0.0.0.0/0'))).toBe('unsupported_scheme')
   })
@@ -137,6 +155,16 @@ describe('fetching through an allow-list', () => {
     const response = await fetch(`http://svc-test.example:${server.port}/`)
     expect(await response.text(100)).toBe(`hello svc-test.example:${server.port}`)
     expect(resolve.calls).toEqual(['svc-test.example'])
+  })
+
+  it('withLoopback: localhost is resolved and admitted only when it resolves to loopback', async () => {
+    const resolve = recordingResolver({ localhost: ['127.0.0.1'], 'evil.localhost': ['10.0.0.1'] })
+    fetch = createSafeFetch({ allow: parseAllowList('').withLoopback(), resolve })
+    const response = await fetch(`http://localhost:${server.port}/`)
+    expect(await response.text(100)).toBe(`hello localhost:${server.port}`)
+    const error = await fetch(`http://evil.localhost:${server.port}/`).catch((e: unknown) => e)
+    expect((error as OutboundRefused).code).toBe('private_dns')
+    expect(resolve.calls).toEqual(['localhost', 'evil.localhost'])
   })
 
   it('an exact origin admits that origin whatever it resolves to, and not another port', async () => {

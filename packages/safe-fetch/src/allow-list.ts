@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import type { IpAddress } from './address.js'
+import { addressRange, type IpAddress } from './address.js'
 import { AllowListError } from './errors.js'
 import { originKey, parseHost } from './hostname.js'
 
@@ -13,18 +13,40 @@ type Cidr = readonly [IpAddress, number]
 export class AllowList {
   readonly #cidrs: readonly Cidr[]
   readonly #origins: ReadonlySet<string>
+  readonly #loopback: boolean
 
   /** @internal */
-  constructor(cidrs: readonly Cidr[], origins: ReadonlySet<string>) {
+  constructor(cidrs: readonly Cidr[], origins: ReadonlySet<string>, loopback = false) {
     this.#cidrs = cidrs
     this.#origins = origins
+    this.#loopback = loopback
   }
 
-  /** @internal Whether a CIDR entry contains `address`. */
+  /** Whether this list admits loopback targets ({@link withLoopback}). */
+  get loopback(): boolean {
+    return this.#loopback
+  }
+
+  /**
+   * This list, and every loopback target besides: addresses ipaddr.js classes as `loopback`
+   * (`127.0.0.0/8`, `::1`) and the names `localhost` and `*.localhost`, which are then resolved
+   * and must resolve to addresses the list admits. Other private ranges stay refused.
+   */
+  withLoopback(): AllowList {
+    return new AllowList(this.#cidrs, this.#origins, true)
+  }
+
+  /** @internal Whether a CIDR entry contains `address`, or it is loopback and loopback is admitted. */
   admitsAddress(address: IpAddress): boolean {
+    if (this.#loopback && addressRange(address) === 'loopback') return true
     return this.#cidrs.some(
       ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
     )
+  }
+
+  /** @internal Whether the reserved `name` may be resolved: a loopback name when loopback is admitted. */
+  admitsName(name: string): boolean {
+    return this.#loopback && (name === 'localhost' || name.endsWith('.localhost'))
   }
 
   /** @internal Whether an exact-origin entry names the origin of `url`. */
@@ -36,7 +58,7 @@ export class AllowList {
 
   toString(): string {
     const cidrs = this.#cidrs.map(([network, bits]) => `${network.toString()}/${bits}`)
-    return [...cidrs, ...this.#origins].join(',')
+    return [...cidrs, ...this.#origins, ...(this.#loopback ? ['loopback'] : [])].join(',')
   }
 }
 

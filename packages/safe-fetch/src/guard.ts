@@ -61,7 +61,7 @@ export function inspectUrl(input: string | URL, allow: AllowList): CheckedUrl {
     }
     return { kind: 'address', url, address: toResolved(host.address) }
   }
-  if (!admitted && isReservedName(host.name)) {
+  if (!admitted && isReservedName(host.name) && !allow.admitsName(host.name)) {
     throw new OutboundRefused('reserved_hostname', href, `${host.name} is a reserved hostname`)
   }
   return { kind: 'name', url, name: host.name, admitted }

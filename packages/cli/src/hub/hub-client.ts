@@ -21,6 +21,8 @@ export type HubRequest<T> = {
   readonly answer: z.ZodType<T>
   readonly json?: unknown
   readonly form?: FormData
+  /** A body sent as it is, with its Content-Type (a pushed document). */
+  readonly raw?: { readonly bytes: string; readonly contentType: string }
   readonly timeoutMs?: number
 }
 
@@ -43,12 +45,16 @@ export async function hubRequest<T>(
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'svc-cli' }
   if (token) headers.authorization = `Bearer ${token}`
   if (request.json !== undefined) headers['content-type'] = 'application/json'
+  if (request.raw !== undefined) headers['content-type'] = request.raw.contentType
   let response: Response
   try {
     response = await fetch(url, {
       method: request.method,
       headers,
-      body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
+      body:
+        request.form ??
+        request.raw?.bytes ??
+        (request.json === undefined ? undefined : JSON.stringify(request.json)),
       signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_HUB_TIMEOUT_MS),
     })
   } catch (error) {

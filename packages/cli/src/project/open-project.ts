@@ -5,15 +5,18 @@ import { findAppRoot, listProjects, projectPaths, type ProjectPaths } from './ap
 /** Where the projects of this folder are listed: the Discover line of project recipes. */
 export const DISCOVER_PROJECTS = 'svc doctor (lists the projects of this app root)'
 
+/** How `[project]` reads in every command's help: the inference below, said once. */
+export const PROJECT_ARGUMENT = 'the project under .svc/ (default: the only one)'
+
 /**
  * The project a command names, in the app root above `cwd`. Without a name, the only project
- * of the app root when `defaultToOnly` and there is exactly one; otherwise a recipe error.
+ * of the app root when there is exactly one, for every command alike; with none or several, a
+ * recipe error listing them.
  */
 export function openProject(
   name: string | undefined,
   cwd: string,
   recipe: Omit<Recipe, 'problem' | 'discover'>,
-  options: { defaultToOnly?: boolean } = {},
 ): ProjectPaths {
   const appRoot = findAppRoot(cwd)
   const withProblem = (problem: string, discover = DISCOVER_PROJECTS) =>
@@ -25,11 +28,12 @@ export function openProject(
     )
   const projects = listProjects(appRoot)
   if (name === undefined || name === '') {
-    if (options.defaultToOnly && projects.length === 1) return projectPaths(appRoot, projects[0]!)
+    if (projects.length === 1) return projectPaths(appRoot, projects[0]!)
     throw withProblem(
       projects.length === 0
-        ? 'This app root has no project yet.'
+        ? `This app root (${appRoot}) has no project yet.`
         : `Name the project: this app root has ${projects.join(', ')}.`,
+      projects.length === 0 ? 'svc init <project> (creates one)' : DISCOVER_PROJECTS,
     )
   }
   const paths = projectPaths(appRoot, name)

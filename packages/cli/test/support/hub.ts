@@ -39,8 +39,8 @@ export type TestHub = {
   dispose(): Promise<void>
 }
 
-export async function startTestHub(): Promise<TestHub> {
-  const hub = await startHub('sqlite')
+export async function startTestHub(options: { env?: NodeJS.ProcessEnv } = {}): Promise<TestHub> {
+  const hub = await startHub('sqlite', options)
   const people = await seedPeople(hub)
   const ok = (reply: Reply, what: string) => {
     if (reply.status !== 201) throw new Error(`${what}: HTTP ${reply.status} ${reply.text}`)

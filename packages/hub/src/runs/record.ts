@@ -40,9 +40,15 @@ export function runRecord(
     project: { account: project.account_handle, slug: project.slug },
     deployment: row.deployment_id,
     stackVersion: row.version,
-    revision: row.revision_id
-      ? { id: row.revision_id, url: `${api}/revisions/${row.revision_id}` }
-      : null,
+    // revision_seq is set whenever revision_id is: runs.revision_id references revisions.id.
+    revision:
+      row.revision_id && row.revision_seq !== null
+        ? {
+            id: row.revision_id,
+            sequence: row.revision_seq,
+            url: `${api}/revisions/${row.revision_id}`,
+          }
+        : null,
     status: row.status,
     error: row.error,
     createdBy: row.created_by_handle,

@@ -129,6 +129,70 @@ export function runDeploymentsRepoTests(current: () => Store): void {
       expect((await store.deployments.runs(project)).map((r) => r.id)).toEqual([run.id])
     })
 
+    it('a run keeps the revision it used, with its number; one without a revision has none', async () => {
+      const store = current()
+      const { alice, api, project, v1 } = await seed(store)
+      const d = await store.deployments.createDeployment({
+        project_id: project,
+        stack_version_id: v1,
+        created_by: alice.id,
+      })
+      const push = (document: string, previous: string | null) =>
+        store.apis.appendRevision({
+          api_id: api.id,
+          document: bytes(document),
+          media_type: 'application/yaml',
+          protocol: 'oas',
+          format: 'yaml',
+          spec_version: '3.1.0',
+          version: null,
+          published_at: null,
+          retrieved_at: new Date().toISOString(),
+          created_by: alice.id,
+          origin: 'push',
+          previous_revision_id: previous,
+          issue_errors: 0,
+          issue_warnings: 0,
+          issue_debug: 0,
+          summary: JSON.stringify({ diff: false, details: {} }),
+          breaking: 0,
+          warning: 0,
+          info: 0,
+          changes: '[]',
+        })
+      const first = await push('one', null)
+      const second = await push('two', first.id)
+      const newRun = (revision: string | null) =>
+        store.deployments.createRun({
+          project_id: project,
+          deployment_id: d.id,
+          revision_id: revision,
+          created_by: alice.id,
+        })
+      const onSecond = await newRun(second.id)
+      const onFirst = await newRun(first.id)
+      const onNone = await newRun(null)
+      // A later revision does not change what an earlier run used.
+      await push('three', second.id)
+
+      expect(await store.deployments.run(project, onSecond.id)).toMatchObject({
+        revision_id: second.id,
+        revision_seq: 2,
+      })
+      expect(await store.deployments.run(project, onNone.id)).toMatchObject({
+        revision_id: null,
+        revision_seq: null,
+      })
+      const listed = await store.deployments.runs(project)
+      expect(
+        Object.fromEntries(listed.map((r) => [r.id, [r.revision_id, r.revision_seq]])),
+      ).toEqual({
+        [onSecond.id]: [second.id, 2],
+        [onFirst.id]: [first.id, 1],
+        [onNone.id]: [null, null],
+      })
+    })
+
     it('failRunsStartedBefore fails only running runs that started before the moment', async () => {
       const store = current()
       const { alice, project, v1 } = await seed(store)
@@ -218,6 +282,7 @@ async function seed(store: Store) {
     ).id
   return {
     alice,
+    api,
     v1,
     v2,
     project: await project('my-app', alice),

@@ -10,8 +10,15 @@ export type DeploymentListing = DeploymentRow & {
   created_by_handle: string
 }
 
-/** A run with its deployment's version and who started it. */
-export type RunListing = RunRow & { version: string; created_by_handle: string }
+/**
+ * A run with its deployment's version, who started it, and the number (`seq`) of the revision it
+ * used: a revision is never removed nor renumbered, so its id is all the run needs to keep.
+ */
+export type RunListing = RunRow & {
+  version: string
+  created_by_handle: string
+  revision_seq: number | null
+}
 
 /** How a run ended, written once. */
 export type RunOutcome = {
@@ -218,8 +225,13 @@ export class DeploymentsRepo {
       .innerJoin('deployments', 'deployments.id', 'runs.deployment_id')
       .innerJoin('stack_versions', 'stack_versions.id', 'deployments.stack_version_id')
       .innerJoin('accounts', 'accounts.id', 'runs.created_by')
+      .leftJoin('revisions', 'revisions.id', 'runs.revision_id')
       .selectAll('runs')
-      .select(['stack_versions.version as version', 'accounts.handle as created_by_handle'])
+      .select([
+        'stack_versions.version as version',
+        'accounts.handle as created_by_handle',
+        'revisions.seq as revision_seq',
+      ])
   }
 
   /** The project's runs, newest first. */

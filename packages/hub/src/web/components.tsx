@@ -153,6 +153,28 @@ export function Time({ at }: { at: string | null | undefined }) {
   )
 }
 
+/**
+ * A table that scrolls sideways inside its own box when it is wider than the page (a phone), so
+ * the page itself never does.
+ */
+export function Table(props: { testid?: string; class?: string; children?: Child }) {
+  return (
+    <div class="table-scroll">
+      <table
+        {...(props.testid ? { 'data-testid': props.testid } : {})}
+        {...(props.class ? { class: props.class } : {})}
+      >
+        {props.children}
+      </table>
+    </div>
+  )
+}
+
+/** `1 run`, `3 runs`; `irregular` for a plural that is not the word and an s. */
+export function plural(n: number, word: string, irregular?: string): string {
+  return `${n} ${n === 1 ? word : (irregular ?? `${word}s`)}`
+}
+
 export function Empty({ children }: { children?: Child }) {
   return <div class="empty">{children}</div>
 }
@@ -187,11 +209,6 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
   return `${(bytes / 1024 / 1024).toFixed(2)} MiB`
-}
-
-/** `0 warnings`, `1 warning`, `65 warnings`; `many` for a word that does not just take an s. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
 }
 
 /**

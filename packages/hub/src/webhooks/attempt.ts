@@ -1,5 +1,6 @@
 import { OutboundFailed, OutboundRefused, type SafeFetch } from '@svc/safe-fetch'
 import { CONTENT_TYPE, SIGNATURE_HEADER, signWebhook, USER_AGENT } from '@svc/webhooks'
+import { refusalReason } from '../outbound/guard.js'
 import { ATTEMPT_TIMEOUT_MS, judgeStatus, MAX_REDIRECTS, parseRetryAfter } from './schedule.js'
 
 /** At most this much of a non-2xx answer is kept with the attempt. */
@@ -61,7 +62,7 @@ export async function attemptDelivery(
       return finish({
         outcome: error instanceof OutboundRefused ? 'failed' : 'retry',
         status: null,
-        error: `${error.code}: ${error.message}`,
+        error: `${error.code}: ${error instanceof OutboundRefused ? refusalReason(error) : error.message}`,
         excerpt: null,
         // The hops followed before the refusal or failure (a `too_many_redirects` has 3).
         redirects: error.redirects,

@@ -1,4 +1,5 @@
 import type { Changelog } from '@svc/engine'
+import { RevisionEventSchema, TestEventSchema } from '@svc/hub-api'
 import {
   REVISION_EVENT,
   TEST_EVENT,
@@ -21,7 +22,12 @@ type Capture = {
   readonly api: ApiWithOwner
 }
 
-/** The event sent when `revision` became the API's latest and differs from `previous`. */
+/**
+ * The event sent when `revision` became the API's latest and differs from `previous`. Built
+ * through the schema `/v1/openapi.json` publishes (a field it lacks is dropped, a value it
+ * refuses throws), and typed as `@svc/webhooks` gives it to receivers, so the compiler holds the
+ * two together.
+ */
 export function revisionEvent(
   capture: Capture & {
     readonly revision: RevisionListing
@@ -30,7 +36,7 @@ export function revisionEvent(
   },
 ): RevisionEvent {
   const revision = eventRevision(capture.revision, capture)
-  return {
+  return RevisionEventSchema.parse({
     ...envelope(capture),
     type: REVISION_EVENT,
     data: {
@@ -41,16 +47,16 @@ export function revisionEvent(
       counts: capture.changelog.counts,
       changesUrl: `${revision.url}/changes`,
     },
-  }
+  })
 }
 
 /** The event the owner asks for to try a webhook; it describes no revision. */
 export function testEvent(capture: Capture & { readonly message: string }): TestEvent {
-  return {
+  return TestEventSchema.parse({
     ...envelope(capture),
     type: TEST_EVENT,
     data: { test: true, api: eventApi(capture), message: capture.message },
-  }
+  })
 }
 
 function envelope({ id, time, publicUrl, api }: Capture) {

@@ -81,6 +81,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect(apiPage.status).toBe(200)
     expect(apiPage.text).toContain(NAME)
     expect(apiPage.text).toContain('No revisions yet')
+    expect(apiPage.text).toContain(`svc api push acme/${SLUG} openapi.yaml`)
 
     const first = await upload(['get /pets', 'post /pets'], '1.0.0')
     const firstPage = await alice.get(first)

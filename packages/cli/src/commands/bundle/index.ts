@@ -19,7 +19,7 @@ export type BundleResult = {
 }
 
 const RECIPE = {
-  usage: 'svc bundle <project> [--server] [--json]',
+  usage: 'svc bundle [project] [--server] [--json]',
   example: 'svc bundle demo',
 }
 

@@ -33,7 +33,7 @@ export type CloneResult = {
 }
 
 const RECIPE = {
-  usage: 'svc clone <project> -g <generator> [--json]',
+  usage: 'svc clone [project] -g <generator> [--json]',
   example: 'svc clone demo -g gen-zod',
 }
 

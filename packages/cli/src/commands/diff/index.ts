@@ -85,7 +85,10 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
 }
 
 /** What crossed the threshold (`2 breaking changes and 1 warning`), or undefined when nothing did. */
-function describeFailure({ counts }: Changelog, failOn: FailOn): string | undefined {
+export function describeFailure(
+  { counts }: Pick<Changelog, 'counts'>,
+  failOn: FailOn,
+): string | undefined {
   const parts: string[] = []
   if (counts.breaking > 0)
     parts.push(`${counts.breaking} breaking ${counts.breaking === 1 ? 'change' : 'changes'}`)

@@ -107,7 +107,8 @@ function parseErrorLines({ issues }: Changelog, color: Colors): string[] {
 }
 
 function isDocumentation(change: Change): boolean {
-  return RULES[change.id].section === 'documentation'
+  // A hub's changelog may name a rule this CLI does not know yet (`svc api changes`).
+  return (RULES as Partial<typeof RULES>)[change.id]?.section === 'documentation'
 }
 
 function renderChange(change: Change, idWidth: number, color: Colors): string[] {

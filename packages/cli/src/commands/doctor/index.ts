@@ -1,12 +1,16 @@
 import type { CommandIO } from '../../command-io.js'
 import { findAppRoot, listProjects } from '../../project/app-root.js'
 import { nodeCheck, projectChecks, worst, type Check } from './checks.js'
+import { hubChecks } from './hub-checks.js'
 
 export type DoctorOptions = {
   /** Check only this project. */
   readonly project?: string | undefined
   /** The version of svc that runs, for the report. */
   readonly cliVersion: string
+  /** The hub and token to check, resolved as every hub command does. */
+  readonly token?: string | undefined
+  readonly origin?: string | undefined
 }
 
 export type DoctorResult = {
@@ -20,7 +24,8 @@ export type DoctorResult = {
 }
 
 /**
- * `svc doctor`: checks the machine and every project of the app root (or one), each with an id,
+ * `svc doctor`: checks the machine, the hub and the login, and every project of the app root (or
+ * one), each with an id,
  * a status and, when something is wrong, a hint that fixes it. Exit 1 iff a check is an error;
  * what it finds never makes it exit 2 (only an unknown option does).
  */
@@ -30,7 +35,7 @@ export async function doctor(options: DoctorOptions, io: CommandIO): Promise<Doc
   const appRoot = findAppRoot(cwd)
   const all = appRoot === undefined ? [] : listProjects(appRoot)
   const projects = project === undefined ? all : all.filter((name) => name === project)
-  const checks: Check[] = [nodeCheck()]
+  const checks: Check[] = [nodeCheck(), ...(await hubChecks(options, io.env))]
   if (appRoot === undefined)
     checks.push({
       id: 'app-root',

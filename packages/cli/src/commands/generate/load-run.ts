@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
 import { buildBundle } from '../../bundle/build-bundle.js'
 import { outOfSyncMessage } from '../../bundle/bundle-header.js'
@@ -5,7 +6,7 @@ import { bundleState } from '../../bundle/freshness.js'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError, RecipeError } from '../../errors.js'
 import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
-import type { ProjectPaths } from '../../project/app-root.js'
+import { findAppRoot, listProjects, type ProjectPaths } from '../../project/app-root.js'
 import {
   basePathOf,
   basePathProblem,
@@ -27,13 +28,14 @@ export type LoadedRun = {
 }
 
 const RECIPE = {
-  usage: 'svc generate <project> [schema] [--json] [--no-input]',
+  usage: 'svc generate [project] [schema] [--json] [--no-input]',
   example: 'svc generate demo ./openapi.yaml',
 }
 
 /**
  * Opens the project, checks its generators and `basePath`, reads the schema, and makes sure the
- * bundle is fresh: built again outside strict mode, refused with a recipe error in it.
+ * bundle is fresh: built when missing; built again when stale outside strict mode, refused with a
+ * recipe error in it.
  */
 export async function loadRun(
   options: {
@@ -45,7 +47,8 @@ export async function loadRun(
   io: CommandIO,
 ): Promise<LoadedRun> {
   const strict = Boolean(options.json) || options.input === false
-  const paths = openProject(options.project, io.cwd, RECIPE)
+  const { project, schema } = schemaOnly(options, io.cwd)
+  const paths = openProject(project, io.cwd, RECIPE)
   const rootManifest = readRootManifest(paths.rootManifest)
   const config = readClientConfig(paths.clientConfig)
   const composition = compositionOf(rootManifest, paths.dir)
@@ -59,7 +62,7 @@ export async function loadRun(
       problem: `The project '${paths.name}' has no generators.`,
       discover: 'svc install --list',
     })
-  const source = options.schema ?? config.source
+  const source = schema ?? config.source
   const schemaRecipe = {
     ...RECIPE,
     problem: `svc generate needs a schema: give it as an argument, or set "source" in ${relative(io.cwd, paths.clientConfig)}.`,
@@ -73,19 +76,17 @@ export async function loadRun(
       `${problem}; set settings.basePath in ${relative(io.cwd, paths.clientConfig)}`,
     )
   const loaded = await readCommandInput(
-    resolveSource(source, options.schema === undefined, paths.appRoot),
+    resolveSource(source, schema === undefined, paths.appRoot),
     schemaRecipe,
     { cwd: io.cwd, stdin: io.stdin },
   )
   const state = bundleState(paths, composition.generators)
   if (state.state !== 'fresh') {
-    if (strict)
+    // A missing bundle is built even in strict mode: nothing can be out of sync with it yet.
+    if (strict && state.state !== 'missing')
       throw new RecipeError({
-        problem:
-          state.state === 'missing'
-            ? `The project '${paths.name}' has no bundle.js yet.`
-            : outOfSyncMessage(state.stale),
-        usage: 'svc bundle <project>',
+        problem: outOfSyncMessage(state.stale),
+        usage: 'svc bundle [project]',
         example: `svc bundle ${paths.name}`,
         discover: `svc doctor --json (the project-bundle/${paths.name} check)`,
       })
@@ -97,6 +98,25 @@ export async function loadRun(
     await buildBundle(paths)
   }
   return { paths, settings: config.settings, loaded, basePath, source }
+}
+
+/**
+ * `svc generate openapi.yaml`: the one argument is the schema when it is no project but a file, an
+ * http(s) URL or `-`; the project is then the only one (or the recipe error that lists them).
+ */
+function schemaOnly(
+  options: { readonly project?: string | undefined; readonly schema?: string | undefined },
+  cwd: string,
+): { project: string | undefined; schema: string | undefined } {
+  const { project, schema } = options
+  if (project === undefined || schema !== undefined) return { project, schema }
+  const appRoot = findAppRoot(cwd)
+  const projects = appRoot === undefined ? [] : listProjects(appRoot)
+  const isSource =
+    project === '-' || /^https?:\/\//i.test(project) || existsSync(resolve(cwd, project))
+  return !projects.includes(project) && isSource
+    ? { project: undefined, schema: project }
+    : { project, schema }
 }
 
 /** A `source` from client.json is relative to the app root; an argument to the working folder. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { summarizeIssues } from '@svc/engine'
 import type { GenerateMessage } from '@svc/engine/generate'
 import { writeJsonFile } from '../../project/json-file.js'
@@ -60,8 +60,12 @@ function lastRun(manifestPath: string): { basePath?: string; files: string[] } {
   }
 }
 
-/** A file inside the app root is recorded relative to it, so the manifest names no machine path. */
+/**
+ * A file is recorded relative to the app root, with `/`, as `source` of client.json is, so the
+ * manifest a publish uploads names no machine path; one outside it too (`../specs/api.yaml`),
+ * unless no relative path leads there (another drive).
+ */
 function inAppRoot(path: string, appRoot: string): string {
   const inside = relative(appRoot, path)
-  return inside.startsWith('..') || isAbsolute(inside) ? path : inside
+  return isAbsolute(inside) ? path : inside.split(sep).join('/')
 }

@@ -3,6 +3,8 @@ import { join, relative, resolve } from 'node:path'
 import { SCOPED_NAME, SLUG_RULE } from '@svc/project-format'
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError } from '../../errors.js'
+import { resolveCredentials } from '../../hub/credentials.js'
+import { currentUser } from '../../hub/user.js'
 import { findAppRoot, PROJECT_NAME, projectPaths, SVC_DIR } from '../../project/app-root.js'
 import { basePathProblem, defaultBasePath, writeClientConfig } from '../../project/client-config.js'
 import { installedPackage } from '../../project/official-generators.js'
@@ -11,7 +13,7 @@ import { writeFileAtomic } from '../../project/write-files.js'
 
 export type InitOptions = {
   readonly project?: string | undefined
-  /** The stack the project publishes to; `@local/<project>` by default. */
+  /** The stack the project publishes to; by default `@<login's handle>/<project>`, else `@local/<project>`. */
   readonly name?: string | undefined
   readonly basePath?: string | undefined
 }
@@ -20,6 +22,10 @@ export type InitResult = {
   readonly type: 'initialized'
   readonly projectName: string
   readonly name: string
+  /** Where `name` came from: `--name`, the logged-in user's handle, or the `@local` placeholder. */
+  readonly nameFrom: 'flag' | 'login' | 'placeholder'
+  /** What to do about a placeholder name before `svc publish`, and why it is one. */
+  readonly note?: string
   /** The project's folder, absolute. */
   readonly path: string
   readonly basePath: string
@@ -57,7 +63,10 @@ export async function init(options: InitOptions, io: CommandIO): Promise<InitRes
       problem: `The project '${project}' already exists at ${paths.dir}.`,
       discover: `ls ${join(relative(cwd, appRoot), SVC_DIR)}`,
     })
-  const name = options.name ?? `@local/${project}`
+  const chosen = options.name
+    ? { name: options.name, nameFrom: 'flag' as const }
+    : await defaultName(project, io.env, relative(cwd, paths.rootManifest))
+  const { name } = chosen
   if (!SCOPED_NAME.test(name))
     throw new RecipeError({
       ...RECIPE,
@@ -82,5 +91,44 @@ export async function init(options: InitOptions, io: CommandIO): Promise<InitRes
   })
   writeClientConfig(paths.clientConfig, { settings: { basePath, enrichments: {} } })
   writeFileAtomic(join(paths.dir, '.gitignore'), `${DERIVED.join('\n')}\n`)
-  return { type: 'initialized', projectName: project, name, path: paths.dir, basePath }
+  return { type: 'initialized', projectName: project, ...chosen, path: paths.dir, basePath }
+}
+
+/** Publishing names the project's stack; how long init waits to learn the user's handle. */
+const WHOAMI_TIMEOUT_MS = 5_000
+
+/**
+ * `@<handle>/<project>` for the user the stored login (or `$SVC_HUB_TOKEN`) belongs to;
+ * `@local/<project>` when there is none or the hub does not answer, with what to do about it:
+ * no hub has the account `local`, so that name cannot be published.
+ */
+async function defaultName(
+  project: string,
+  env: CommandIO['env'],
+  manifest: string,
+): Promise<Pick<InitResult, 'name' | 'nameFrom' | 'note'>> {
+  const placeholder = `@local/${project}`
+  const fix = `set "name": "@<your handle>/${project}" in ${manifest} before svc publish (or give svc init --name)`
+  let credentials
+  try {
+    credentials = resolveCredentials({}, env)
+  } catch {
+    credentials = undefined
+  }
+  if (!credentials?.token)
+    return {
+      name: placeholder,
+      nameFrom: 'placeholder',
+      note: `not logged in, so the stack is ${placeholder}, a placeholder no hub has: run svc login, then ${fix}.`,
+    }
+  try {
+    const user = await currentUser(credentials.origin, credentials.token, WHOAMI_TIMEOUT_MS)
+    return { name: `@${user.handle}/${project}`, nameFrom: 'login' }
+  } catch (error) {
+    return {
+      name: placeholder,
+      nameFrom: 'placeholder',
+      note: `could not learn your handle from ${credentials.origin} (${(error as Error).message}), so the stack is ${placeholder}, a placeholder no hub has: ${fix}.`,
+    }
+  }
 }

@@ -11,6 +11,7 @@ export function renderInit(result: InitResult, output: Output): ExitCode {
       `Created ${shown} (${result.name}); generated files will go to ${result.basePath}.`,
     )
     output.result(`Next: svc install gen-typescript gen-zod --project ${result.projectName}`)
+    if (result.note !== undefined) output.diagnostic(`note: ${result.note}`)
   }
   return EXIT.ok
 }

@@ -63,7 +63,7 @@ export async function install(options: InstallOptions, io: CommandIO): Promise<I
       })
     return found
   })
-  const paths = openProject(options.project, io.cwd, RECIPE, { defaultToOnly: true })
+  const paths = openProject(options.project, io.cwd, RECIPE)
   const manifest = readRootManifest(paths.rootManifest)
   const added: { key: string; specifier: string; requiredBy?: string }[] = []
   const unchanged: string[] = []

@@ -26,8 +26,12 @@ export type LoginResult = {
 const RECIPE = {
   usage: 'svc login [--origin <url>] [--token <pat> | --with-token]',
   example: 'echo "$SVC_HUB_TOKEN" | svc login --origin https://hub.example.com --with-token',
-  discover:
-    'svc-hub admin create-token <user> --scopes read,write:releases,write:projects (or the web app)',
+  discover: '<origin>/settings/tokens in the web app, or svc-hub admin create-token <user>',
+}
+
+/** Where a token for `origin` is made, and which scopes: said before the prompt and on refusal. */
+function whereToMakeToken(origin: string): string {
+  return `Make a token at ${origin}/settings/tokens; the scopes each command needs are in svc login --help.`
 }
 
 /**
@@ -49,25 +53,27 @@ export async function login(options: LoginOptions, io: CommandIO): Promise<Login
       problem: `'${originText}' is not an http(s) origin such as https://hub.example.com.`,
     })
   const token =
-    options.token ?? (options.withToken ? await readAll(io.stdin) : await ask(options, io))
+    options.token ?? (options.withToken ? await readAll(io.stdin) : await ask(origin, options, io))
   if (token === '') throw new RecipeError({ ...RECIPE, problem: 'The token is empty.' })
   let user
   try {
     user = await currentUser(origin, token)
   } catch (error) {
-    throw new CommandError(hubAdvice('login', error, { origin }))
+    throw new CommandError(hubAdvice('login', error, { origin, token }))
   }
   const loginFile = writeLogin({ host: origin, token }, io.env)
   return { type: 'logged-in', origin, user: user.handle, loginFile }
 }
 
-async function ask(options: LoginOptions, io: CommandIO): Promise<string> {
+async function ask(origin: string, options: LoginOptions, io: CommandIO): Promise<string> {
   if (!canPrompt(options, io))
     throw new RecipeError({
       ...RECIPE,
       problem:
         'svc login needs a token: --token <pat>, or --with-token to read it from standard input.',
+      discover: `${origin}/settings/tokens in the web app, or svc-hub admin create-token <user>`,
     })
+  io.stderr.write(`${whereToMakeToken(origin)}\n`)
   const answer = await password({ message: 'Personal access token', ...promptStreams(io) })
   if (isCancel(answer)) throw new CommandError('login cancelled: nothing was stored')
   return answer.trim()

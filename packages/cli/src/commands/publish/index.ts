@@ -12,6 +12,7 @@ import { hubRequest } from '../../hub/hub-client.js'
 import { requireToken } from '../../hub/require-token.js'
 import { openProject } from '../../project/open-project.js'
 import { collectSourceFiles } from '../../project/source-files.js'
+import { checkAccount } from './account-check.js'
 
 export type PublishOptions = {
   readonly project?: string | undefined
@@ -40,14 +41,14 @@ export type PublishResult =
 
 const RECIPE = {
   usage:
-    'svc publish <project> [--token <pat>] [--version <semver>] [--origin <url>] [--json] [--no-input]',
+    'svc publish [project] [--token <pat>] [--version <semver>] [--origin <url>] [--json] [--no-input]',
   example: 'svc publish demo --version 1.0.0',
 }
 
 /**
  * `svc publish <project>`: resolves the version and the stack from the root manifest before any
- * network call, bundles `server.js`, and uploads it with the project's source as one stack
- * version. A stage that fails is a `failed` result naming it; a missing project or token is a
+ * network call, checks that the token's user may have the stack's account (`account-check.ts`),
+ * bundles `server.js`, and uploads it with the project's source as one stack version. A stage that fails is a `failed` result naming it; a missing project or token is a
  * recipe error.
  */
 export async function publish(options: PublishOptions, io: CommandIO): Promise<PublishResult> {
@@ -77,6 +78,7 @@ export async function publish(options: PublishOptions, io: CommandIO): Promise<P
           : `the name '${String(name)}' is not scoped: it must be @account/slug`,
       )
     const { account, slug } = stack
+    await checkAccount(stack, credentials, relative(io.cwd, paths.rootManifest))
     const { bundle, files } = await atStage('bundle', async () => {
       const built = await buildBundle(paths, 'server', version)
       return { bundle: readFileSync(built.path), files: collectSourceFiles(paths.dir) }
@@ -95,7 +97,10 @@ export async function publish(options: PublishOptions, io: CommandIO): Promise<P
     }).then(
       (answer) => answer.body,
       (error: unknown) => {
-        throw new StageFailure('publish', hubAdvice('publish', error, credentials))
+        throw new StageFailure(
+          'publish',
+          hubAdvice('publish', error, { ...credentials, target: `@${account}/${slug}` }),
+        )
       },
     )
     return {

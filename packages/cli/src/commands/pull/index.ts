@@ -10,7 +10,12 @@ import { requireToken } from '../../hub/require-token.js'
 import { canPrompt, promptStreams } from '../../interactive.js'
 import { readClientConfig, writeClientConfig } from '../../project/client-config.js'
 import { openProject } from '../../project/open-project.js'
-import { formatDestination, parseDestination, type Destination } from '../push/destination.js'
+import {
+  destinationFlag,
+  formatDestination,
+  parseDestination,
+  type Destination,
+} from '../push/destination.js'
 
 export type PullOptions = {
   /** The local project under `.svc/`. */
@@ -37,7 +42,7 @@ export type PullResult = {
 
 const RECIPE = {
   usage:
-    'svc pull <project> [--project <@account/slug>] [--origin <url>] [--token <pat>] [--force] [--json]',
+    'svc pull [project] [--project <@account/slug>] [--origin <url>] [--token <pat>] [--force] [--json]',
   example: 'svc pull demo --project @acme/billing',
 }
 
@@ -51,15 +56,17 @@ const PULLED = ['enrichments', 'include', 'skip'] as const
  */
 export async function pull(options: PullOptions, io: CommandIO): Promise<PullResult> {
   const paths = openProject(options.localProject, io.cwd, RECIPE)
+  const flagged =
+    options.project === undefined ? undefined : destinationFlag(options.project, RECIPE)
   const config = readClientConfig(paths.clientConfig)
   const named = options.project ?? config.project
   if (named === undefined)
     throw new RecipeError({
       ...RECIPE,
       problem: `No project to pull from: give --project @account/slug, or set "project" in ${relative(io.cwd, paths.clientConfig)}.`,
-      discover: 'the project page of the web app',
+      discover: 'svc projects list',
     })
-  const destination = parseDestination(named)
+  const destination = flagged ?? parseDestination(named)
   if (destination === undefined)
     throw new CommandError(`'${named}' is not a project: it must be @account/slug`)
   const credentials = requireToken(resolveCredentials(options, io.env), {

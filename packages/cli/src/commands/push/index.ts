@@ -14,7 +14,12 @@ import { canPrompt, promptStreams } from '../../interactive.js'
 import { collectBaseFiles } from '../../project/base-files.js'
 import { readClientConfig, writeClientConfig } from '../../project/client-config.js'
 import { openProject } from '../../project/open-project.js'
-import { formatDestination, parseDestination, type Destination } from './destination.js'
+import {
+  destinationFlag,
+  formatDestination,
+  parseDestination,
+  type Destination,
+} from './destination.js'
 import { projectRequest } from './project-request.js'
 
 export type PushOptions = {
@@ -54,7 +59,7 @@ export type PushResult =
 
 const RECIPE = {
   usage:
-    'svc push <project> [--project <@account/slug>] [--origin <url>] [--token <pat>] [--base-files | --base-files-only] [--force] [--json] [--no-input]',
+    'svc push [project] [--project <@account/slug>] [--origin <url>] [--token <pat>] [--base-files | --base-files-only] [--force] [--json] [--no-input]',
   example: 'svc push demo --project @acme/billing',
 }
 
@@ -71,6 +76,8 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       discover: 'svc push --help',
     })
   const paths = openProject(options.localProject, io.cwd, RECIPE)
+  const flagged =
+    options.project === undefined ? undefined : destinationFlag(options.project, RECIPE)
   try {
     const config = await atStage('read', () => readClientConfig(paths.clientConfig))
     const named = options.project ?? config.project
@@ -78,9 +85,9 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       throw new RecipeError({
         ...RECIPE,
         problem: `No destination: give --project @account/slug, or set "project" in ${relative(io.cwd, paths.clientConfig)}.`,
-        discover: 'the project page of the web app (projects are created there)',
+        discover: 'svc projects list (projects are created in the web app)',
       })
-    const destination = parseDestination(named)
+    const destination = flagged ?? parseDestination(named)
     if (destination === undefined)
       throw new StageFailure('destination', `'${named}' is not a project: it must be @account/slug`)
     const credentials = requireToken(resolveCredentials(options, io.env), {

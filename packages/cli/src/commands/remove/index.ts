@@ -41,7 +41,7 @@ export async function remove(options: RemoveOptions, io: CommandIO): Promise<Rem
       problem: 'svc remove needs at least one generator.',
       discover: 'cat .svc/<project>/deno.json (its gen-* imports)',
     })
-  const paths = openProject(options.project, cwd, RECIPE, { defaultToOnly: true })
+  const paths = openProject(options.project, cwd, RECIPE)
   const manifest = readRootManifest(paths.rootManifest)
   const keys = names.map((name) => {
     const key = findOfficial(name)?.key ?? name

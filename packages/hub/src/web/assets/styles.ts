@@ -38,12 +38,15 @@ footer { color: var(--muted); font-size: 13px; text-align: center; padding: 18px
 .card { border: 1px solid var(--line); border-radius: var(--radius); padding: 16px; margin-bottom: 16px; background: var(--bg); }
 .narrow { max-width: 440px; margin: 24px auto; }
 table { width: 100%; border-collapse: collapse; border: 1px solid var(--line); border-radius: var(--radius); margin-bottom: 16px; font-size: 14px; }
+.table-scroll { overflow-x: auto; margin-bottom: 16px; }
+.table-scroll > table { margin-bottom: 0; }
+.table-scroll th, td time { white-space: nowrap; }
 th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
 tr:last-child td { border-bottom: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 18px; margin: 0 0 16px; }
 dl.facts dt { color: var(--muted); }
-dl.facts dd { margin: 0; word-break: break-all; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 form.stack { display: flex; flex-direction: column; gap: 12px; }
 form.inline { display: inline; margin: 0; }
 .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
@@ -75,16 +78,37 @@ button.link { background: none; border: 0; padding: 0; color: var(--accent); fon
 .empty { color: var(--muted); border: 1px dashed var(--line); border-radius: var(--radius); padding: 20px; text-align: center; margin-bottom: 16px; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; margin-bottom: 16px; }
 .grid2 > .card { margin-bottom: 0; }
-@media (max-width: 720px) { .grid2 { grid-template-columns: 1fr; } .top nav { display: none; } }
+@media (max-width: 720px) {
+  .grid2 { grid-template-columns: 1fr; }
+  /* The navigation takes a row of its own under the brand and the viewer, and wraps. */
+  .top .bar { flex-wrap: wrap; gap: 6px 14px; padding: 8px 14px; }
+  .top .me { margin-left: auto; }
+  .top nav { order: 3; flex-basis: 100%; flex-wrap: wrap; gap: 4px 16px; }
+  main { padding: 16px 14px 40px; }
+  h1 { font-size: 21px; overflow-wrap: anywhere; }
+  /* A table not in a .table-scroll box still scrolls in itself rather than widening the page. */
+  table:not(.table-scroll > table) { display: block; overflow-x: auto; }
+  /* A table of five columns or more keeps a readable width and scrolls in its box. */
+  .table-scroll > table:has(th:nth-child(5)) { min-width: 660px; }
+}
 .head h2 { margin-top: 0; }
 .card > h2:first-child, .card > h3:first-child { margin-top: 0; }
 td pre { margin: 0; }
 td.mono, .break { word-break: break-all; }
+/* An id that names its row stays whole; the table's box scrolls instead. */
+td.nowrap { white-space: nowrap; word-break: normal; }
 form.row select { width: auto; }
 .card.form-card { max-width: 560px; }
 fieldset.checks { border: 0; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 6px; }
 fieldset.checks legend { font-weight: 600; font-size: 14px; padding: 0; margin-bottom: 4px; }
 .row.bottom { align-items: flex-end; }
+.checklist ol { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 12px; }
+.checklist li { display: flex; gap: 10px; align-items: flex-start; }
+.checklist .tick { flex: none; width: 22px; height: 22px; border: 2px solid var(--line); border-radius: 50%; text-align: center; line-height: 18px; font-size: 13px; font-weight: 700; margin-top: 1px; }
+.checklist li.done .tick { border-color: var(--ok); background: var(--ok); color: #fff; }
+.checklist li.done strong { color: var(--muted); text-decoration: line-through; }
+.checklist code { overflow-wrap: anywhere; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 /* API pages (pages/apis): identifiers, code in messages, parse issues. Ids wrap only at their
    <wbr>s (after / . : _ ~1, between camelCase humps) and hyphens, never mid-word; a segment wider
    than its cell still breaks. */

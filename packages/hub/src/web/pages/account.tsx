@@ -1,6 +1,6 @@
 import { ApiListSchema, ProjectListSchema, StackListSchema, UserSchema } from '@svc/hub-api'
 import { Hono } from 'hono'
-import { Badge, Empty, PageHead } from '../components.js'
+import { Badge, Empty, PageHead, Table } from '../components.js'
 import type { WebEnv } from '../env.js'
 import { notFoundPage, page } from '../responses.js'
 import { ProjectTable } from './projects/list.js'
@@ -64,7 +64,7 @@ export const accountPages = new Hono<WebEnv>().get('/:handle', async (c) => {
       />
       <h2>APIs</h2>
       {apis.ok && apis.data.apis.length > 0 ? (
-        <table data-testid="apis">
+        <Table testid="apis">
           <thead>
             <tr>
               <th>API</th>
@@ -87,7 +87,7 @@ export const accountPages = new Hono<WebEnv>().get('/:handle', async (c) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       ) : (
         <Empty>No APIs {viewer ? 'you can see' : 'in public'}.</Empty>
       )}

@@ -9,7 +9,7 @@ import {
 import { Hono } from 'hono'
 import type { ApiErrorBody } from '../../errors/api-error.js'
 import type { ApiAnswer } from '../api-client.js'
-import { Badge, Empty, formatBytes, PageHead, Time } from '../components.js'
+import { Badge, Empty, formatBytes, PageHead, Time, Table } from '../components.js'
 import type { WebContext, WebEnv } from '../env.js'
 import { apiErrorPage, notFoundPage, page, signInRedirect } from '../responses.js'
 
@@ -49,7 +49,7 @@ export function privateErrorPage(c: WebContext, answer: { status: number; error:
 /** A table of stacks (the stacks page and the account page). */
 export function StackTable({ stacks }: { stacks: readonly StackSummary[] }) {
   return (
-    <table>
+    <Table>
       <thead>
         <tr>
           <th>Stack</th>
@@ -82,7 +82,7 @@ export function StackTable({ stacks }: { stacks: readonly StackSummary[] }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   )
 }
 
@@ -176,7 +176,7 @@ stackPages.get('/:account/stacks/:slug', async (c) => {
       {versions.data.versions.length === 0 ? (
         <Empty>No versions.</Empty>
       ) : (
-        <table data-testid="versions">
+        <Table testid="versions">
           <thead>
             <tr>
               <th>Version</th>
@@ -210,7 +210,7 @@ stackPages.get('/:account/stacks/:slug', async (c) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </>,
   )
@@ -282,7 +282,7 @@ stackPages.get('/:account/stacks/:slug/versions/:version', async (c) => {
           ).
         </Empty>
       ) : (
-        <table data-testid="composition">
+        <Table testid="composition">
           <thead>
             <tr>
               <th>Generator</th>
@@ -301,7 +301,7 @@ stackPages.get('/:account/stacks/:slug/versions/:version', async (c) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <h2>
         Source files{' '}
@@ -309,7 +309,7 @@ stackPages.get('/:account/stacks/:slug/versions/:version', async (c) => {
           ({v.sourceFileCount}, {formatBytes(v.sourceTotalBytes)})
         </span>
       </h2>
-      <table data-testid="files">
+      <Table testid="files">
         <thead>
           <tr>
             <th>Path</th>
@@ -334,7 +334,7 @@ stackPages.get('/:account/stacks/:slug/versions/:version', async (c) => {
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
     </>,
   )
 })

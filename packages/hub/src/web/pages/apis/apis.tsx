@@ -196,7 +196,7 @@ apisPages.post('/apis/new', async (c) => {
   const api = answer.data
   return redirectWith(c, apiPath(api.owner, api.slug), {
     kind: 'success',
-    message: `Created ${api.owner}/${api.slug}. Push its first revision by upload, or with svc push.`,
+    message: `Created ${api.owner}/${api.slug}. Push its first revision by upload, or with svc api push ${api.owner}/${api.slug} openapi.yaml.`,
   })
 })
 
@@ -420,7 +420,7 @@ async function apiPage(c: WebContext, state: { refetchError?: string } = {}, sta
               {' '}
               <a href={`${here}/revisions/new`}>Upload the first one</a>, or run{' '}
               <code>
-                svc push {api.owner}/{api.slug} openapi.yaml
+                svc api push {api.owner}/{api.slug} openapi.yaml
               </code>
               .
             </>

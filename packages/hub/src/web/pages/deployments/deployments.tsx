@@ -9,7 +9,16 @@ import {
 } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ActionButton, Badge, Empty, Form, FormError, Select, Time } from '../../components.js'
+import {
+  ActionButton,
+  Badge,
+  Empty,
+  Form,
+  FormError,
+  Select,
+  Time,
+  Table,
+} from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText, type FormBody } from '../../forms.js'
 import { page, redirectWith } from '../../responses.js'
@@ -54,7 +63,11 @@ async function deploymentsPage(
       status,
     },
     <>
-      <ProjectHead project={project} current={`${base}/deployments`} />
+      <ProjectHead
+        project={project}
+        current={`${base}/deployments`}
+        production={deployments.find((d) => d.production)?.stackVersion}
+      />
       {canWrite ? null : <FormError message={form.error} />}
       {canWrite ? (
         <div class="card" data-testid="deploy-form">
@@ -87,7 +100,7 @@ async function deploymentsPage(
       {deployments.length === 0 ? (
         <Empty>No deployments yet: deploy a version of the stack to run it.</Empty>
       ) : (
-        <table data-testid="deployments">
+        <Table testid="deployments">
           <thead>
             <tr>
               <th>Deployment</th>
@@ -100,7 +113,7 @@ async function deploymentsPage(
           <tbody>
             {deployments.map((d) => (
               <tr data-deployment={d.id}>
-                <td class="mono">
+                <td class="mono nowrap">
                   {d.id} {d.production ? <Badge kind="production">production</Badge> : null}
                 </td>
                 <td class="mono">
@@ -133,7 +146,7 @@ async function deploymentsPage(
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </>,
   )

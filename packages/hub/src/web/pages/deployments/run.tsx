@@ -1,6 +1,6 @@
 import { RunSchema } from '@svc/hub-api'
 import { Hono } from 'hono'
-import { Badge, Empty, formatBytes, Time } from '../../components.js'
+import { Badge, Empty, formatBytes, Time, Table } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
 import { ProjectHead, projectCrumbs, projectHref } from '../projects/shared.js'
@@ -8,10 +8,10 @@ import { privateErrorPage } from '../stacks.js'
 import {
   REFRESH_SECONDS,
   seg,
-  pathOf,
   runHref,
   duration,
   StatusBadge,
+  RunRevision,
   readProject,
 } from './shared.js'
 
@@ -74,12 +74,9 @@ runPages.get('/:account/projects/:slug/runs/:id', async (c) => {
             <a href={`${base}/deployments`}>{run.deployment}</a> (version {run.stackVersion})
           </dd>
           <dt>Revision</dt>
-          <dd class="mono">
-            {run.revision ? (
-              <a href={pathOf(run.revision.url)}>{run.revision.id}</a>
-            ) : (
-              <span class="muted">none (the API had no revision)</span>
-            )}
+          <dd class="mono" data-testid="run-revision">
+            <RunRevision revision={run.revision} />
+            {run.revision ? <span class="muted"> ({run.revision.id})</span> : null}
           </dd>
           <dt>Started by</dt>
           <dd>{run.createdBy}</dd>
@@ -101,7 +98,7 @@ runPages.get('/:account/projects/:slug/runs/:id', async (c) => {
           {artifacts.length === 0 ? (
             <Empty>The run generated no files.</Empty>
           ) : (
-            <table data-testid="artifacts">
+            <Table testid="artifacts">
               <thead>
                 <tr>
                   <th>File</th>
@@ -120,13 +117,13 @@ runPages.get('/:account/projects/:slug/runs/:id', async (c) => {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
           <h2>Parse issues</h2>
           {parseIssues.length === 0 ? (
             <Empty>The document has no parse issues.</Empty>
           ) : (
-            <table data-testid="parse-issues">
+            <Table testid="parse-issues">
               <thead>
                 <tr>
                   <th>Level</th>
@@ -148,13 +145,13 @@ runPages.get('/:account/projects/:slug/runs/:id', async (c) => {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
           <h2>Enrichment warnings</h2>
           {warnings.length === 0 ? (
             <Empty>The project&apos;s enrichments raised no warnings.</Empty>
           ) : (
-            <table data-testid="enrichment-warnings">
+            <Table testid="enrichment-warnings">
               <thead>
                 <tr>
                   <th>Level</th>
@@ -180,7 +177,7 @@ runPages.get('/:account/projects/:slug/runs/:id', async (c) => {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </>
       ) : null}

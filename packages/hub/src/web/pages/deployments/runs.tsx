@@ -7,7 +7,7 @@ import {
 } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ActionButton, Empty, FormError, Time } from '../../components.js'
+import { ActionButton, Empty, FormError, plural, Table, Time } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText, type FormBody } from '../../forms.js'
 import { page, redirectWith } from '../../responses.js'
@@ -19,6 +19,7 @@ import {
   runHref,
   duration,
   StatusBadge,
+  RunRevision,
   readProject,
   refusedWrite,
   issueText,
@@ -63,6 +64,7 @@ async function runsPage(
       <ProjectHead
         project={project}
         current={`${base}/runs`}
+        production={production.ok ? production.data.deployment.stackVersion : undefined}
         actions={
           canWrite ? (
             <ActionButton
@@ -89,36 +91,45 @@ async function runsPage(
           No runs yet. <a href={`${base}/deployments`}>Deploy a version</a> and run it.
         </Empty>
       ) : (
-        <table data-testid="runs">
-          <thead>
-            <tr>
-              <th>Run</th>
-              <th>Status</th>
-              <th>Stack version</th>
-              <th>Started by</th>
-              <th>Started</th>
-              <th>Duration</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
+        <>
+          <p class="muted" data-testid="run-count">
+            {plural(runs.length, 'run')}, newest first{runs.length === 100 ? ' (the last 100)' : ''}
+          </p>
+          <Table testid="runs">
+            <thead>
               <tr>
-                <td class="mono">
-                  <a href={runHref(account, slug, r.id)}>{r.id}</a>
-                </td>
-                <td>
-                  <StatusBadge status={r.status} />
-                </td>
-                <td class="mono">{r.stackVersion}</td>
-                <td>{r.createdBy}</td>
-                <td>
-                  <Time at={r.startedAt} />
-                </td>
-                <td>{duration(r.durationMs)}</td>
+                <th>Run</th>
+                <th>Status</th>
+                <th>Stack version</th>
+                <th>Revision</th>
+                <th>Started by</th>
+                <th>Started</th>
+                <th>Duration</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <tr>
+                  <td class="mono nowrap">
+                    <a href={runHref(account, slug, r.id)}>{r.id}</a>
+                  </td>
+                  <td>
+                    <StatusBadge status={r.status} />
+                  </td>
+                  <td class="mono">{r.stackVersion}</td>
+                  <td class="mono" data-testid="run-revision">
+                    <RunRevision revision={r.revision} />
+                  </td>
+                  <td>{r.createdBy}</td>
+                  <td>
+                    <Time at={r.startedAt} />
+                  </td>
+                  <td>{duration(r.durationMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </>
       )}
     </>,
   )

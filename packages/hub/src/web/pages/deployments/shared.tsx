@@ -28,6 +28,19 @@ export function duration(ms: number | null): string {
   return `${(ms / 1000).toFixed(1)} s`
 }
 
+/**
+ * The API revision a run generated from, `#3`, linked to its page; a run that had no revision
+ * (the API had none, so it failed at once) says so.
+ */
+export function RunRevision({ revision }: { revision: Run['revision'] }) {
+  if (!revision) return <span class="muted">none: the API had no revision</span>
+  return (
+    <a href={pathOf(revision.url)} title={revision.id}>
+      #{revision.sequence}
+    </a>
+  )
+}
+
 export function StatusBadge({ status }: { status: Run['status'] }) {
   return <Badge kind={status}>{status}</Badge>
 }

@@ -1,7 +1,7 @@
 import { BaseFilesSchema, type ProjectDetail } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { Empty, Form, FormError, formatBytes } from '../../components.js'
+import { Empty, Form, FormError, formatBytes, Table } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { page, redirectWith } from '../../responses.js'
 import { privateErrorPage } from '../stacks.js'
@@ -82,7 +82,7 @@ async function baseFilesPage(
       {list.data.files.length === 0 ? (
         <Empty>No base files yet.</Empty>
       ) : (
-        <table data-testid="base-files">
+        <Table testid="base-files">
           <thead>
             <tr>
               <th>Path</th>
@@ -99,7 +99,7 @@ async function baseFilesPage(
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <h2>Upload</h2>
       <p>

@@ -5,7 +5,7 @@ import {
 } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { Empty, Form, FormError, Time } from '../../components.js'
+import { Empty, Form, FormError, Time, Table } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText, type FormBody } from '../../forms.js'
 import { page, redirectWith } from '../../responses.js'
@@ -112,7 +112,7 @@ async function configPage(
       {enrichments.length === 0 ? (
         <Empty>No enrichments.</Empty>
       ) : (
-        <table data-testid="enrichments">
+        <Table testid="enrichments">
           <thead>
             <tr>
               <th>Generator</th>
@@ -133,7 +133,7 @@ async function configPage(
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <h2 id="edit">Edit</h2>
       {canWrite ? null : <FormError message={state.error} />}

@@ -1,6 +1,6 @@
 import { ProjectListSchema, type ProjectListItem } from '@svc/hub-api'
 import { Hono } from 'hono'
-import { Empty, PageHead, Time } from '../../components.js'
+import { Empty, PageHead, Time, Table } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { apiErrorPage, page, signInRedirect } from '../../responses.js'
 import { projectHref, apiHref, StackPin } from './shared.js'
@@ -11,7 +11,7 @@ export const projectListPages = new Hono<WebEnv>()
 /** A table of projects (the projects page and the account page). */
 export function ProjectTable({ projects }: { projects: readonly ProjectListItem[] }) {
   return (
-    <table>
+    <Table>
       <thead>
         <tr>
           <th>Project</th>
@@ -46,7 +46,7 @@ export function ProjectTable({ projects }: { projects: readonly ProjectListItem[
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   )
 }
 

@@ -1,24 +1,47 @@
+import { AliasSchema, RunListSchema, type Alias, type Run } from '@svc/hub-api'
 import { Hono } from 'hono'
-import { formatBytes, Time } from '../../components.js'
+import { Badge, Empty, formatBytes, Time } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
+import { duration, pathOf, runHref, RunRevision, StatusBadge } from '../deployments/shared.js'
 import { privateErrorPage, stackHref, versionHref } from '../stacks.js'
-import { plural, projectHref, apiHref, projectCrumbs, readProject, ProjectHead } from './shared.js'
+import {
+  plural,
+  projectHref,
+  apiHref,
+  projectCrumbs,
+  readProject,
+  ProjectHead,
+  seg,
+} from './shared.js'
 
 /** A project's overview, `/{account}/projects/{slug}`. */
 export const projectOverviewPages = new Hono<WebEnv>()
 
 projectOverviewPages.get('/:account/projects/:slug', async (c) => {
-  const answer = await readProject(c)
+  const v1 = `/projects/${seg(c.req.param('account'))}/${seg(c.req.param('slug'))}`
+  const api = c.get('api')
+  const [answer, production, runs] = await Promise.all([
+    readProject(c),
+    api.get(AliasSchema, `${v1}/aliases/production`),
+    api.get(RunListSchema, `${v1}/runs`),
+  ])
   if (!answer.ok) return privateErrorPage(c, answer)
+  if (!runs.ok) return privateErrorPage(c, runs)
   const p = answer.data
   const { account, slug } = p.project
   const here = projectHref(account, slug)
+  // Without a production alias the answer is 404; the card then says so.
+  const alias = production.ok ? production.data : undefined
   return page(
     c,
     { title: `${account}/${slug}`, section: 'projects', crumbs: projectCrumbs(account, slug) },
     <>
-      <ProjectHead project={p} current={here} />
+      <ProjectHead project={p} current={here} production={alias?.deployment.stackVersion} />
+      <div class="grid2">
+        <ProductionCard alias={alias} base={here} />
+        <LastRunCard runs={runs.data.runs} account={account} slug={slug} />
+      </div>
       <div class="grid2">
         <div class="card">
           <h3>Binding</h3>
@@ -32,7 +55,7 @@ projectOverviewPages.get('/:account/projects/:slug', async (c) => {
             <dt>Version pin</dt>
             <dd class="mono">
               {p.stackVersion === 'latest' ? (
-                <>latest (the highest release)</>
+                <>latest (a deployment takes the highest release)</>
               ) : (
                 <a href={versionHref(p.stack.account, p.stack.slug, p.stackVersion)}>
                   {p.stackVersion}
@@ -82,3 +105,87 @@ projectOverviewPages.get('/:account/projects/:slug', async (c) => {
     </>,
   )
 })
+
+function ProductionCard({ alias, base }: { alias: Alias | undefined; base: string }) {
+  return (
+    <div class="card" data-testid="production">
+      <h3>Production</h3>
+      {alias ? (
+        <>
+          <dl class="facts">
+            <dt>Stack version</dt>
+            <dd class="mono">
+              <a href={pathOf(alias.deployment.versionUrl)}>{alias.deployment.stackVersion}</a>
+            </dd>
+            <dt>Deployment</dt>
+            <dd class="mono">
+              {alias.deployment.id} <Badge kind="production">production</Badge>
+            </dd>
+            <dt>Deployed</dt>
+            <dd>
+              <Time at={alias.deployment.createdAt} /> by {alias.deployment.createdBy}
+            </dd>
+            <dt>Promoted</dt>
+            <dd>
+              <Time at={alias.updatedAt} /> by {alias.updatedBy}
+            </dd>
+          </dl>
+          <p class="row">
+            <a href={`${base}/deployments`}>Deployments</a>
+          </p>
+        </>
+      ) : (
+        <Empty>
+          No production deployment yet. <a href={`${base}/deployments`}>Deploy a version</a> and
+          promote it to production.
+        </Empty>
+      )}
+    </div>
+  )
+}
+
+function LastRunCard(props: { runs: readonly Run[]; account: string; slug: string }) {
+  const last = props.runs[0]
+  const all = `${projectHref(props.account, props.slug)}/runs`
+  return (
+    <div class="card" data-testid="last-run">
+      <h3>Last run</h3>
+      {last ? (
+        <>
+          <dl class="facts">
+            <dt>Run</dt>
+            <dd class="mono">
+              <a href={runHref(props.account, props.slug, last.id)}>{last.id}</a>{' '}
+              <StatusBadge status={last.status} />
+            </dd>
+            <dt>Started</dt>
+            <dd>
+              <Time at={last.startedAt} /> by {last.createdBy}
+            </dd>
+            <dt>Took</dt>
+            <dd>{duration(last.durationMs)}</dd>
+            <dt>Stack version</dt>
+            <dd class="mono">{last.stackVersion}</dd>
+            <dt>Revision</dt>
+            <dd class="mono">
+              <RunRevision revision={last.revision} />
+            </dd>
+          </dl>
+          <p class="row">
+            <span>
+              <a href={all}>All runs</a> (
+              <span data-testid="run-count">
+                {props.runs.length >= 100 ? '100 or more' : plural(props.runs.length, 'run')}
+              </span>
+              )
+            </span>
+          </p>
+        </>
+      ) : (
+        <Empty>
+          No runs yet. <a href={all}>Run</a> a deployment to generate code from the API.
+        </Empty>
+      )}
+    </div>
+  )
+}

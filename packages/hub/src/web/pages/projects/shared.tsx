@@ -6,9 +6,7 @@ import { stackHref, versionHref } from '../stacks.js'
 
 export const seg = encodeURIComponent
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
-}
+export { plural } from '../../components.js'
 
 /** The project page, `/{account}/projects/{slug}` (the `url` of the API's project record). */
 export function projectHref(account: string, slug: string): string {
@@ -49,18 +47,29 @@ export function projectCrumbs(account: string, slug: string, here?: string) {
   ]
 }
 
-export function StackPin({ project }: { project: ProjectListItem }) {
+/**
+ * The stack and the version the project runs: production's when `production` names it (what a
+ * `latest` pin resolved to when it was deployed), else the pin.
+ */
+export function StackPin({
+  project,
+  production,
+}: {
+  project: ProjectListItem
+  production?: string
+}) {
   const { stack, stackVersion } = project
+  const version = production ?? stackVersion
   return (
     <>
       <a href={stackHref(stack.account, stack.slug)}>
         @{stack.account}/{stack.slug}
       </a>
       @
-      {stackVersion === 'latest' ? (
+      {version === 'latest' ? (
         'latest'
       ) : (
-        <a href={versionHref(stack.account, stack.slug, stackVersion)}>{stackVersion}</a>
+        <a href={versionHref(stack.account, stack.slug, version)}>{version}</a>
       )}
     </>
   )
@@ -72,8 +81,16 @@ export async function readProject(c: WebContext) {
 }
 
 /** The head of every project page: the name, what it binds, the tabs. */
-export function ProjectHead(props: { project: ProjectListItem; current: string; actions?: Child }) {
+export function ProjectHead(props: {
+  project: ProjectListItem
+  current: string
+  actions?: Child
+  /** The stack version of the production deployment, when the page read it. */
+  production?: string | undefined
+}) {
   const { account, slug } = props.project.project
+  const { production } = props
+  const pin = props.project.stackVersion
   return (
     <>
       <PageHead
@@ -81,9 +98,12 @@ export function ProjectHead(props: { project: ProjectListItem; current: string; 
         lead={
           <>
             Stack{' '}
-            <span class="mono">
-              <StackPin project={props.project} />
-            </span>{' '}
+            <span class="mono" data-testid="stack-pin">
+              <StackPin project={props.project} {...(production ? { production } : {})} />
+            </span>
+            {production ? (
+              <> in production{production === pin ? '' : <span class="mono"> (pin {pin})</span>}</>
+            ) : null}{' '}
             · API{' '}
             <a class="mono" href={apiHref(props.project.api.owner, props.project.api.slug)}>
               {props.project.api.owner}/{props.project.api.slug}

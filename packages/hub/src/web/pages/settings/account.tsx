@@ -1,5 +1,14 @@
 import { Hono } from 'hono'
-import { ActionButton, Badge, Empty, Field, Form, FormError, PageHead } from '../../components.js'
+import {
+  ActionButton,
+  Badge,
+  Empty,
+  Field,
+  Form,
+  FormError,
+  PageHead,
+  Table,
+} from '../../components.js'
 import type { Viewer, WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
 import { page, redirectWith, retryAfter, signInRedirect } from '../../responses.js'
@@ -99,7 +108,7 @@ async function accountPage(
       {orgs.length === 0 ? (
         <Empty>You are not a member of any organisation yet.</Empty>
       ) : (
-        <table data-testid="orgs">
+        <Table testid="orgs">
           <thead>
             <tr>
               <th>Organisation</th>
@@ -122,7 +131,7 @@ async function accountPage(
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <p>
         <a class="button" href="/orgs/new">

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { AdminError, createApiKey, revokeApiKey } from '../../../accounts/admin.js'
-import { ActionButton, Badge, Empty, Form, Time } from '../../components.js'
+import { ActionButton, Badge, Empty, Form, Time, Table } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { notFoundPage, redirectWith } from '../../responses.js'
 import { openOrg, openOrgAsOwner, orgPage, orgSettingsUrl, OwnersOnly } from './org-context.js'
@@ -28,7 +28,7 @@ apiKeyPages.get('/:org/settings/api-keys', async (c) => {
       {keys.length === 0 ? (
         <Empty>{org} has no API keys.</Empty>
       ) : (
-        <table data-testid="api-keys">
+        <Table testid="api-keys">
           <thead>
             <tr>
               <th>Key</th>
@@ -77,7 +77,7 @@ apiKeyPages.get('/:org/settings/api-keys', async (c) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       {owner ? (
         <Form action={`/${org}/settings/api-keys`} csrfToken={c.get('csrfToken')} class="inline">

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { AdminError } from '../../../accounts/admin.js'
 import { setCreditThreshold } from '../../../credits/admin.js'
 import type { CreditEntryRow } from '../../../store/schema.js'
-import { Badge, Empty, Field, Form, Time } from '../../components.js'
+import { Badge, Empty, Field, Form, Time, Table } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
 import { redirectWith } from '../../responses.js'
@@ -141,7 +141,7 @@ async function creditsPage(
       {shown.length === 0 ? (
         <Empty>No credits have been granted or used yet.</Empty>
       ) : (
-        <table data-testid="ledger">
+        <Table testid="ledger">
           <thead>
             <tr>
               <th>#</th>
@@ -182,7 +182,7 @@ async function creditsPage(
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       {older || more ? (
         <p class="row">

@@ -1,7 +1,16 @@
 import { Hono } from 'hono'
 import { AdminError, addMember, removeMember } from '../../../accounts/admin.js'
 import type { Role } from '../../../store/schema.js'
-import { ActionButton, Badge, Field, Form, FormError, Select, Time } from '../../components.js'
+import {
+  ActionButton,
+  Badge,
+  Field,
+  Form,
+  FormError,
+  Select,
+  Time,
+  Table,
+} from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
 import { notFoundPage, redirectWith } from '../../responses.js'
@@ -130,7 +139,7 @@ async function membersPage(
     { tab: 'members', status },
     <>
       <FormError message={listError} />
-      <table data-testid="members">
+      <Table testid="members">
         <thead>
           <tr>
             <th>Member</th>
@@ -182,7 +191,7 @@ async function membersPage(
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
       <p class="hint">{ROLE_HINT} An organisation always keeps at least one owner.</p>
       {owner ? (
         <section class="card form-card">

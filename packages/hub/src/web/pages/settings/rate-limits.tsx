@@ -2,7 +2,7 @@ import { NoContentSchema, RateLimitOverrideListSchema } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
 import { routeKey } from '../../../ratelimit/index.js'
-import { ActionButton, Badge, Field, Form, FormError, Select } from '../../components.js'
+import { ActionButton, Badge, Field, Form, FormError, Select, Table } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
 import { apiErrorPage, redirectWith } from '../../responses.js'
@@ -169,7 +169,7 @@ async function rateLimitsPage(
       ) : (
         <OwnersOnly view={view} what="set or clear custom limits" />
       )}
-      <table data-testid="rate-limits">
+      <Table testid="rate-limits">
         <thead>
           <tr>
             <th>Method</th>
@@ -221,7 +221,7 @@ async function rateLimitsPage(
             )
           })}
         </tbody>
-      </table>
+      </Table>
     </>,
   )
 }

@@ -11,6 +11,7 @@ import {
   FormError,
   PageHead,
   Time,
+  Table,
 } from '../../components.js'
 import type { Viewer, WebContext, WebEnv } from '../../env.js'
 import { formText, formTexts } from '../../forms.js'
@@ -139,7 +140,7 @@ async function tokensPage(
       {tokens.length === 0 ? (
         <Empty>You have no tokens yet.</Empty>
       ) : (
-        <table data-testid="tokens">
+        <Table testid="tokens">
           <thead>
             <tr>
               <th>Token</th>
@@ -206,7 +207,7 @@ async function tokensPage(
               )
             })}
           </tbody>
-        </table>
+        </Table>
       )}
       <section class="card form-card">
         <h2>New token</h2>

@@ -1,0 +1,60 @@
+import { ApiListSchema, type Api } from '@svc/hub-api'
+import { isHandle } from '@svc/project-format'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
+import {
+  allPages,
+  hubCall,
+  hubCredentials,
+  type HubOptions,
+  type SubcommandRecipe,
+} from './common.js'
+
+export type ApiListOptions = HubOptions & { readonly owner?: string | undefined }
+
+export type ApiListResult = {
+  readonly type: 'apis'
+  readonly origin: string
+  /** Whether a token was sent: without one, only public APIs are listed. */
+  readonly authenticated: boolean
+  readonly apis: readonly Api[]
+}
+
+const RECIPE: SubcommandRecipe = {
+  command: 'api list',
+  usage: 'svc api list [--owner <account>] [--origin <url>] [--token <pat>] [--json]',
+  example: 'svc api list --owner acme',
+}
+
+/**
+ * `svc api list`: `GET /v1/apis`, every page: the public APIs and the private ones of the
+ * accounts the token's user can read, oldest first. A token is sent when there is one.
+ */
+export async function apiList(options: ApiListOptions, io: CommandIO): Promise<ApiListResult> {
+  if (options.owner !== undefined && !isHandle(options.owner))
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `--owner '${options.owner}' is not an account handle.`,
+      discover: 'svc whoami (your account and organisations)',
+    })
+  const credentials = hubCredentials(options, io, RECIPE, false)
+  const apis = await allPages(
+    '/v1/apis',
+    { owner: options.owner },
+    async (path) =>
+      (
+        await hubCall(credentials, 'api list', options.owner ?? credentials.origin, {
+          method: 'GET',
+          path,
+          answer: ApiListSchema,
+        })
+      ).body,
+    (page) => page.apis,
+  )
+  return {
+    type: 'apis',
+    origin: credentials.origin,
+    authenticated: credentials.token !== undefined,
+    apis,
+  }
+}

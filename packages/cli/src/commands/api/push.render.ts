@@ -1,0 +1,65 @@
+import type { Changelog } from '@svc/engine'
+import type { Revision } from '@svc/hub-api'
+import { EXIT, type ExitCode } from '../../errors.js'
+import type { Output } from '../../output.js'
+import { changelogLines } from '../diff/render.js'
+import type { ApiRevisionResult } from './push.js'
+
+/**
+ * `svc api push` and `svc api refetch`: the new revision and its changelog, breaking changes
+ * first (as `svc diff`), or that nothing changed; exit 1 when a change reached `--fail-on`.
+ */
+export function renderApiRevision(result: ApiRevisionResult, output: Output): ExitCode {
+  if (output.format === 'json') output.json(result)
+  else for (const line of revisionLines(result, output)) output.result(line)
+  if (result.failure === undefined) return EXIT.ok
+  output.diagnostic(
+    `error: --fail-on ${result.failure.failOn}: ${result.failure.crossed} in ${result.api} revision ${label(result.revision)} (${result.type === 'unchanged' ? 'pushed before; the gate fails again' : 'the revision is stored; the gate failed'}).`,
+  )
+  return EXIT.failure
+}
+
+function revisionLines(result: ApiRevisionResult, output: Output): string[] {
+  const { revision, previousRevision } = result
+  if (result.type === 'unchanged') {
+    const lines = [
+      `No change: the document is ${result.api} revision ${label(revision)} already; no revision was made.`,
+    ]
+    if (result.failure === undefined || previousRevision === null) return lines
+    lines.push('', `Its changes against revision ${label(previousRevision)}:`)
+    lines.push(...changelogLines(changelogOf(result), output.color))
+    return lines
+  }
+  const head = `Pushed ${result.api} revision ${label(revision)}${revision.origin === 'refetch' ? ' from its sourceUrl' : ''}`
+  const lines = [head, `  id    ${revision.id}`, `  page  ${revision.url}`]
+  if (revision.parseIssues.error > 0)
+    lines.push(
+      `  ${output.color.red(`${revision.parseIssues.error} parse ${revision.parseIssues.error === 1 ? 'error' : 'errors'}`)}: see svc check on the document`,
+    )
+  if (result.webhookDeliveries > 0)
+    lines.push(
+      `  ${result.webhookDeliveries} webhook ${result.webhookDeliveries === 1 ? 'delivery' : 'deliveries'} queued`,
+    )
+  if (previousRevision === null) {
+    lines.push('', 'The first revision: nothing to compare with.')
+    return lines
+  }
+  lines.push('', `Changes against revision ${label(previousRevision)}:`)
+  lines.push(...changelogLines(changelogOf(result), output.color))
+  return lines
+}
+
+/** The hub's changelog is `svc diff --json`'s; its rule ids are strings the engine may not know. */
+function changelogOf(result: ApiRevisionResult): Changelog {
+  return {
+    summary: result.summary,
+    counts: result.counts,
+    changes: result.changes,
+    ...(result.issues === undefined ? {} : { issues: result.issues }),
+  } as unknown as Changelog
+}
+
+/** `#3 (1.4.0)`: the sequence, and the publisher's label when there is one. */
+export function label(revision: Revision): string {
+  return `#${revision.sequence}${revision.version ? ` (${revision.version})` : ''}`
+}

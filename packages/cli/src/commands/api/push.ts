@@ -1,0 +1,211 @@
+import { extname } from 'node:path'
+import {
+  PushResultSchema,
+  RevisionChangesSchema,
+  type Change,
+  type ChangelogIssues,
+  type ChangeSeverity,
+  type ChangeSummary,
+  type PushResult,
+  type Revision,
+} from '@svc/hub-api'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
+import type { HubCommand } from '../../hub/advice.js'
+import type { Credentials } from '../../hub/credentials.js'
+import { readCommandInput } from '../../input/read-source.js'
+import { describeFailure, type FailOn } from '../diff/index.js'
+import {
+  apiPath,
+  formatApiName,
+  hubCall,
+  hubCredentials,
+  parseApiName,
+  requireArgument,
+  type ApiName,
+  type HubOptions,
+  type SubcommandRecipe,
+} from './common.js'
+
+export type ApiPushOptions = HubOptions & {
+  readonly api?: string | undefined
+  /** A file path, an http(s) URL, or `-` for standard input. */
+  readonly source?: string | undefined
+  readonly version?: string | undefined
+  readonly publishedAt?: string | undefined
+  readonly failOn?: FailOn | undefined
+}
+
+/** What a push or a refetch made, with the changelog of the new revision against the one before. */
+export type ApiRevisionResult = {
+  /** `pushed`: a new revision; `unchanged`: the document is the latest revision's, none was made. */
+  readonly type: 'pushed' | 'unchanged'
+  readonly api: string
+  readonly origin: string
+  readonly revision: Revision
+  readonly previousRevision: Revision | null
+  readonly summary: ChangeSummary
+  readonly counts: ChangeSeverity
+  readonly changes: readonly Change[]
+  readonly issues?: ChangelogIssues
+  readonly webhookDeliveries: number
+  /** What crossed `--fail-on` (`2 breaking changes`), when something did. */
+  readonly failure?: { readonly failOn: FailOn; readonly crossed: string }
+}
+
+const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
+
+export const PUSH_RECIPE: SubcommandRecipe = {
+  command: 'api push',
+  usage:
+    'svc api push <owner/slug> <file|url|-> [--version <label>] [--published-at <date-time>] [--fail-on breaking|warning] [--origin <url>] [--token <pat>] [--json]',
+  example: 'svc api push acme/payments openapi.yaml --fail-on breaking',
+}
+
+/**
+ * `svc api push <owner/slug> <file|url|->`: reads the document here (a URL is fetched by svc,
+ * not by the hub), `POST …/revisions` as it is, then reads the new revision's changes.
+ */
+export async function apiPush(options: ApiPushOptions, io: CommandIO): Promise<ApiRevisionResult> {
+  const name = parseApiName(options.api, PUSH_RECIPE)
+  const input = requireArgument(
+    options.source,
+    'the document to push: a file path, an http(s) URL, or - for standard input',
+    PUSH_RECIPE,
+    DISCOVER_FILES,
+  )
+  if (options.publishedAt !== undefined && !isDateTime(options.publishedAt))
+    throw new RecipeError({
+      ...PUSH_RECIPE,
+      problem: `--published-at '${options.publishedAt}' is not an ISO 8601 date-time with a zone, such as 2026-11-20T09:30:00Z.`,
+      discover: 'date -u +%Y-%m-%dT%H:%M:%SZ',
+    })
+  if (options.version !== undefined && (options.version === '' || options.version.length > 100))
+    throw new RecipeError({
+      ...PUSH_RECIPE,
+      problem: '--version is a label of 1 to 100 characters, such as 1.4.0.',
+      discover: 'svc api revisions <owner/slug> (the labels pushed so far)',
+    })
+  const credentials = hubCredentials(options, io, PUSH_RECIPE, true)
+  const document = await readCommandInput(
+    input,
+    {
+      ...PUSH_RECIPE,
+      problem: 'svc api push needs the document to push.',
+      discover: DISCOVER_FILES,
+    },
+    { cwd: io.cwd, stdin: io.stdin },
+  )
+  const query = new URLSearchParams()
+  if (options.version !== undefined) query.set('version', options.version)
+  if (options.publishedAt !== undefined) query.set('publishedAt', options.publishedAt)
+  const body = pushBody(document.text, document.origin, options)
+  const { body: pushed } = await hubCall(credentials, 'api push', formatApiName(name), {
+    method: 'POST',
+    path: apiPath(name, `/revisions${body.envelope || query.size === 0 ? '' : `?${query}`}`),
+    answer: PushResultSchema,
+    ...(body.envelope ? { json: body.envelope } : { raw: body.raw }),
+  })
+  return withChanges(credentials, 'api push', name, pushed, options.failOn)
+}
+
+/**
+ * The pushed result with the changelog of its revision (`GET …/revisions/{id}/changes`), unless
+ * the revision is the first or nothing was made and there is no gate; and what crossed `failOn`.
+ */
+export async function withChanges(
+  credentials: Credentials,
+  command: HubCommand,
+  name: ApiName,
+  pushed: PushResult,
+  failOn: FailOn | undefined,
+): Promise<ApiRevisionResult> {
+  const base = {
+    type: pushed.created ? 'pushed' : 'unchanged',
+    api: formatApiName(name),
+    origin: credentials.origin,
+    revision: pushed.revision,
+    previousRevision: pushed.previousRevision,
+    summary: pushed.summary,
+    counts: pushed.counts,
+    changes: [] as readonly Change[],
+    webhookDeliveries: pushed.webhookDeliveries,
+  } as const
+  // An unchanged push is judged too: a re-run of a CI job whose gate failed pushes the same
+  // bytes, and must fail again rather than pass on "no change".
+  if (pushed.previousRevision === null || (!pushed.created && failOn === undefined)) return base
+  const { body } = await hubCall(credentials, command, formatApiName(name), {
+    method: 'GET',
+    path: apiPath(name, `/revisions/${pushed.revision.id}/changes`),
+    answer: RevisionChangesSchema,
+  })
+  const crossed = failOn ? describeFailure(body, failOn) : undefined
+  return {
+    ...base,
+    summary: body.summary,
+    counts: body.counts,
+    changes: body.changes,
+    ...(body.issues === undefined ? {} : { issues: body.issues }),
+    ...(crossed === undefined || failOn === undefined ? {} : { failure: { failOn, crossed } }),
+  }
+}
+
+/**
+ * The request body: the document as it is, with the media type its name or content says, or the
+ * JSON envelope for a JSON document the hub would take for one (a top-level `document` key).
+ */
+function pushBody(
+  text: string,
+  origin: string,
+  options: Pick<ApiPushOptions, 'version' | 'publishedAt'>,
+):
+  | { envelope: Record<string, string>; raw?: undefined }
+  | { envelope?: undefined; raw: { bytes: string; contentType: string } } {
+  const contentType = mediaType(text, origin)
+  if (contentType === 'application/json' && looksLikeEnvelope(text))
+    return {
+      envelope: {
+        document: text,
+        ...(options.version === undefined ? {} : { version: options.version }),
+        ...(options.publishedAt === undefined ? {} : { publishedAt: options.publishedAt }),
+      },
+    }
+  return { raw: { bytes: text, contentType } }
+}
+
+function mediaType(text: string, origin: string): string {
+  const extension = extname(origin.replace(/[?#].*$/, '')).toLowerCase()
+  if (extension === '.graphql' || extension === '.gql' || extension === '.graphqls')
+    return 'application/graphql'
+  if (extension === '.json') return 'application/json'
+  if (extension === '.yaml' || extension === '.yml') return 'application/yaml'
+  const start = text.replace(/^\uFEFF/, '').trimStart()
+  if (start.startsWith('{') || start.startsWith('[')) return 'application/json'
+  if (
+    /^(?:type|schema|extend|interface|union|enum|input|scalar|directive)\s+[A-Za-z_{@]/.test(start)
+  )
+    return 'application/graphql'
+  return 'application/yaml'
+}
+
+function looksLikeEnvelope(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text)
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      'document' in value &&
+      !('openapi' in value) &&
+      !('swagger' in value)
+    )
+  } catch {
+    return false
+  }
+}
+
+function isDateTime(value: string): boolean {
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) &&
+    !Number.isNaN(Date.parse(value))
+  )
+}

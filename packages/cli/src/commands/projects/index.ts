@@ -1,0 +1,57 @@
+import { ProjectListSchema, type ProjectListItem } from '@svc/hub-api'
+import { isHandle } from '@svc/project-format'
+import type { CommandIO } from '../../command-io.js'
+import { RecipeError } from '../../errors.js'
+import {
+  allPages,
+  hubCall,
+  hubCredentials,
+  type HubOptions,
+  type SubcommandRecipe,
+} from '../api/common.js'
+
+export type ProjectsListOptions = HubOptions & { readonly owner?: string | undefined }
+
+export type ProjectsListResult = {
+  readonly type: 'projects'
+  readonly origin: string
+  /** By account, then slug. */
+  readonly projects: readonly ProjectListItem[]
+}
+
+const RECIPE: SubcommandRecipe = {
+  command: 'projects list',
+  usage: 'svc projects list [--owner <account>] [--origin <url>] [--token <pat>] [--json]',
+  example: 'svc projects list --owner acme',
+}
+
+/**
+ * `svc projects list`: `GET /v1/projects`, every page: the projects of the token's user and of
+ * the organisations it belongs to.
+ */
+export async function projectsList(
+  options: ProjectsListOptions,
+  io: CommandIO,
+): Promise<ProjectsListResult> {
+  if (options.owner !== undefined && !isHandle(options.owner))
+    throw new RecipeError({
+      ...RECIPE,
+      problem: `--owner '${options.owner}' is not an account handle.`,
+      discover: 'svc whoami (your account and organisations)',
+    })
+  const credentials = hubCredentials(options, io, RECIPE, true)
+  const projects = await allPages(
+    '/v1/projects',
+    { account: options.owner },
+    async (path) =>
+      (
+        await hubCall(credentials, 'projects list', options.owner ?? credentials.origin, {
+          method: 'GET',
+          path,
+          answer: ProjectListSchema,
+        })
+      ).body,
+    (page) => page.projects,
+  )
+  return { type: 'projects', origin: credentials.origin, projects }
+}
