@@ -1,5 +1,13 @@
 import { z } from './zod.js'
 
+export const ChangeSeveritySchema = z
+  .object({
+    breaking: z.int32().nonnegative(),
+    warning: z.int32().nonnegative(),
+    info: z.int32().nonnegative(),
+  })
+  .openapi('ChangeSeverity')
+
 export const RevisionSchema = z
   .object({
     id: z.string().openapi({ example: 'rev_5f0c7e2b9d4a1c3e8f6b2a70' }),
@@ -40,7 +48,14 @@ export const RevisionSchema = z
         warning: z.int32().nonnegative(),
         debug: z.int32().nonnegative(),
       })
-      .openapi({ description: 'Parse issues of the document, per level' }),
+      .openapi({
+        description:
+          'Parse issues of the document, per level; `GET …/revisions/{id}/issues` lists them',
+      }),
+    changeCounts: ChangeSeveritySchema.openapi({
+      description:
+        "The changelog's counts per level against `previousRevisionId`; all 0 for the first revision",
+    }),
   })
   .openapi('Revision')
 
@@ -61,14 +76,6 @@ export const ChangeSummarySchema = z
   })
   .openapi('ChangeSummary')
 
-export const ChangeSeveritySchema = z
-  .object({
-    breaking: z.int32().nonnegative(),
-    warning: z.int32().nonnegative(),
-    info: z.int32().nonnegative(),
-  })
-  .openapi('ChangeSeverity')
-
 /**
  * The engine's change levels, most harmful first (`CHANGE_LEVELS` of `@svc/engine`, which the
  * hub checks these against: the engine is too heavy for the CLI to load for three words).
@@ -86,23 +93,56 @@ export const ChangeSchema = z
   })
   .openapi('Change')
 
+/** The engine's parse-issue levels, most serious first. */
+export const ISSUE_LEVELS = ['error', 'warning', 'debug'] as const
+
+/** The fields of a parse issue but its level. */
+const parseIssueFields = {
+  protocol: z.enum(['oas', 'gql']),
+  type: z.string().openapi({ example: 'INVALID_OPERATION' }),
+  message: z.string(),
+  location: z.string().openapi({
+    description: 'Colon-joined trail of the place in the document',
+    example: 'paths:/pets:post',
+  }),
+  cause: z.string().optional().openapi({ description: 'Only on errors: the underlying reason' }),
+  line: z
+    .int32()
+    .nonnegative()
+    .optional()
+    .openapi({ description: '1-based line of `location`, when known' }),
+  column: z.int32().nonnegative().optional(),
+  file: z.string().optional(),
+}
+
 /** An error-level parse issue, as `svc check --json` reports it. */
 export const ParseIssueSchema = z
-  .object({
-    protocol: z.enum(['oas', 'gql']),
-    type: z.string().openapi({ example: 'INVALID_OPERATION' }),
-    level: z.literal('error'),
-    message: z.string(),
-    location: z.string().openapi({
-      description: 'Colon-joined trail of the place in the document',
-      example: 'paths:/pets:post',
-    }),
-    cause: z.string().optional(),
-    line: z.int32().nonnegative().optional(),
-    column: z.int32().nonnegative().optional(),
-    file: z.string().optional(),
-  })
+  .object({ ...parseIssueFields, level: z.literal('error') })
   .openapi('ParseIssue')
+
+/** A parse issue of any level, as `svc check --json` reports it. */
+export const RevisionIssueSchema = z
+  .object({ ...parseIssueFields, level: z.enum(ISSUE_LEVELS) })
+  .openapi('RevisionIssue')
+
+export const RevisionIssueListSchema = z
+  .object({
+    counts: z
+      .object({
+        error: z.int32().nonnegative(),
+        warning: z.int32().nonnegative(),
+        debug: z.int32().nonnegative(),
+      })
+      .openapi({ description: "The document's issues per level, whatever `level` asks for" }),
+    issues: z.array(RevisionIssueSchema).openapi({
+      description: 'Errors first, then warnings, then debug; in document order within a level',
+    }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('RevisionIssueList')
 
 export const ChangelogIssuesSchema = z
   .object({
@@ -158,6 +198,8 @@ export type ChangeSeverity = z.infer<typeof ChangeSeveritySchema>
 export type Change = z.infer<typeof ChangeSchema>
 export type ParseIssue = z.infer<typeof ParseIssueSchema>
 export type ChangelogIssues = z.infer<typeof ChangelogIssuesSchema>
+export type RevisionIssue = z.infer<typeof RevisionIssueSchema>
+export type RevisionIssueList = z.infer<typeof RevisionIssueListSchema>
 export type PushResult = z.infer<typeof PushResultSchema>
 export type RevisionList = z.infer<typeof RevisionListSchema>
 export type RevisionChanges = z.infer<typeof RevisionChangesSchema>

@@ -86,6 +86,7 @@ for (const kind of await storeKinds()) {
           previousRevisionId: null,
           createdBy: 'walt',
           parseIssues: { error: 0, warning: 0, debug: expect.any(Number) },
+          changeCounts: { breaking: 0, warning: 0, info: 0 },
         },
         previousRevision: null,
         summary: { diff: false, details: {} },
@@ -210,6 +211,14 @@ for (const kind of await storeKinds()) {
       const removed = pushed(await push(api, v3Doc, 'application/yaml'))
       expect(removed.summary.details.operations).toMatchObject({ deleted: 1 })
       expect(removed.counts.breaking).toBeGreaterThanOrEqual(1)
+      // Each revision carries its changelog's counts, in the list too.
+      expect(removed.revision.changeCounts).toEqual(removed.counts)
+      const listed = await call(v1(`/apis/${api}/revisions`))
+      expect(listed.body.revisions.map((r: { changeCounts: unknown }) => r.changeCounts)).toEqual([
+        removed.counts,
+        added.counts,
+        { breaking: 0, warning: 0, info: 0 },
+      ])
 
       const changes = await call(v1(`/apis/${api}/revisions/${removed.revision.id}/changes`))
       expect(changes.status).toBe(200)
@@ -299,6 +308,97 @@ for (const kind of await storeKinds()) {
         counts: { breaking: 0, warning: 0, info: 0 },
         changes: [],
       })
+    })
+
+    it("lists a revision's parse issues, errors first, by level and a page at a time", async () => {
+      const api = await newApi()
+      const yaml = [
+        'openapi: 3.0.3',
+        "info: {title: t, version: '1'}",
+        'paths:',
+        '  /pets:',
+        '    post:',
+        '      responses: null',
+        'components:',
+        '  schemas:',
+        '    Loose:',
+        '      properties:',
+        '        a: {type: string, example: 5}',
+        '        b: {format: email}',
+        '        c: {type: array}',
+        '',
+      ].join('\n')
+      const { revision } = pushed(await push(api, yaml, 'application/yaml'))
+      expect(revision.parseIssues).toEqual({ error: 1, warning: 3, debug: 1 })
+      const issues = (query = '') =>
+        call(v1(`/apis/${api}/revisions/${revision.id}/issues${query}`))
+
+      const all = await issues()
+      expect(all.status, all.text).toBe(200)
+      expect(all.body.counts).toEqual(revision.parseIssues)
+      expect(all.body.nextCursor).toBeNull()
+      expect(all.body.issues.map((i: { level: string }) => i.level)).toEqual([
+        'error',
+        'warning',
+        'warning',
+        'warning',
+        'debug',
+      ])
+      expect(all.body.issues[0]).toEqual({
+        protocol: 'oas',
+        type: 'INVALID_OPERATION',
+        level: 'error',
+        message: '"responses" must be an object, got null.',
+        cause: '"responses" must be an object, got null',
+        location: 'paths:/pets:post',
+        line: 5,
+        column: 5,
+      })
+      // Within a level, in the order of the document.
+      expect(all.body.issues.slice(1, 4).map((i: { location: string }) => i.location)).toEqual([
+        'components:schemas:Loose:properties:a:example',
+        'components:schemas:Loose:properties:b',
+        'components:schemas:Loose:properties:c',
+      ])
+
+      const warnings = await issues('?level=warning&limit=2')
+      expect(warnings.body.counts).toEqual(revision.parseIssues)
+      expect(warnings.body.issues).toEqual(all.body.issues.slice(1, 3))
+      const rest = await issues(`?level=warning&limit=2&cursor=${warnings.body.nextCursor}`)
+      expect(rest.body).toMatchObject({ issues: all.body.issues.slice(3, 4), nextCursor: null })
+
+      // `latest` too.
+      expect((await call(v1(`/apis/${api}/revisions/latest/issues`))).body).toEqual(all.body)
+
+      for (const query of ['?level=info', '?cursor=bm9wZQ', '?limit=0']) {
+        const refused = await issues(query)
+        expect(refused.status, query).toBe(422)
+        expect(refused.body.code).toBe('invalid_request')
+      }
+      const missing = await call(v1(`/apis/${api}/revisions/rev_000000000000000000000000/issues`))
+      expect(missing.status).toBe(404)
+
+      // A revision stored before the hub kept its issues gets them found again, then kept.
+      const store = await hub.sharedStore()
+      await store.kysely
+        .updateTable('revisions')
+        .set({ parse_issues: null })
+        .where('id', '=', revision.id)
+        .execute()
+      expect(await store.apis.parseIssues(revision.id)).toBeNull()
+      expect((await issues()).body).toEqual(all.body)
+      expect(JSON.parse((await store.apis.parseIssues(revision.id))!)).toHaveLength(5)
+
+      const openapi = await call(v1('/openapi.json'))
+      const operation = openapi.body.paths['/v1/apis/{owner}/{slug}/revisions/{id}/issues'].get
+      expect(operation.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/RevisionIssueList',
+      })
+      expect(openapi.body.components.schemas.RevisionIssue.properties.level.enum).toEqual([
+        'error',
+        'warning',
+        'debug',
+      ])
     })
 
     it('answers 404 for an API without revisions, an unknown revision, and a revision of another API', async () => {

@@ -5,8 +5,10 @@ import {
   parseApi,
   summarizeIssues,
   type Changelog,
+  type ChangelogIssues,
   type IssueSummary,
   type ParseApiResult,
+  type ParseIssue,
   type Protocol,
   type SourceInfo,
 } from '@svc/engine'
@@ -25,6 +27,8 @@ export type Analysis =
       readonly ok: true
       readonly source: SourceInfo
       readonly issues: IssueSummary
+      /** Each issue, with its line and column where the engine finds them cheaply. */
+      readonly parseIssues: readonly ParseIssue[]
       /** Absent for an API's first revision. */
       readonly changelog?: Changelog
     }
@@ -45,7 +49,8 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
       { text: task.text },
       {
         ...(task.protocol ? { protocol: task.protocol } : {}),
-        positions: false,
+        // Positions for YAML and small JSON; a large JSON document's would cost a scan of it.
+        positions: 'auto',
         limits: { maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, task.maxBytes) },
       },
     )
@@ -63,7 +68,13 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
     }
   }
   const issues = summarizeIssues(parsed.parseIssues)
-  if (!task.previous) return { ok: true, source: parsed.source, issues }
+  const found = {
+    ok: true,
+    source: parsed.source,
+    issues,
+    parseIssues: parsed.parseIssues,
+  } as const
+  if (!task.previous) return found
   const previous = await parseApi(
     { text: task.previous.text },
     { protocol: task.previous.protocol, positions: false, limits: { maxBytes: Infinity } },
@@ -72,5 +83,23 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
     { parsed: previous, text: task.previous.text },
     { parsed, text: task.text },
   )
-  return { ok: true, source: parsed.source, issues, changelog }
+  return { ...found, changelog: withoutPositions(changelog) }
+}
+
+/**
+ * The changelog as `svc diff --json` prints it: its OpenAPI parse finds no positions, so the
+ * OpenAPI issues lose the `line` and `column` the parse here found (GraphQL's come either way).
+ */
+function withoutPositions(changelog: Changelog): Changelog {
+  if (!changelog.issues) return changelog
+  const strip = (issues: ChangelogIssues['after']) =>
+    issues.map((issue) => {
+      if (issue.protocol !== 'oas') return issue
+      const { line: _line, column: _column, ...unplaced } = issue
+      return unplaced
+    })
+  return {
+    ...changelog,
+    issues: { before: strip(changelog.issues.before), after: strip(changelog.issues.after) },
+  }
 }

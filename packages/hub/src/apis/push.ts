@@ -1,4 +1,4 @@
-import type { Changelog, IssueSummary, SourceInfo } from '@svc/engine'
+import type { Changelog, IssueSummary, ParseIssue, SourceInfo } from '@svc/engine'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
@@ -9,7 +9,7 @@ import type { Repos, Store } from '../store/store.js'
 import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
 import { enqueueRevisionEvent } from '../webhooks/outbox.js'
 import type { DocumentAnalysis } from './document-analysis.js'
-import { servedIssues } from './record.js'
+import { servedIssues, servedRevisionIssues } from './record.js'
 import { oneAtATime } from './one-at-a-time.js'
 import type { PushedDocument } from './pushed-document.js'
 
@@ -108,6 +108,7 @@ type Analysed = {
   readonly latest: RevisionListing | undefined
   readonly source: SourceInfo
   readonly issues: IssueSummary
+  readonly parseIssues: readonly ParseIssue[]
   readonly changelog: Changelog
 }
 
@@ -123,8 +124,8 @@ async function analyse(
     ...(latest ? { previous: await storedDocument(store, latest) } : {}),
   })
   if (!analysis.ok) throw notAnApiDescription(analysis.error)
-  const { source, issues } = analysis
-  return { latest, source, issues, changelog: analysis.changelog ?? FIRST_CHANGELOG }
+  const { source, issues, parseIssues } = analysis
+  return { latest, source, issues, parseIssues, changelog: analysis.changelog ?? FIRST_CHANGELOG }
 }
 
 /**
@@ -133,7 +134,7 @@ async function analyse(
  */
 async function append(request: PushRequest, tx: Repos, analysed: Analysed): Promise<PushResult> {
   const { caller, api, document } = request
-  const { latest, source, issues, changelog } = analysed
+  const { latest, source, issues, parseIssues, changelog } = analysed
   const at = now()
   const row = await tx.apis.appendRevision({
     api_id: api.id,
@@ -157,8 +158,14 @@ async function append(request: PushRequest, tx: Repos, analysed: Analysed): Prom
     info: changelog.counts.info,
     changes: JSON.stringify(changelog.changes),
     changelog_issues: changelog.issues ? JSON.stringify(servedIssues(changelog.issues)) : null,
+    parse_issues: JSON.stringify(servedRevisionIssues(parseIssues)),
   })
-  const { changes: _changes, changelog_issues: _issues, ...listing } = row
+  const {
+    changes: _changes,
+    changelog_issues: _issues,
+    parse_issues: _parseIssues,
+    ...listing
+  } = row
   const revision = { ...listing, created_by_handle: caller.handle }
   const deliveries = latest
     ? await enqueueRevisionEvent(tx, {

@@ -3,8 +3,9 @@ import {
   type Api,
   type ParseIssue as AnsweredIssue,
   type Revision,
+  type RevisionIssue,
 } from '@svc/hub-api'
-import { CHANGE_LEVELS, type ChangelogIssues } from '@svc/engine'
+import { CHANGE_LEVELS, type ChangelogIssues, type ParseIssue } from '@svc/engine'
 import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 
 export type ApiRecord = Api
@@ -19,6 +20,11 @@ export function servedIssues(issues: ChangelogIssues): {
   readonly before: readonly AnsweredIssue[]
   readonly after: readonly AnsweredIssue[]
 } {
+  return issues
+}
+
+/** A document's parse issues as the issues endpoint serves them: the engine's, as they are. */
+export function servedRevisionIssues(issues: readonly ParseIssue[]): readonly RevisionIssue[] {
   return issues
 }
 
@@ -64,5 +70,6 @@ export function revisionRecord(
       warning: row.issue_warnings,
       debug: row.issue_debug,
     },
+    changeCounts: { breaking: row.breaking, warning: row.warning, info: row.info },
   }
 }

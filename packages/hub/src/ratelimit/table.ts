@@ -72,6 +72,7 @@ export const DEFAULT_RATE_LIMITS: readonly RouteLimit[] = Object.freeze(
       ['GET', `${API}/revisions/{id}`, READ],
       ['GET', `${API}/revisions/{id}/document`, READ],
       ['GET', `${API}/revisions/{id}/changes`, READ],
+      ['GET', `${API}/revisions/{id}/issues`, READ],
       ['POST', `${API}/webhooks`, WRITE],
       ['GET', `${API}/webhooks`, READ],
       ['GET', WEBHOOK, READ],

@@ -1,9 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import {
+  ISSUE_LEVELS,
   PushResultSchema,
   RevisionChangesSchema,
+  RevisionIssueListSchema,
   RevisionListSchema,
   RevisionSchema,
+  type RevisionIssue,
 } from '@svc/hub-api'
 import type { Context } from 'hono'
 import { readableApi, writableApi } from '../apis/api-access.js'
@@ -15,10 +18,10 @@ import {
   readPushedDocument,
   VersionLabel,
 } from '../apis/pushed-document.js'
-import { revisionRecord } from '../apis/record.js'
+import { revisionRecord, servedRevisionIssues } from '../apis/record.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
-import type { HubEnv } from '../http/env.js'
+import type { HubEnv, HubServices } from '../http/env.js'
 import {
   AccountParam,
   BEARER,
@@ -28,6 +31,7 @@ import {
   SlugParam,
 } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
+import type { RevisionListing } from '../store/apis-repo.js'
 
 const ApiParams = z.object({ owner: AccountParam, slug: SlugParam })
 const RevisionParams = ApiParams.extend({
@@ -38,6 +42,7 @@ const RevisionParams = ApiParams.extend({
 })
 
 const SeqCursorShape = z.tuple([z.int().positive()])
+const OffsetCursorShape = z.tuple([z.int().positive()])
 
 const READ_ERRORS = errorResponses(401, 403, 404, 422)
 
@@ -291,6 +296,85 @@ revisions.openapi(
     return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
   },
 )
+
+revisions.openapi(
+  createRoute({
+    method: 'get',
+    path: '/{owner}/{slug}/revisions/{id}/issues',
+    tags: ['apis'],
+    summary: "List a revision's parse issues",
+    description:
+      "The document's parse issues (`revision.parseIssues` counts them), errors first, then " +
+      'warnings, then debug, in document order within a level; `level` keeps one level. ' +
+      '`line` and `column` are given for YAML and GraphQL, and for JSON up to 4 MiB.',
+    security: OPTIONAL_BEARER,
+    request: {
+      params: RevisionParams,
+      query: PageQuery.extend({
+        level: z
+          .enum(ISSUE_LEVELS)
+          .optional()
+          .openapi({ description: 'Only the issues of this level' }),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'A page of parse issues',
+        content: { 'application/json': { schema: RevisionIssueListSchema } },
+      },
+      ...READ_ERRORS,
+    },
+  }),
+  async (c) => {
+    const { revision } = await readableRevision(c)
+    const query = c.req.valid('query')
+    const all = await revisionIssues(c.get('hub'), revision)
+    const rank = (issue: RevisionIssue) => ISSUE_LEVELS.indexOf(issue.level)
+    // Array.prototype.sort is stable: document order holds within a level.
+    const sorted = all
+      .filter((issue) => !query.level || issue.level === query.level)
+      .sort((a, b) => rank(a) - rank(b))
+    const start = query.cursor ? decodeCursor(query.cursor, OffsetCursorShape)[0] : 0
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    const rows = sorted.slice(start, start + limit + 1)
+    const { page, nextCursor } = pageOf(rows, limit, () => [start + limit])
+    return c.json(
+      {
+        counts: {
+          error: revision.issue_errors,
+          warning: revision.issue_warnings,
+          debug: revision.issue_debug,
+        },
+        issues: page,
+        nextCursor,
+      },
+      200,
+    )
+  },
+)
+
+/**
+ * A revision's parse issues: as stored with it, or, for a revision stored before they were
+ * kept, found by reading its document again (once: they are kept then).
+ */
+async function revisionIssues(
+  hub: HubServices,
+  revision: RevisionListing,
+): Promise<RevisionIssue[]> {
+  const kept = await hub.store.apis.parseIssues(revision.id)
+  if (kept) return JSON.parse(kept) as RevisionIssue[]
+  const data = await hub.store.blobs.get(revision.content_hash)
+  if (!data) throw new Error(`blob ${revision.content_hash} of ${revision.id} is missing`)
+  const analysis = await hub.documents.analyse({
+    text: new TextDecoder().decode(data),
+    protocol: revision.protocol,
+    maxBytes: Math.max(hub.config.documentBytes, data.byteLength),
+  })
+  if (!analysis.ok) throw new Error(`the document of ${revision.id} no longer reads`)
+  const issues = [...servedRevisionIssues(analysis.parseIssues)]
+  await hub.store.apis.keepParseIssues(revision.id, JSON.stringify(issues))
+  return issues
+}
 
 function pushBody(
   result: PushResult,

@@ -118,7 +118,12 @@ export function runApisRepoTests(current: () => Store): void {
       expect([second.seq, third.seq]).toEqual([2, 3])
       expect(third.previous_revision_id).toBe(second.id)
 
-      const { changes: _changes, changelog_issues: _issues, ...listing } = third
+      const {
+        changes: _changes,
+        changelog_issues: _issues,
+        parse_issues: _parseIssues,
+        ...listing
+      } = third
       expect(await store.apis.latestRevision(api.id)).toEqual({
         ...listing,
         created_by_handle: 'alice',
@@ -126,7 +131,11 @@ export function runApisRepoTests(current: () => Store): void {
       expect(await store.apis.revision(api.id, first.id)).toMatchObject({ id: first.id, seq: 1 })
       const page = await store.apis.revisions(api.id, { limit: 10 })
       expect(page.map((r) => r.seq)).toEqual([3, 2, 1])
-      expect(page.every((r) => !('changes' in r) && !('changelog_issues' in r))).toBe(true)
+      expect(
+        page.every(
+          (r) => !('changes' in r) && !('changelog_issues' in r) && !('parse_issues' in r),
+        ),
+      ).toBe(true)
     })
 
     it("store a changelog's parse issues apart, null when there are none", async () => {
@@ -141,6 +150,25 @@ export function runApisRepoTests(current: () => Store): void {
       expect(await store.apis.changelogIssues(clean.id)).toBeNull()
       expect(await store.apis.changelogIssues(broken.id)).toBe(issues)
       expect(await store.apis.changelogIssues('rev_missing')).toBeUndefined()
+    })
+
+    it("keep a revision's parse issues, and fill them in once for a revision without", async () => {
+      const store = current()
+      const { alice, api } = await seedApi(store)
+      const issues = JSON.stringify([{ level: 'warning', location: 'x' }])
+      const kept = await store.apis.appendRevision({
+        ...newRevision(api, alice, 'one', null),
+        parse_issues: issues,
+      })
+      const old = await store.apis.appendRevision(newRevision(api, alice, 'two', kept.id))
+      expect(await store.apis.parseIssues(kept.id)).toBe(issues)
+      expect(await store.apis.parseIssues(old.id)).toBeNull()
+      expect(await store.apis.parseIssues('rev_missing')).toBeUndefined()
+      await store.apis.keepParseIssues(old.id, '[]')
+      await store.apis.keepParseIssues(old.id, issues)
+      await store.apis.keepParseIssues(kept.id, '[]')
+      expect(await store.apis.parseIssues(old.id)).toBe('[]')
+      expect(await store.apis.parseIssues(kept.id)).toBe(issues)
     })
 
     it('pages revisions newest first from a seq down', async () => {

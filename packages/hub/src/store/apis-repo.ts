@@ -9,7 +9,7 @@ import type { ApiRow, Database, NewRevision, RevisionRow } from './schema.js'
 export type ApiWithOwner = ApiRow & { owner_handle: string }
 
 /** A revision without its changelog entries (which can run to megabytes), with its creator's handle. */
-export type RevisionListing = Omit<RevisionRow, 'changes' | 'changelog_issues'> & {
+export type RevisionListing = Omit<RevisionRow, 'changes' | 'changelog_issues' | 'parse_issues'> & {
   created_by_handle: string
 }
 
@@ -140,6 +140,26 @@ export class ApisRepo {
     return row?.changelog_issues
   }
 
+  /** The parse issues of a revision, as the JSON text they were stored as; null when not kept. */
+  async parseIssues(revisionId: string): Promise<string | null | undefined> {
+    const row = await this.db
+      .selectFrom('revisions')
+      .select('parse_issues')
+      .where('id', '=', revisionId)
+      .executeTakeFirst()
+    return row?.parse_issues
+  }
+
+  /** Keeps the parse issues of a revision stored before they were kept (JSON text). */
+  async keepParseIssues(revisionId: string, issues: string): Promise<void> {
+    await this.db
+      .updateTable('revisions')
+      .set({ parse_issues: issues })
+      .where('id', '=', revisionId)
+      .where('parse_issues', 'is', null)
+      .execute()
+  }
+
   /**
    * Stores the document and appends the revision with its changelog as the API's new latest,
    * in one transaction (its own, or the one this repository runs in). Throws
@@ -176,6 +196,7 @@ export class ApisRepo {
       published_at: fields.published_at ?? null,
       previous_revision_id: fields.previous_revision_id ?? null,
       changelog_issues: fields.changelog_issues ?? null,
+      parse_issues: fields.parse_issues ?? null,
     }
     try {
       await this.db.insertInto('revisions').values(row).execute()

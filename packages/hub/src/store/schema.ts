@@ -164,6 +164,8 @@ export type RevisionsTable = {
   changes: string
   /** JSON: the changelog's `issues` (both documents' error-level parse issues); null when none. */
   changelog_issues: string | null
+  /** JSON: the document's parse issues, every level, as the engine reported them; null when not kept. */
+  parse_issues: string | null
 }
 
 export type ProjectsTable = {

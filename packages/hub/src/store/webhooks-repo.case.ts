@@ -225,12 +225,14 @@ export function runWebhooksRepoTests(current: () => Store): void {
 
     it('the minimum-level migration gives the webhooks that existed before it info', async () => {
       const store = current()
-      // Back to the schema before the migration (and the one after it, which must run in
+      // Back to the schema before the migration (and the ones after it, which must run in
       // order), with a webhook in it, then migrate again.
       await store.kysely.schema.alterTable('webhooks').dropColumn('min_level').execute()
       await store.kysely.schema.alterTable('revisions').dropColumn('changelog_issues').execute()
+      await store.kysely.schema.alterTable('revisions').dropColumn('parse_issues').execute()
       await sql`delete from kysely_migration
-        where name in ('0008-webhook-min-level', '0009-changelog-issues')`.execute(store.kysely)
+        where name in ('0008-webhook-min-level', '0009-changelog-issues',
+          '0010-revision-parse-issues')`.execute(store.kysely)
       const alice = await store.accounts.create('alice', 'user')
       const api = await store.apis.create({
         account_id: alice.id,

@@ -210,3 +210,52 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
   return `${(bytes / 1024 / 1024).toFixed(2)} MiB`
 }
+
+/**
+ * Where a long identifier may break: after `/`, `.`, `:`, `_`, `,` and a JSON pointer's `~1` (a
+ * hyphen breaks already), and between the humps of a long camelCase word.
+ */
+const BREAK_AFTER = /(?<=[/.:_,]|~1)(?=.)/
+const HUMP = /(?<=[a-z])(?=[A-Z])/
+const LONG_WORD = 16
+
+/** The text with a `<wbr>` at each place of {@link BREAK_AFTER}, and at humps of long words. */
+function breakable(text: string) {
+  const pieces = text
+    .split(BREAK_AFTER)
+    .flatMap((piece) => (piece.length > LONG_WORD ? piece.split(HUMP) : [piece]))
+  return pieces.map((piece, i) => (
+    <>
+      {i > 0 ? <wbr /> : null}
+      {piece}
+    </>
+  ))
+}
+
+/**
+ * An identifier (a rule id, a location, a path) that wraps only at its separators, never
+ * mid-word: `<wbr>` after each, in an element styled `word-break: normal`; `code` for an inline
+ * code span.
+ */
+export function Ident({ text, code }: { text: string; code?: boolean }) {
+  return code ? (
+    <code class="ident">{breakable(text)}</code>
+  ) : (
+    <span class="ident">{breakable(text)}</span>
+  )
+}
+
+/**
+ * A message whose `backticked` parts are code: each becomes a `<code>` span that wraps like an
+ * identifier; all text stays text (escaped), whatever it holds.
+ */
+export function Prose({ text }: { text: string }) {
+  // Split on a capture group: the odd items are what stood between backticks.
+  return (
+    <>
+      {text
+        .split(/`([^`\n]+)`/)
+        .map((part, i) => (i % 2 === 1 ? <Ident text={part} code /> : part))}
+    </>
+  )
+}

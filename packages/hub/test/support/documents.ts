@@ -62,3 +62,53 @@ export function graphqlSdl(fields: readonly string[]): string {
 function operationId(method: string, path: string): string {
   return `${method}${path.replace(/[^A-Za-z0-9]+/g, '_')}`
 }
+
+/**
+ * An OpenAPI document with an operation that does not parse (an error), a property with an
+ * invalid example and an array without items (warnings), `strings` properties with a string
+ * format and no type (warnings), in a schema without a type (debug).
+ */
+export function oasWithIssues(strings: number): string {
+  return [
+    'openapi: 3.0.3',
+    "info: {title: t, version: '1'}",
+    'paths:',
+    '  /pets:',
+    '    post:',
+    '      responses: null',
+    'components:',
+    '  schemas:',
+    '    Loose:',
+    '      properties:',
+    '        a: {type: string, example: 5}',
+    '        c: {type: array}',
+    ...Array.from({ length: strings }, (_, i) => `        s${i}: {format: email}`),
+    '',
+  ].join('\n')
+}
+
+/** A `get` operation per path, each answering a Pet with the given properties (YAML keys). */
+export function petsDocument(properties: string[], operations: string[]): string {
+  return [
+    'openapi: 3.0.3',
+    "info: {title: t, version: '1'}",
+    'paths:',
+    ...operations.flatMap((operation) => [
+      `  ${operation.split(' ')[1]}:`,
+      '    get:',
+      '      responses:',
+      "        '200':",
+      '          description: ok',
+      '          content:',
+      '            application/json:',
+      "              schema: {$ref: '#/components/schemas/Pet'}",
+    ]),
+    'components:',
+    '  schemas:',
+    '    Pet:',
+    '      type: object',
+    '      properties:',
+    ...properties.map((name) => `        ${name}: {type: string}`),
+    '',
+  ].join('\n')
+}

@@ -2,7 +2,7 @@ import { REVISION_EVENT, SIGNATURE_HEADER, TEST_EVENT, verifyWebhook } from '@sv
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, screenshot, signIn } from '../support/browser.js'
-import { oasYaml } from '../support/documents.js'
+import { oasWithIssues, oasYaml, petsDocument } from '../support/documents.js'
 import { startHub, type HubProcess } from '../support/hub-process.js'
 import { startReceiver, type Received, type Receiver } from '../support/receiver.js'
 import { WebSession } from '../support/web-session.js'
@@ -116,7 +116,9 @@ describe('APIs, changes and webhooks in Chromium', () => {
     await page.locator('#f-document').fill(oasYaml(['get /pets', 'get /pets/{id}', 'get /owners']))
     await page.locator('#f-version').fill('2.0.0')
     await page.getByRole('button', { name: 'Push revision' }).click()
-    await expect.poll(flash).toContain('Revision #2 · 2.0.0 created: 1 breaking, 0 warning, 1 info')
+    await expect
+      .poll(flash)
+      .toContain('Revision #2 · 2.0.0 created: 1 breaking change, 0 warnings, 1 info')
     await expect.poll(flash).toContain('1 webhook delivery queued.')
     await screenshot(page, 'apis-7-second-revision')
     await page.getByRole('link', { name: 'Changes', exact: true }).first().click()
@@ -201,7 +203,104 @@ describe('APIs, changes and webhooks in Chromium', () => {
     expect(await page.locator('table').textContent()).toContain('#2 · 2.0.0')
     await screenshot(page, 'apis-14-list')
   })
+
+  it('lists parse issues and renders changes readably at desktop and phone widths', async () => {
+    const alice = new WebSession(hub.url)
+    await alice.signIn('alice')
+    const created = await alice.submit('/apis/new', {
+      owner: 'alice',
+      slug: 'shelter',
+      name: 'Shelter',
+      visibility: 'public',
+      sourceUrl: '',
+    })
+    expect(created.status, created.text).toBe(303)
+    const push = async (document: string) => {
+      const pushed = await alice.submit('/alice/apis/shelter/revisions/new', {
+        document,
+        version: '',
+      })
+      expect(pushed.status, pushed.text).toBe(303)
+      return pushed.headers.get('location')!
+    }
+    const long = 'adoptionApplicationReferenceNumber'
+    await push(
+      petsDocument(
+        ['name', long],
+        ['get /pets', 'get /pets/{petId}/vaccinations', 'get /shelters'],
+      ),
+    )
+    // Removes a property (a warning) and two operations (breaking).
+    const changed = await push(petsDocument(['name'], ['get /pets']))
+    // Parse issues of every level.
+    const revision = await push(oasWithIssues(60))
+
+    for (const [width, height, suffix] of [
+      [1280, 800, 'desktop'],
+      [390, 844, 'phone'],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width, height } })
+      const tab = await context.newPage()
+      await tab.goto(`${hub.url}${revision}`)
+      const rows = tab.getByTestId('parse-issue')
+      expect(await rows.count()).toBe(50)
+      expect(await rows.first().textContent()).toContain('INVALID_OPERATION')
+      expect(await rows.first().textContent()).toContain('line 5:5')
+      expect(await tab.getByTestId('parse-issues').getByRole('link').allTextContents()).toEqual(
+        expect.arrayContaining(['1 error', '62 warnings', '1 debug', 'Next 50 issues →']),
+      )
+      expect(await unbrokenWords(tab)).toEqual([])
+      await screenshot(tab, `apis-revision-issues-${suffix}`)
+      expect(await pageWidth(tab)).toBeLessThanOrEqual(width)
+
+      await tab.getByTestId('parse-issues').getByRole('link', { name: '1 error' }).click()
+      await expect.poll(() => rows.count()).toBe(1)
+
+      await tab.goto(`${hub.url}${changed}/changes`)
+      const warning = tab.getByTestId('changes-warning')
+      expect(await warning.locator('code').first().textContent()).toBe('Pet')
+      expect(await warning.textContent()).toContain(long)
+      expect(await warning.textContent()).not.toContain('`')
+      expect(await tab.getByTestId('changes-breaking').textContent()).toContain(
+        'GET /pets/{petId}/vaccinations',
+      )
+      expect(await unbrokenWords(tab)).toEqual([])
+      await screenshot(tab, `apis-changes-${suffix}`)
+      expect(await pageWidth(tab)).toBeLessThanOrEqual(width)
+      await context.close()
+    }
+  })
 })
+
+/**
+ * The words of identifiers (rule ids, locations, code) that the layout broke across lines. An
+ * identifier may wrap at its `<wbr>`s, which end its text nodes, and after a hyphen: a run of a
+ * text node without either must stay on one line.
+ */
+function unbrokenWords(tab: Page): Promise<string[]> {
+  // A string, run in the page: this package's types have no DOM.
+  return tab.evaluate(`(() => {
+    const broken = []
+    for (const element of document.querySelectorAll('.ident')) {
+      for (const node of element.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue
+        for (const match of node.textContent.matchAll(/[^\\s-]+-?/g)) {
+          const range = document.createRange()
+          range.setStart(node, match.index)
+          range.setEnd(node, match.index + match[0].length)
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)))
+          if (tops.size > 1) broken.push(match[0])
+        }
+      }
+    }
+    return broken
+  })()`)
+}
+
+/** How wide the page lays out: wider than the window means it scrolls sideways. */
+function pageWidth(tab: Page): Promise<number> {
+  return tab.evaluate('document.documentElement.scrollWidth')
+}
 
 function header(request: Received): string {
   return request.headers[SIGNATURE_HEADER] as string

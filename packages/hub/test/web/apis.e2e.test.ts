@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { oasYaml } from '../support/documents.js'
+import { oasWithIssues, oasYaml, petsDocument } from '../support/documents.js'
 import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call } from '../support/http.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
@@ -103,7 +103,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     // The second revision removes an operation: a breaking change, and an event.
     const second = await upload(['get /pets'], '2.0.0')
     const secondPage = await alice.get(second)
-    expect(secondPage.text).toContain('1 breaking')
+    expect(secondPage.text).toContain('created: 1 breaking change, 0 warnings, 0 info against #1')
     const [delivery] = await receiver.waitFor(1)
     const event = JSON.parse(delivery!.body) as {
       data: {
@@ -129,7 +129,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     const changes = await alice.get(new URL(event.data.changesUrl).pathname)
     expect(changes.text).toContain('data-testid="changes-breaking"')
     expect(changes.text).toContain('endpoint-removed')
-    expect(changes.text).toContain('/paths/~1pets/post')
+    expect(changes.text).toContain('/<wbr/>paths/<wbr/>~1<wbr/>pets/<wbr/>post')
     const firstChanges = await alice.get(
       `${new URL(event.data.previousRevision.url).pathname}/changes`,
     )
@@ -352,10 +352,127 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect(changes.status).toBe(200)
     const text = changes.text
     expect(text).toContain('data-testid="changes-parse-errors"')
-    expect(text).toContain('paths:/pets:post')
+    expect(text).toContain('paths:<wbr/>/<wbr/>pets:<wbr/>post')
     expect(text).toContain('&quot;responses&quot; must be an object, got null.')
     expect(text).toContain('operation-unparsable')
     expect(text.indexOf('changes-parse-errors')).toBeLessThan(text.indexOf('changes-breaking'))
+  })
+
+  it("lists a revision's parse issues by level, a page at a time", async () => {
+    const created = await alice.submit('/apis/new', {
+      owner: 'alice',
+      slug: 'loose',
+      name: 'Loose API',
+      visibility: 'public',
+      sourceUrl: '',
+    })
+    expect(created.status, created.text).toBe(303)
+    const pushed = await alice.submit('/alice/apis/loose/revisions/new', {
+      document: oasWithIssues(60),
+      version: '',
+    })
+    expect(pushed.status, pushed.text).toBe(303)
+    const revision = pushed.headers.get('location')!
+    const page = await alice.get(revision)
+    expect(page.status).toBe(200)
+    // 1 error, 62 warnings (60 strings without a type, an invalid example, an array without
+    // items), 1 debug: the counts, then the first 50, errors first.
+    expect(page.text).toContain('<span class="badge error">1 error</span>')
+    expect(page.text).toContain('<span class="badge warning">62 warnings</span>')
+    expect(page.text).toContain('<span class="badge debug">1 debug</span>')
+    const rows = issueRows(page.text)
+    expect(rows).toHaveLength(50)
+    expect(rows[0]).toEqual({
+      level: 'error',
+      html: expect.stringContaining('<span class="ident">INVALID_OPERATION</span>'),
+    })
+    expect(rows[0]!.html).toContain('paths:<wbr/>/<wbr/>pets:<wbr/>post')
+    expect(rows[0]!.html).toContain('line 5:5')
+    expect(rows[0]!.html).toContain('&quot;responses&quot; must be an object, got null.')
+    expect(rows.slice(1).every((row) => row.level === 'warning')).toBe(true)
+    expect(rows[1]!.html).toContain('INVALID_EXAMPLE')
+    expect(rows[1]!.html).toContain('line 11:27')
+    expect(rows[1]!.html).toContain('Removed invalid example: expected &quot;string&quot;')
+
+    // The next page: the other 14, the debug one last.
+    const next = /href="([^"]*cursor=[^"]*)">Next 50 issues →/.exec(page.text)?.[1]
+    expect(next).toBeDefined()
+    const second = await alice.get(next!.replaceAll('&amp;', '&'))
+    const rest = issueRows(second.text)
+    expect(rest).toHaveLength(14)
+    expect(rest.at(-1)!.level).toBe('debug')
+    expect(rest.at(-1)!.html).toContain('MISSING_OBJECT_TYPE')
+    expect(second.text).toContain('← First issues')
+    expect(second.text).not.toContain('Next 50 issues')
+
+    // One level: the error alone; an unknown level shows them all.
+    const errors = await alice.get(`${revision}?level=error`)
+    expect(issueRows(errors.text).map((row) => row.level)).toEqual(['error'])
+    expect(errors.text).toMatch(
+      /<a href="[^"]*\?level=error#parse-issues" aria-current="page">1 error</,
+    )
+    expect(issueRows((await alice.get(`${revision}?level=nope`)).text)).toHaveLength(50)
+
+    // Anyone reads a public API's issues; nora is no member of alice's.
+    expect(issueRows((await nora.get(revision)).text)).toHaveLength(50)
+  })
+
+  it('renders backticks in change messages as code, escapes the rest, and counts changes per revision', async () => {
+    const created = await alice.submit('/apis/new', {
+      owner: 'alice',
+      slug: 'marked',
+      name: 'Marked API',
+      visibility: 'public',
+      sourceUrl: '',
+    })
+    expect(created.status, created.text).toBe(303)
+    const push = async (properties: string[], operations: string[]) => {
+      const pushed = await alice.submit('/alice/apis/marked/revisions/new', {
+        document: petsDocument(properties, operations),
+        version: '',
+      })
+      expect(pushed.status, pushed.text).toBe(303)
+      return pushed.headers.get('location')!
+    }
+    await push(['name', "'<script>alert(1)</script>'"], ['get /pets', 'get /owners', 'get /shops'])
+    // A property removed (a warning), two operations removed (breaking).
+    const second = await push(['name'], ['get /pets'])
+    const secondPage = await alice.get(second)
+    expect(secondPage.text).toContain(
+      'Revision #2 created: 2 breaking changes, 1 warning, 0 info against #1.',
+    )
+    // One operation added (info).
+    await push(['name'], ['get /pets', 'get /toys'])
+
+    const changes = await alice.get(`${second}/changes`)
+    expect(changes.status).toBe(200)
+    const html = changes.text
+    expect(html).toContain('<span class="badge breaking">2 breaking changes</span>')
+    expect(html).toContain('<span class="badge warning">1 warning</span>')
+    expect(html).toContain('<span class="badge breaking">2</span> Breaking changes</h2>')
+    expect(html).toContain('<span class="badge warning">1</span> Warning</h2>')
+    expect(html).toContain(
+      'Response body, schema <code class="ident">Pet</code> <code class="ident">&lt;script&gt;alert(1)&lt;/<wbr/>script&gt;</code>: the optional property was removed.',
+    )
+    expect(html).not.toContain('<script>alert(1)')
+    expect(html).not.toContain('`')
+    expect(html).toContain('<span class="ident">response-body-property-removed</span>')
+    expect(html).not.toMatch(/<td class="mono">/)
+
+    // The list counts the changes of each revision.
+    const list = await alice.get('/alice/apis/marked/revisions')
+    const counts = [...list.text.matchAll(/data-testid="revision-counts">(.*?)<\/td>/g)].map(
+      (match) =>
+        match[1]!
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+    )
+    expect(counts).toEqual(['1 info Changes', '2 breaking changes 1 warning Changes', 'first'])
+    // The API page's list too.
+    expect((await alice.get('/alice/apis/marked')).text).toContain(
+      '<span class="badge breaking">2 breaking changes</span>',
+    )
   })
 
   it('refetches the source URL, and shows why a refetch was refused', async () => {
@@ -378,7 +495,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     served = oasYaml(['get /pets', 'get /owners'])
     const second = await alice.post('/alice/apis/fetched/refetch')
     expect((await alice.get(second.headers.get('location')!)).text).toContain(
-      'revision #2 created (0 breaking, 0 warning, 1 info)',
+      'revision #2 created (0 breaking changes, 0 warnings, 1 info)',
     )
     const same = await alice.post('/alice/apis/fetched/refetch')
     expect((await alice.get(same.headers.get('location')!)).text).toContain('nothing was created')
@@ -498,3 +615,10 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect(await record()).toMatchObject({ minLevel: 'warning' })
   })
 })
+
+/** The parse-issue rows of a revision page: each one's level and HTML. */
+function issueRows(html: string): { level: string; html: string }[] {
+  return [...html.matchAll(/<tr data-testid="parse-issue" data-level="(\w+)">(.*?)<\/tr>/g)].map(
+    (match) => ({ level: match[1]!, html: match[2]! }),
+  )
+}

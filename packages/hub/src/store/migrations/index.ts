@@ -9,6 +9,7 @@ import { libraries } from './0006-libraries.js'
 import { web } from './0007-web.js'
 import { webhookMinLevel } from './0008-webhook-min-level.js'
 import { changelogIssues } from './0009-changelog-issues.js'
+import { revisionParseIssues } from './0010-revision-parse-issues.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -22,6 +23,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0007-web': web(),
     '0008-webhook-min-level': webhookMinLevel(),
     '0009-changelog-issues': changelogIssues(),
+    '0010-revision-parse-issues': revisionParseIssues(),
   }
   return { getMigrations: async () => migrations }
 }

@@ -109,4 +109,20 @@ fieldset.checks legend { font-weight: 600; font-size: 14px; padding: 0; margin-b
 .checklist li.done strong { color: var(--muted); text-decoration: line-through; }
 .checklist code { overflow-wrap: anywhere; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+/* API pages (pages/apis): identifiers, code in messages, parse issues. Ids wrap only at their
+   <wbr>s (after / . : _ ~1, between camelCase humps) and hyphens, never mid-word; a segment wider
+   than its cell still breaks. */
+.ident { font-family: var(--mono); font-size: 13px; word-break: normal; overflow-wrap: break-word; }
+code.ident { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
+.stack-tight { display: flex; flex-direction: column; gap: 4px; align-items: flex-start; }
+.tabs.issue-levels { margin: 0 0 12px; }
+table.issues td:first-child { width: 1%; white-space: nowrap; }
+/* A table.stacked shows each row as a block on a phone: its cells one under the other, td.inline ones side by side. */
+@media (max-width: 720px) {
+  table.stacked thead { display: none; }
+  table.stacked tr { display: block; padding: 8px 10px; border-bottom: 1px solid var(--line); }
+  table.stacked tr:last-child { border-bottom: 0; }
+  table.stacked td { display: block; padding: 2px 0; border: 0; width: auto; }
+  table.stacked td.inline { display: inline-block; margin-right: 8px; width: auto; }
+}
 `

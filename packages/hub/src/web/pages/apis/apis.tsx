@@ -6,7 +6,6 @@ import {
   RevisionChangesSchema,
   RevisionListSchema,
   type Api,
-  type ChangeSeverity,
   type Revision,
 } from '@svc/hub-api'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
@@ -30,6 +29,7 @@ import {
   apiCrumbs,
   apiPath,
   Counts,
+  countsText,
   fieldErrors,
   loadApi,
   readFailure,
@@ -320,10 +320,6 @@ apisPages.post('/:owner/apis/:slug/refetch', async (c) => {
   })
 })
 
-export function countsText(counts: ChangeSeverity): string {
-  return `${counts.breaking} breaking, ${counts.warning} warning, ${counts.info} info`
-}
-
 /** The API page; `refetchError` when a refetch was refused (shown above the facts). */
 async function apiPage(c: WebContext, state: { refetchError?: string } = {}, status = 200) {
   const loaded = await loadApi(c)
@@ -455,7 +451,7 @@ export function RevisionTable({ api, revisions }: { api: Api; revisions: readonl
           <th>Format</th>
           <th>Origin</th>
           <th>Retrieved</th>
-          <th></th>
+          <th>Changes</th>
         </tr>
       </thead>
       <tbody>
@@ -478,9 +474,12 @@ export function RevisionTable({ api, revisions }: { api: Api; revisions: readonl
               <td>
                 <Time at={revision.retrievedAt} />
               </td>
-              <td>
+              <td data-testid="revision-counts">
                 {revision.previousRevisionId ? (
-                  <a href={`${path}/changes`}>Changes</a>
+                  <div class="stack-tight">
+                    <Counts counts={revision.changeCounts} />
+                    <a href={`${path}/changes`}>Changes</a>
+                  </div>
                 ) : (
                   <span class="muted">first</span>
                 )}

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { RevisionChangesSchema, type Change, type ChangelogIssues } from '@svc/hub-api'
-import { Badge, Empty, Time } from '../../components.js'
+import { Badge, Empty, Ident, Prose, Time } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
 import { viewerCanWrite } from '../../viewer-accounts.js'
@@ -19,15 +19,15 @@ import {
 const LEVELS = [
   {
     level: 'breaking',
-    title: 'Breaking',
+    title: ['Breaking change', 'Breaking changes'],
     lead: 'A client that worked with the old document stops working.',
   },
   {
     level: 'warning',
-    title: 'Warnings',
+    title: ['Warning', 'Warnings'],
     lead: 'May break some clients; the document cannot tell.',
   },
-  { level: 'info', title: 'Info', lead: 'Additive or harmless.' },
+  { level: 'info', title: ['Info', 'Info'], lead: 'Additive or harmless.' },
 ] as const
 
 /** A revision's changelog (`changesUrl`), grouped by level. */
@@ -110,7 +110,7 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
           return (
             <section data-testid={`changes-${level}`}>
               <h2>
-                <Badge kind={level}>{entries.length}</Badge> {title}
+                <Badge kind={level}>{entries.length}</Badge> {title[entries.length === 1 ? 0 : 1]}
               </h2>
               <p class="lead">{lead}</p>
               <ChangeTable changes={entries} />
@@ -131,13 +131,13 @@ function ParseErrors({ issues }: { issues: ChangelogIssues }) {
   return (
     <section data-testid="changes-parse-errors">
       <h2>
-        <Badge kind="error">{rows.length}</Badge> Parse errors
+        <Badge kind="error">{rows.length}</Badge> Parse error{rows.length === 1 ? '' : 's'}
       </h2>
       <p class="lead">
         What a document failed to parse could not be compared; each item named here is a change
         below.
       </p>
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>Document</th>
@@ -148,9 +148,13 @@ function ParseErrors({ issues }: { issues: ChangelogIssues }) {
         <tbody>
           {rows.map(({ side, issue }) => (
             <tr>
-              <td>{side}</td>
-              <td class="mono">{issue.location}</td>
-              <td>{issue.message}</td>
+              <td class="inline">{side}</td>
+              <td>
+                <Ident text={issue.location} />
+              </td>
+              <td>
+                <Prose text={issue.message} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -161,7 +165,7 @@ function ParseErrors({ issues }: { issues: ChangelogIssues }) {
 
 function ChangeTable({ changes }: { changes: readonly Change[] }) {
   return (
-    <table>
+    <table class="stacked">
       <thead>
         <tr>
           <th>Rule</th>
@@ -174,22 +178,26 @@ function ChangeTable({ changes }: { changes: readonly Change[] }) {
           const operations = change.operations ?? (change.operation ? [change.operation] : [])
           return (
             <tr>
-              <td class="mono">{change.id}</td>
+              <td class="inline">
+                <Ident text={change.id} />
+              </td>
               <td>
-                {change.message}
+                <Prose text={change.message} />
                 {operations.length > 0 ? (
                   <div class="muted">
                     {change.operations ? 'Affects ' : ''}
                     {operations.map((operation, i) => (
                       <>
                         {i > 0 ? ', ' : ''}
-                        <code>{operation}</code>
+                        <Ident text={operation} code />
                       </>
                     ))}
                   </div>
                 ) : null}
               </td>
-              <td class="mono">{change.location}</td>
+              <td>
+                <Ident text={change.location} />
+              </td>
             </tr>
           )
         })}

@@ -1,24 +1,39 @@
 import { Hono } from 'hono'
 import {
+  ISSUE_LEVELS,
   PushResultSchema,
   RevisionChangesSchema,
+  RevisionIssueListSchema,
   RevisionListSchema,
   RevisionSchema,
   type Api,
   type Revision,
+  type RevisionIssueList,
 } from '@svc/hub-api'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { Badge, Empty, Field, Form, FormError, formatBytes, Time } from '../../components.js'
+import {
+  Badge,
+  Empty,
+  Field,
+  Form,
+  FormError,
+  formatBytes,
+  Ident,
+  plural,
+  Prose,
+  Time,
+} from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { formFile, formText } from '../../forms.js'
 import { apiErrorPage, notFoundPage, page, redirectWith, signInRedirect } from '../../responses.js'
 import { viewerCanWrite } from '../../viewer-accounts.js'
-import { countsText, RevisionTable } from './apis.js'
+import { RevisionTable } from './apis.js'
 import {
   ApiHead,
   apiCrumbs,
   apiPath,
   Counts,
+  countsText,
   fieldErrors,
   loadApi,
   readFailure,
@@ -28,6 +43,8 @@ import {
 } from './shared.js'
 
 const PAGE_SIZE = 20
+/** Parse issues on one page of a revision: enough to read, few enough for a phone. */
+const ISSUES_PAGE_SIZE = 50
 
 /** An API's revisions: the series, the upload form, the revision page and its raw document. */
 export const revisionPages = new Hono<WebEnv>()
@@ -158,7 +175,7 @@ revisionPages.post('/:owner/apis/:slug/revisions/new', async (c) => {
     message =
       `Revision ${label} created: ${countsText(counts)} against ${revisionLabel(previousRevision)}.` +
       (webhookDeliveries > 0
-        ? ` ${webhookDeliveries} webhook deliver${webhookDeliveries === 1 ? 'y' : 'ies'} queued.`
+        ? ` ${plural(webhookDeliveries, 'webhook delivery', 'webhook deliveries')} queued.`
         : '')
   }
   return redirectWith(c, revisionPath(api.owner, api.slug, revision.id), {
@@ -296,12 +313,21 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
   if (!loaded.ok) return readFailure(c, loaded)
   const api = loaded.data
   const id = c.req.param('id')
-  const base = v1Api(api.owner, api.slug)
-  const [answer, writable] = await Promise.all([
-    c.get('api').get(RevisionChangesSchema, `${base}/revisions/${encodeURIComponent(id)}/changes`),
+  const base = `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}`
+  const level = ISSUE_LEVELS.find((known) => known === c.req.query('level'))
+  const cursor = c.req.query('cursor')
+  const issuesQuery = new URLSearchParams({
+    limit: String(ISSUES_PAGE_SIZE),
+    ...(level ? { level } : {}),
+    ...(cursor ? { cursor } : {}),
+  })
+  const [answer, issues, writable] = await Promise.all([
+    c.get('api').get(RevisionChangesSchema, `${base}/changes`),
+    c.get('api').get(RevisionIssueListSchema, `${base}/issues?${issuesQuery}`),
     viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
+  if (!issues.ok) return readFailure(c, issues)
   const { revision, previousRevision, summary, counts } = answer.data
   // SPEC: with no document stored (no contentHash), Revision.url stands for the revisions page.
   if (!revision.contentHash) return noDocument(c, api, revision)
@@ -374,7 +400,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
         </dd>
         <dt>Parse issues</dt>
         <dd>
-          <ParseIssues issues={revision.parseIssues} />
+          <IssueCounts issues={revision.parseIssues} href="#parse-issues" />
         </dd>
         <dt>Previous</dt>
         <dd>
@@ -420,6 +446,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
           ) : null}
         </>
       )}
+      <ParseIssueSection here={here} list={issues.data} level={level} cursor={cursor} />
     </>,
   )
 })
@@ -454,14 +481,114 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id/document', async (c) => {
   })
 })
 
-function ParseIssues({ issues }: { issues: Revision['parseIssues'] }) {
+const ISSUE_LABELS = {
+  error: (n: number) => plural(n, 'error'),
+  warning: (n: number) => plural(n, 'warning'),
+  debug: (n: number) => `${n} debug`,
+} as const
+
+/** `2 errors · 65 warnings · 1 debug` as badges; "none" when all are 0. */
+function IssueCounts({ issues, href }: { issues: Revision['parseIssues']; href?: string }) {
   if (issues.error + issues.warning + issues.debug === 0) return <span class="muted">none</span>
+  const badges = ISSUE_LEVELS.filter((level) => issues[level] > 0).map((level) => (
+    <Badge kind={level}>{ISSUE_LABELS[level](issues[level])}</Badge>
+  ))
   return (
     <span class="row">
-      {issues.error > 0 ? <Badge kind="error">{issues.error} error</Badge> : null}
-      {issues.warning > 0 ? <Badge kind="warning">{issues.warning} warning</Badge> : null}
-      {issues.debug > 0 ? <Badge>{issues.debug} debug</Badge> : null}
+      {badges}
+      {href ? <a href={href}>the list ↓</a> : null}
     </span>
+  )
+}
+
+/**
+ * The document's parse issues, a page at a time (a large description has thousands): errors
+ * first, a filter per level, and a link to the next page.
+ */
+function ParseIssueSection(props: {
+  here: string
+  list: RevisionIssueList
+  level: (typeof ISSUE_LEVELS)[number] | undefined
+  cursor: string | undefined
+}) {
+  const { here, list, level, cursor } = props
+  const total = list.counts.error + list.counts.warning + list.counts.debug
+  const link = (query: Record<string, string>) =>
+    `${here}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}#parse-issues`
+  const filters = [
+    { label: `All (${total})`, href: link({}), current: !level },
+    ...ISSUE_LEVELS.filter((known) => list.counts[known] > 0).map((known) => ({
+      label: ISSUE_LABELS[known](list.counts[known]),
+      href: link({ level: known }),
+      current: level === known,
+    })),
+  ]
+  // The facts above say "none" already.
+  if (total === 0) return null
+  return (
+    <section id="parse-issues" data-testid="parse-issues">
+      <h2>Parse issues</h2>
+      <p class="lead">
+        What the parser found in the document, errors first. An item with an error is left out of
+        what is generated from the document and of its changes.
+      </p>
+      <nav class="tabs issue-levels" aria-label="Parse issue levels">
+        {filters.map((filter) => (
+          <a href={filter.href} {...(filter.current ? { 'aria-current': 'page' } : {})}>
+            {filter.label}
+          </a>
+        ))}
+      </nav>
+      {list.issues.length === 0 ? (
+        <Empty>No more issues.</Empty>
+      ) : (
+        <table class="issues stacked">
+          <thead>
+            <tr>
+              <th>Level</th>
+              <th>Type</th>
+              <th>Location</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.issues.map((issue) => (
+              <tr data-testid="parse-issue" data-level={issue.level}>
+                <td class="inline">
+                  <Badge kind={issue.level}>{issue.level}</Badge>
+                </td>
+                <td class="inline">
+                  {/* Short enough to keep whole (28 characters at most). */}
+                  <span class="ident">{issue.type}</span>
+                </td>
+                <td>
+                  <Ident text={issue.location} />
+                  {issue.line ? (
+                    <div class="muted">
+                      {issue.file ? <Ident text={issue.file} /> : null}
+                      {issue.file ? ' ' : ''}
+                      line {issue.line}
+                      {issue.column ? `:${issue.column}` : ''}
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <Prose text={issue.message} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p class="row">
+        {cursor ? <a href={link(level ? { level } : {})}>← First issues</a> : null}
+        {list.nextCursor ? (
+          <a href={link({ ...(level ? { level } : {}), cursor: list.nextCursor })}>
+            Next {ISSUES_PAGE_SIZE} issues →
+          </a>
+        ) : null}
+      </p>
+    </section>
   )
 }
 

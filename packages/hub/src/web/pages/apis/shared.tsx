@@ -2,7 +2,7 @@ import type { Child } from 'hono/jsx'
 import { ApiSchema, type Api, type ChangeSeverity, type Revision } from '@svc/hub-api'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
 import type { ApiAnswer } from '../../api-client.js'
-import { Badge, PageHead, Tabs } from '../../components.js'
+import { Badge, PageHead, plural, Tabs } from '../../components.js'
 import type { WebContext } from '../../env.js'
 import type { Crumb } from '../../layout.js'
 import { apiErrorPage, notFoundPage } from '../../responses.js'
@@ -85,18 +85,27 @@ export function Visibility({ api }: { api: Pick<Api, 'visibility'> }) {
   return <Badge kind={api.visibility}>{api.visibility}</Badge>
 }
 
-/** `3 breaking · 1 warning · 2 info` as badges; "no changes" when all are 0. */
+/** `3 breaking changes · 1 warning · 2 info` as badges; "no changes" when all are 0. */
 export function Counts({ counts }: { counts: ChangeSeverity }) {
   if (counts.breaking + counts.warning + counts.info === 0) {
     return <span class="muted">no changes</span>
   }
   return (
     <span class="row">
-      {counts.breaking > 0 ? <Badge kind="breaking">{counts.breaking} breaking</Badge> : null}
-      {counts.warning > 0 ? <Badge kind="warning">{counts.warning} warning</Badge> : null}
+      {counts.breaking > 0 ? (
+        <Badge kind="breaking">{plural(counts.breaking, 'breaking change')}</Badge>
+      ) : null}
+      {counts.warning > 0 ? (
+        <Badge kind="warning">{plural(counts.warning, 'warning')}</Badge>
+      ) : null}
       {counts.info > 0 ? <Badge kind="info">{counts.info} info</Badge> : null}
     </span>
   )
+}
+
+/** `1 breaking change, 0 warnings, 2 info`: the counts in a sentence. */
+export function countsText(counts: ChangeSeverity): string {
+  return `${plural(counts.breaking, 'breaking change')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`
 }
 
 /** The revision's label: `#3 · 2.1.0`. */
