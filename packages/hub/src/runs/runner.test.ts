@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   bigBundle,
   fakeServerJs,
@@ -50,13 +50,19 @@ function text(result: RunResult, path: string): string {
   return new TextDecoder().decode(file.data)
 }
 
+/** Descendants of this worker from before the test: other test files' when workers are shared. */
+let before = new Set<number>()
+
 /** The processes of runs this test started (`realServerJs()` is done before any run). */
 function runProcesses(): ProcessInfo[] {
-  return descendants().filter((p) => alive(p.pid))
+  return descendants().filter((p) => !before.has(p.pid) && alive(p.pid))
 }
 
 describe('runBundle', () => {
   let serverJs: string
+  beforeEach(() => {
+    before = new Set(descendants().map((p) => p.pid))
+  })
   beforeAll(() => {
     serverJs = realServerJs()
   }, 180_000)

@@ -72,6 +72,19 @@ export class WebSession {
       throw new Error(`sign-up of ${handle}: ${answer.status}\n${answer.text}`)
   }
 
+  /** Creates the private API `<owner>/<slug>` through the new-API form. */
+  async createApi(owner: string, slug: string): Promise<void> {
+    const answer = await this.submit('/apis/new', {
+      owner,
+      slug,
+      name: slug,
+      visibility: 'private',
+      sourceUrl: '',
+    })
+    if (answer.status !== 303)
+      throw new Error(`creating ${owner}/${slug}: ${answer.status}\n${answer.text}`)
+  }
+
   async signIn(handle: string, password = PASSWORD): Promise<void> {
     const answer = await this.submit('/signin', { handle, password })
     if (answer.status !== 303)

@@ -29,14 +29,7 @@ describe('the webhook form and the outbound guard, in Chromium', () => {
     hubs.push(hub)
     const web = new WebSession(hub.url)
     await web.signUp('alice')
-    const created = await web.submit('/apis/new', {
-      owner: 'alice',
-      slug: 'hooks',
-      name: 'Hooks',
-      visibility: 'private',
-      sourceUrl: '',
-    })
-    expect(created.status, created.text).toBe(303)
+    await web.createApi('alice', 'hooks')
     const page = await browser.newPage()
     await signIn(page, hub.url, 'alice')
     await page.goto(`${hub.url}/alice/apis/hooks/webhooks/new`)

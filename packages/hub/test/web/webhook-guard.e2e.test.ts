@@ -25,14 +25,7 @@ describe('the webhook form and the outbound guard', () => {
     hubs.push(hub)
     const alice = new WebSession(hub.url)
     await alice.signUp('alice')
-    const created = await alice.submit('/apis/new', {
-      owner: 'alice',
-      slug: 'hooks',
-      name: 'Hooks',
-      visibility: 'private',
-      sourceUrl: '',
-    })
-    expect(created.status, created.text).toBe(303)
+    await alice.createApi('alice', 'hooks')
     return alice
   }
 

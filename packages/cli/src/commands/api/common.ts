@@ -1,4 +1,4 @@
-import { parseScopedName } from '@svc/project-format'
+import { isHandle, parseScopedName } from '@svc/project-format'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError, RecipeError, type Recipe } from '../../errors.js'
 import { hubAdvice, type HubCommand } from '../../hub/advice.js'
@@ -87,6 +87,16 @@ export async function hubCall<T>(
       hubAdvice(command, error, { origin: credentials.origin, target, token: credentials.token }),
     )
   }
+}
+
+/** A listing's `--owner`, refused before any request when it cannot be an account handle. */
+export function checkOwner(owner: string | undefined, recipe: SubcommandRecipe): void {
+  if (owner !== undefined && !isHandle(owner))
+    throw new RecipeError({
+      ...recipe,
+      problem: `--owner '${owner}' is not an account handle.`,
+      discover: 'svc whoami (your account and organisations)',
+    })
 }
 
 /** Every page of a listing that pages with `nextCursor` (100 a page, the hub's most). */

@@ -1,9 +1,8 @@
 import { ApiListSchema, type Api } from '@svc/hub-api'
-import { isHandle } from '@svc/project-format'
 import type { CommandIO } from '../../command-io.js'
-import { RecipeError } from '../../errors.js'
 import {
   allPages,
+  checkOwner,
   hubCall,
   hubCredentials,
   type HubOptions,
@@ -31,12 +30,7 @@ const RECIPE: SubcommandRecipe = {
  * accounts the token's user can read, oldest first. A token is sent when there is one.
  */
 export async function apiList(options: ApiListOptions, io: CommandIO): Promise<ApiListResult> {
-  if (options.owner !== undefined && !isHandle(options.owner))
-    throw new RecipeError({
-      ...RECIPE,
-      problem: `--owner '${options.owner}' is not an account handle.`,
-      discover: 'svc whoami (your account and organisations)',
-    })
+  checkOwner(options.owner, RECIPE)
   const credentials = hubCredentials(options, io, RECIPE, false)
   const apis = await allPages(
     '/v1/apis',

@@ -1,9 +1,8 @@
 import { ProjectListSchema, type ProjectListItem } from '@svc/hub-api'
-import { isHandle } from '@svc/project-format'
 import type { CommandIO } from '../../command-io.js'
-import { RecipeError } from '../../errors.js'
 import {
   allPages,
+  checkOwner,
   hubCall,
   hubCredentials,
   type HubOptions,
@@ -33,12 +32,7 @@ export async function projectsList(
   options: ProjectsListOptions,
   io: CommandIO,
 ): Promise<ProjectsListResult> {
-  if (options.owner !== undefined && !isHandle(options.owner))
-    throw new RecipeError({
-      ...RECIPE,
-      problem: `--owner '${options.owner}' is not an account handle.`,
-      discover: 'svc whoami (your account and organisations)',
-    })
+  checkOwner(options.owner, RECIPE)
   const credentials = hubCredentials(options, io, RECIPE, true)
   const projects = await allPages(
     '/v1/projects',
