@@ -75,7 +75,8 @@ export function examplesOf(command: Command): readonly string[] {
   return DECLARED.get(command)?.examples ?? EXAMPLES[commandPath(command)] ?? []
 }
 
-const noInput = () =>
+/** `--no-input`: every command takes it (finishCommands adds it where a command does not). */
+export const noInput = () =>
   new Option('--no-input', 'never prompt; refuse what would need an answer (strict mode)')
 
 /**

@@ -2,7 +2,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander'
 import type { DiffPolicy } from '@svc/engine'
 import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
-import { declareHelp, finishCommands } from './help.js'
+import { declareHelp, finishCommands, noInput } from './help.js'
 import { scopeTable } from './hub/advice.js'
 import { createOutput, type Output } from './output.js'
 
@@ -15,8 +15,12 @@ type InputFlag = { readonly input?: boolean }
 /** `--json`; `holds` names what its one object holds, `note` follows the help. */
 const json = (holds?: string, note = '') =>
   new Option('--json', `print exactly one JSON object ${holds ? `${holds} ` : ''}on stdout${note}`)
-const noInput = () =>
-  new Option('--no-input', 'never prompt; refuse what would need an answer (strict mode)')
+/** `--fail-on`, the CI gate of `svc diff`, `svc api push` and `svc api refetch`. */
+const failOn = () =>
+  new Option('--fail-on <level>', 'exit 1 when any change is at this level or above').choices([
+    'breaking',
+    'warning',
+  ])
 const origin = (fallback = 'then the login, ') =>
   new Option(
     '--origin <url>',
@@ -105,12 +109,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .argument('[old]', 'the old description: a file path, an http(s) URL, or - for standard input')
     .argument('[new]', 'the new description, likewise (only one of the two can be -)')
     .addOption(json('{ summary, counts, changes }'))
-    .addOption(
-      new Option('--fail-on <level>', 'exit 1 when any change is at this level or above').choices([
-        'breaking',
-        'warning',
-      ]),
-    )
+    .addOption(failOn())
     .addOption(
       new Option(
         '--policy <name>',
@@ -365,23 +364,15 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       },
     )
 
-  /** `Examples:` and the `Docs:` page after a command's help (finishCommands prints them). */
-  const helpAfter = (command: Command, examples: readonly string[], docs: string) =>
-    declareHelp(command, examples, docs)
   const API_DOCS = 'docs/commands/api.md'
   const WEBHOOK_DOCS = 'docs/commands/api-webhooks.md'
   const API = 'the API: owner/slug or @owner/slug'
-  const failOn = () =>
-    new Option('--fail-on <level>', 'exit 1 when a change is at this level or above').choices([
-      'breaking',
-      'warning',
-    ])
   type ApiFlags = JsonFlag & InputFlag & HubFlags
 
   const api = program
     .command('api')
     .description('Create APIs on the hub, push their revisions (a CI gate), read their changes.')
-  helpAfter(
+  declareHelp(
     api,
     [
       'svc api create acme/payments --name "Payments API"',
@@ -391,7 +382,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     API_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     api
       .command('create')
       .description('Create an API on the hub (POST /v1/apis).')
@@ -430,7 +421,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     API_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     api
       .command('list')
       .description('List the APIs the token can read (public ones without a token).')
@@ -448,7 +439,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     API_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     api
       .command('push')
       .description(
@@ -490,7 +481,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     API_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     api
       .command('revisions')
       .description("List an API's revisions, newest first.")
@@ -508,7 +499,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     API_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     api
       .command('changes')
       .description("A revision's changes against the revision before it, breaking first.")
@@ -527,7 +518,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     API_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     api
       .command('refetch')
       .description("Have the hub fetch the API's sourceUrl and push what it serves.")
@@ -551,7 +542,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   const webhooks = api
     .command('webhooks')
     .description("Manage an API's webhooks: list, add, test, deliveries, retry.")
-  helpAfter(
+  declareHelp(
     webhooks,
     [
       'svc api webhooks add acme/payments https://ci.example.com/hooks/svc',
@@ -561,7 +552,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   )
   const WEBHOOK_ID = 'the webhook id (whk_…)'
 
-  helpAfter(
+  declareHelp(
     webhooks
       .command('list')
       .description("List an API's webhooks (never their secrets).")
@@ -579,7 +570,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     WEBHOOK_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     webhooks
       .command('add')
       .description('Add a webhook; its signing secret is printed this once.')
@@ -619,7 +610,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     WEBHOOK_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     webhooks
       .command('test')
       .description('Queue a test event for one webhook.')
@@ -642,7 +633,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     WEBHOOK_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     webhooks
       .command('deliveries')
       .description("A webhook's newest deliveries, with their state and last answer.")
@@ -676,7 +667,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     WEBHOOK_DOCS,
   )
 
-  helpAfter(
+  declareHelp(
     webhooks
       .command('retry')
       .description('Attempt a succeeded or failed delivery again now, with the same event id.')
@@ -707,8 +698,8 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
   )
 
   const projects = program.command('projects').description('List the projects on the hub.')
-  helpAfter(projects, ['svc projects list'], 'docs/commands/projects.md')
-  helpAfter(
+  declareHelp(projects, ['svc projects list'], 'docs/commands/projects.md')
+  declareHelp(
     projects
       .command('list')
       .description("List the hub projects of the token's user and its organisations.")

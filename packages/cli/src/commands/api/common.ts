@@ -99,22 +99,35 @@ export function checkOwner(owner: string | undefined, recipe: SubcommandRecipe):
     })
 }
 
-/** Every page of a listing that pages with `nextCursor` (100 a page, the hub's most). */
+/**
+ * Every page of a hub listing that pages with `nextCursor` (100 a page, the hub's most), each
+ * read as `hubCall` reads one answer.
+ */
 export async function allPages<P extends { readonly nextCursor: string | null }, T>(
-  path: string,
-  query: Readonly<Record<string, string | undefined>>,
-  page: (path: string) => Promise<P>,
+  credentials: Credentials,
+  command: HubCommand,
+  target: string,
+  listing: {
+    readonly path: string
+    readonly query?: Readonly<Record<string, string | undefined>>
+    readonly answer: HubRequest<P>['answer']
+  },
   items: (page: P) => readonly T[],
 ): Promise<T[]> {
   const found: T[] = []
   let cursor: string | undefined
   do {
     const params = new URLSearchParams({ limit: '100' })
-    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value)
+    for (const [key, value] of Object.entries(listing.query ?? {}))
+      if (value) params.set(key, value)
     if (cursor) params.set('cursor', cursor)
-    const answer = await page(`${path}?${params}`)
-    found.push(...items(answer))
-    cursor = answer.nextCursor ?? undefined
+    const { body } = await hubCall(credentials, command, target, {
+      method: 'GET',
+      path: `${listing.path}?${params}`,
+      answer: listing.answer,
+    })
+    found.push(...items(body))
+    cursor = body.nextCursor ?? undefined
   } while (cursor)
   return found
 }

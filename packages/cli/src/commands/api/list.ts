@@ -3,7 +3,6 @@ import type { CommandIO } from '../../command-io.js'
 import {
   allPages,
   checkOwner,
-  hubCall,
   hubCredentials,
   type HubOptions,
   type SubcommandRecipe,
@@ -33,16 +32,10 @@ export async function apiList(options: ApiListOptions, io: CommandIO): Promise<A
   checkOwner(options.owner, RECIPE)
   const credentials = hubCredentials(options, io, RECIPE, false)
   const apis = await allPages(
-    '/v1/apis',
-    { owner: options.owner },
-    async (path) =>
-      (
-        await hubCall(credentials, 'api list', options.owner ?? credentials.origin, {
-          method: 'GET',
-          path,
-          answer: ApiListSchema,
-        })
-      ).body,
+    credentials,
+    'api list',
+    options.owner ?? credentials.origin,
+    { path: '/v1/apis', query: { owner: options.owner }, answer: ApiListSchema },
     (page) => page.apis,
   )
   return {

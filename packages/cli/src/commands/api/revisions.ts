@@ -4,7 +4,6 @@ import {
   allPages,
   apiPath,
   formatApiName,
-  hubCall,
   hubCredentials,
   parseApiName,
   type HubOptions,
@@ -35,16 +34,10 @@ export async function apiRevisions(
   const name = parseApiName(options.api, RECIPE)
   const credentials = hubCredentials(options, io, RECIPE, false)
   const revisions = await allPages(
-    apiPath(name, '/revisions'),
-    {},
-    async (path) =>
-      (
-        await hubCall(credentials, 'api read', formatApiName(name), {
-          method: 'GET',
-          path,
-          answer: RevisionListSchema,
-        })
-      ).body,
+    credentials,
+    'api read',
+    formatApiName(name),
+    { path: apiPath(name, '/revisions'), answer: RevisionListSchema },
     (page) => page.revisions,
   )
   return { type: 'revisions', api: formatApiName(name), origin: credentials.origin, revisions }

@@ -81,9 +81,10 @@ export async function webhooksList(
 ): Promise<WebhooksListResult> {
   const { name, credentials } = open(options, io, recipe('list'))
   const webhooks = await allPages(
-    apiPath(name, '/webhooks'),
-    {},
-    async (path) => (await call(credentials, name, 'GET', path, WebhookListSchema)).body,
+    credentials,
+    'api webhooks',
+    formatApiName(name),
+    { path: apiPath(name, '/webhooks'), answer: WebhookListSchema },
     (page) => page.webhooks,
   )
   return { type: 'webhooks', api: formatApiName(name), webhooks }

@@ -3,7 +3,6 @@ import type { CommandIO } from '../../command-io.js'
 import {
   allPages,
   checkOwner,
-  hubCall,
   hubCredentials,
   type HubOptions,
   type SubcommandRecipe,
@@ -35,16 +34,10 @@ export async function projectsList(
   checkOwner(options.owner, RECIPE)
   const credentials = hubCredentials(options, io, RECIPE, true)
   const projects = await allPages(
-    '/v1/projects',
-    { account: options.owner },
-    async (path) =>
-      (
-        await hubCall(credentials, 'projects list', options.owner ?? credentials.origin, {
-          method: 'GET',
-          path,
-          answer: ProjectListSchema,
-        })
-      ).body,
+    credentials,
+    'projects list',
+    options.owner ?? credentials.origin,
+    { path: '/v1/projects', query: { account: options.owner }, answer: ProjectListSchema },
     (page) => page.projects,
   )
   return { type: 'projects', origin: credentials.origin, projects }
