@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
 import { DEFAULT_STORE_TIMEOUTS, type DialectCapabilities, type StoreDialect } from '../dialect.js'
 import type { Database } from '../schema.js'
-import { HubSqliteDialect } from './sqlite-driver.js'
+import { HubSqliteDialect, reusingStatements } from './sqlite-driver.js'
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = {
   name: 'sqlite',
@@ -41,7 +41,9 @@ export function openSqlite(
   database.pragma('foreign_keys = ON')
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   database.pragma('synchronous = NORMAL')
-  const db = new Kysely<Database>({ dialect: new HubSqliteDialect({ database }) })
+  const db = new Kysely<Database>({
+    dialect: new HubSqliteDialect({ database: reusingStatements(database) }),
+  })
   return {
     db,
     capabilities: SQLITE_CAPABILITIES,

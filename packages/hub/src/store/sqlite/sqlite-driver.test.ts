@@ -7,7 +7,7 @@ import { DEFAULT_STORE_TIMEOUTS } from '../dialect.js'
 import { openStore } from '../open-store.js'
 import type { Store } from '../store.js'
 import { StoreUnavailable } from '../unavailable.js'
-import { sqliteOutage } from './sqlite-driver.js'
+import { reusingStatements, sqliteOutage } from './sqlite-driver.js'
 
 describe('SQLite with another process on the file', () => {
   const cleanups: (() => Promise<unknown> | void)[] = []
@@ -69,5 +69,59 @@ describe('sqliteOutage', () => {
     expect(sqliteOutage(coded('SQLITE_CONSTRAINT_UNIQUE'))).toBeUndefined()
     expect(sqliteOutage(coded('SQLITE_ERROR'))).toBeUndefined()
     expect(sqliteOutage(new TypeError('x is undefined'))).toBeUndefined()
+  })
+})
+
+describe('reusingStatements', () => {
+  function counted() {
+    const database = new SqliteDatabase(':memory:')
+    let prepared = 0
+    const counting = {
+      close: () => database.close(),
+      prepare: (sql: string) => {
+        prepared++
+        return database.prepare(sql)
+      },
+    }
+    return { database, counting, prepared: () => prepared }
+  }
+
+  it('prepares a SQL text once and answers later calls with the same statement', () => {
+    const { counting, prepared, database } = counted()
+    const reusing = reusingStatements(counting)
+    const first = reusing.prepare('select 1 as one')
+    expect(reusing.prepare('select 1 as one')).toBe(first)
+    expect(first.all([])).toEqual([{ one: 1 }])
+    expect(prepared()).toBe(1)
+    database.close()
+  })
+
+  it('gives a fresh statement while the cached one is still iterating, so a streamed select and the same query interleave', () => {
+    const { counting, database } = counted()
+    database.exec('create table t (n integer); insert into t values (1), (2), (3)')
+    const reusing = reusingStatements(counting)
+    const streaming = reusing.prepare('select n from t order by n')
+    const seen: unknown[] = []
+    for (const row of streaming.iterate([])) {
+      seen.push(row)
+      expect(reusing.prepare('select n from t order by n').all([])).toHaveLength(3)
+    }
+    expect(seen).toHaveLength(3)
+    database.close()
+  })
+
+  it('keeps at most `size` statements, dropping the least recently used', () => {
+    const { counting, prepared, database } = counted()
+    const reusing = reusingStatements(counting, 2)
+    reusing.prepare('select 1')
+    reusing.prepare('select 2')
+    reusing.prepare('select 1') // 1 is now the most recently used
+    reusing.prepare('select 3') // drops 2
+    expect(prepared()).toBe(3)
+    reusing.prepare('select 1')
+    expect(prepared()).toBe(3)
+    reusing.prepare('select 2')
+    expect(prepared()).toBe(4)
+    database.close()
   })
 })
