@@ -1,6 +1,6 @@
 // `svc check` on GitHub's api.github.com.json as a user runs it, whole process from spawn to exit,
 // against a script that calls @scalar/openapi-parser's `validate` on the same file.
-// Usage: node bench/check.js [--runs N]
+// Usage: node bench/check.js [--runs N] [--baseline <another checkout's packages/cli/bin/svc.js>]
 import { readFileSync, rmSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -115,11 +115,16 @@ function printReport(rows, machine, meta) {
 async function main() {
   const args = parseArgs(process.argv.slice(2, 4))
   if (args.child) return runChild(args.child, process.argv[4])
+  Object.assign(args, parseArgs(process.argv.slice(2)))
   const runs = readRuns(args, 9)
+  // An earlier build of svc, run the same way: a before/after figure from one interleaved run.
+  if (args.baseline)
+    TOOLS['svc-baseline'] = { label: 'svc check, baseline', args: [args.baseline, 'check', INPUT] }
   const meta = {
     input: relative(ROOT, INPUT),
     inputBytes: (await readFile(INPUT)).length,
     runs,
+    ...(args.baseline ? { baseline: args.baseline } : {}),
     date: new Date().toISOString(),
     loadBefore: loadAverage(),
     source: sourceRevision(ROOT, 'packages'),
