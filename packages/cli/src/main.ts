@@ -162,4 +162,17 @@ export async function main(argv: readonly string[]): Promise<void> {
     throw error
   })
   process.exitCode = await run(argv, processIO())
+  // A command's work is done when run() resolves. Waiting for the event loop to empty (an idle
+  // keep-alive socket) and for V8 to tear down a large heap (the model of a 13 MB description)
+  // only delays the exit; the output is flushed first.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+  process.exit()
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0) return Promise.resolve()
+  return new Promise((resolve) => {
+    stream.once('drain', resolve)
+    stream.once('close', resolve)
+  })
 }

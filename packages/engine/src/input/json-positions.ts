@@ -25,7 +25,12 @@ const OPEN_BRACKET = 91
 const CLOSE_BRACKET = 93
 const COMMA = 44
 const COLON = 58
-const STRUCTURAL = /"(?:[^"\\]|\\.)*"|[{}[\]]/g
+/**
+ * Everything up to and including the next bracket outside a string, in one match: runs of other
+ * characters and whole strings are consumed inside the regexp engine. Unrolled (a run, then
+ * string-and-run pairs) so that no text can be split two ways and matching stays linear.
+ */
+const TO_BRACKET = /[^"{}[\]]*(?:"[^"\\]*(?:\\[^][^"\\]*)*"[^"{}[\]]*)*[{}[\]]/y
 
 /**
  * Recovers the offsets of document paths in JSON text after `JSON.parse` has already succeeded,
@@ -134,15 +139,15 @@ export class JsonPathLocator {
       return
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      // Let the regexp engine step over whole strings and everything between brackets.
-      const structural = STRUCTURAL
+      // `test` rather than `exec`: no match object for each of the document's brackets.
+      const toBracket = TO_BRACKET
       let depth = 0
-      structural.lastIndex = this.#i
-      for (let match = structural.exec(text); match; match = structural.exec(text)) {
-        const d = text.charCodeAt(match.index)
+      toBracket.lastIndex = this.#i
+      while (toBracket.test(text)) {
+        const d = text.charCodeAt(toBracket.lastIndex - 1)
         if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++
-        else if (d !== QUOTE && --depth === 0) {
-          this.#i = match.index + 1
+        else if (--depth === 0) {
+          this.#i = toBracket.lastIndex
           return
         }
       }
