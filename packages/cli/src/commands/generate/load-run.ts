@@ -5,7 +5,7 @@ import { outOfSyncMessage } from '../../bundle/bundle-header.js'
 import { bundleState } from '../../bundle/freshness.js'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError, RecipeError } from '../../errors.js'
-import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
+import { locateCommandInput, type LoadedSource, type LocatedFile } from '../../input/read-source.js'
 import { findAppRoot, listProjects, type ProjectPaths } from '../../project/app-root.js'
 import {
   basePathOf,
@@ -20,7 +20,8 @@ import { compositionOf, readRootManifest } from '../../project/root-manifest.js'
 export type LoadedRun = {
   readonly paths: ProjectPaths
   readonly settings: ClientConfig['settings']
-  readonly loaded: LoadedSource
+  /** The document: a local file is only located; the bundle's worker reads it. */
+  readonly loaded: LoadedSource | LocatedFile
   /** The folder the files go to, absolute. */
   readonly basePath: string
   /** The schema as the user named it: the argument, or `source` of client.json. */
@@ -75,7 +76,7 @@ export async function loadRun(
     throw new CommandError(
       `${problem}; set settings.basePath in ${relative(io.cwd, paths.clientConfig)}`,
     )
-  const loaded = await readCommandInput(
+  const loaded = await locateCommandInput(
     resolveSource(source, schema === undefined, paths.appRoot),
     schemaRecipe,
     { cwd: io.cwd, stdin: io.stdin },
