@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { buildBundle } from '../../bundle/build-bundle.js'
 import { outOfSyncMessage } from '../../bundle/bundle-header.js'
 import { bundleState } from '../../bundle/freshness.js'
 import type { CommandIO } from '../../command-io.js'
@@ -96,6 +95,8 @@ export async function loadRun(
         ? `Bundling ${paths.name} (no bundle.js yet)…\n`
         : `Bundling ${paths.name} again: ${outOfSyncMessage(state.stale)}\n`,
     )
+    // esbuild is loaded only when a bundle is built: a run with a fresh one does without it.
+    const { buildBundle } = await import('../../bundle/build-bundle.js')
     await buildBundle(paths)
   }
   return { paths, settings: config.settings, loaded, basePath, source }
