@@ -8,6 +8,8 @@
 //   [--only: just these tools (names of TOOLS), to try one; the recorded table runs them all]
 //   [--profile DIR: one more svc child (types + zod + client) under `node --cpu-prof`,
 //    summarised over the timed call only]
+//   [--base-cli DIR: one more CLI row, `svc generate` with DIR/packages/cli/bin/svc.js (a build of
+//    another commit), in the same project, for a before/after in one run]
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -80,6 +82,7 @@ const TOOLS = {
   // generate demo <file> --json` a process; cold removes the code cache of bundle.js first.
   'svc-cli-cold': { label: 'svc generate (CLI), types + zod, no code cache', cli: 'cold' },
   'svc-cli-warm': { label: 'svc generate (CLI), types + zod, code cache present', cli: 'warm' },
+  'svc-cli-base': { label: 'svc generate (CLI of --base-cli), types + zod', cli: 'base' },
   'svc-client': {
     label: 'svc types + zod + client (validate)',
     load: svcEngine,
@@ -319,12 +322,13 @@ async function setUpCliProject() {
 }
 
 /** One `svc generate` process in the project: its wall time, and the command's own total. */
-async function sampleCli(tool, mode, dir) {
+async function sampleCli(tool, mode, dir, baseCli) {
   const cache = join(dir, '.svc/demo/.cache')
+  const bin = mode === 'base' ? join(baseCli, 'packages/cli/bin/svc.js') : SVC_BIN
   const generate = () =>
-    runNode([SVC_BIN, 'generate', 'demo', INPUT, '--json'], { cwd: dir, timeoutMs: SVC_TIMEOUT_MS })
+    runNode([bin, 'generate', 'demo', INPUT, '--json'], { cwd: dir, timeoutMs: SVC_TIMEOUT_MS })
   if (mode === 'cold') await rm(cache, { recursive: true, force: true })
-  else if (!existsSync(join(cache, 'bundle.js.v8cache'))) await generate()
+  else if (mode === 'warm' && !existsSync(join(cache, 'bundle.js.v8cache'))) await generate()
   const run = await generate()
   let report
   try {
@@ -348,7 +352,7 @@ async function sampleCli(tool, mode, dir) {
   }
 }
 
-function measureTools(names, runs, cliDir) {
+function measureTools(names, runs, cliDir, baseCli) {
   const measured = new Set()
   return measureAll(names, runs, {
     width: 26,
@@ -357,7 +361,7 @@ function measureTools(names, runs, cliDir) {
     sample: async (name) => {
       const tool = TOOLS[name]
       if (tool.cli) {
-        const sample = await sampleCli(name, tool.cli, cliDir)
+        const sample = await sampleCli(name, tool.cli, cliDir, baseCli)
         if (sample.outDir && !sample.error && !measured.has(name)) {
           measured.add(name)
           sample.output = await measureOutput(await readTree(sample.outDir))
@@ -545,7 +549,8 @@ function printReport(rows, machine, meta) {
     console.log(
       `target svc generate (CLI, types + zod, code cache present) at least ${TARGET_CLI_RATIO}× faster than ${ots.label}, whole process: ${met} ` +
         `(${fmt(ots.processRatioToCliWarm, 2)}×: ${fmt(ots.processMs)} ms over ${fmt(rows['svc-cli-warm'].processMs)} ms; ` +
-        `without the cache ${fmt(ots.processRatioToCliCold, 2)}×)`,
+        `without the cache ${fmt(ots.processRatioToCliCold, 2)}×` +
+        `${rows['svc-cli-base'] ? `; the --base-cli build ${fmt(ratio(ots.processMs, rows['svc-cli-base'].processMs), 2)}×` : ''})`,
     )
   }
 }
@@ -615,7 +620,13 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   if (args.child) return runChild(args.child)
   const runs = readRuns(args)
-  const names = args.only === undefined ? Object.keys(TOOLS) : String(args.only).split(',')
+  const baseCli = args['base-cli'] === undefined ? undefined : resolve(String(args['base-cli']))
+  const names =
+    args.only === undefined
+      ? Object.keys(TOOLS).filter((name) => name !== 'svc-cli-base' || baseCli)
+      : String(args.only).split(',')
+  if (names.includes('svc-cli-base') && !baseCli)
+    throw new Error('svc-cli-base needs --base-cli DIR')
   for (const name of names) if (!TOOLS[name]) throw new Error(`--only: no tool ${name}`)
   const meta = {
     input: relative(ROOT, INPUT),
@@ -629,7 +640,7 @@ async function main() {
     generators: sourceRevision(ROOT, 'packages/generators'),
   }
   const cliDir = names.some((name) => TOOLS[name].cli) ? await setUpCliProject() : undefined
-  const rows = summarize(await measureTools(names, runs, cliDir))
+  const rows = summarize(await measureTools(names, runs, cliDir, baseCli))
   if (cliDir) await rm(cliDir, { recursive: true, force: true })
   meta.loadAfter = loadAverage()
   const machine = machineInfo()

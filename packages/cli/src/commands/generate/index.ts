@@ -66,7 +66,7 @@ export async function generate(options: GenerateOptions, io: CommandIO): Promise
   const started = performance.now()
   const run = await loadRun(options, io)
   const { paths, loaded, settings } = run
-  const progress = createProgress(io.stderr, !options.json && Boolean(io.stderr.isTTY))
+  const progress = await createProgress(io.stderr, !options.json && Boolean(io.stderr.isTTY))
   let bundleRun: BundleRun
   try {
     bundleRun = await runBundle(
