@@ -35,18 +35,19 @@ export type ReadFailed = {
  * however the CLI is packaged; and `require`, `module` and `__filename` are the globals they were
  * when the bundle itself was the evaluated code). It starts reading the document on the thread
  * pool, compiles `bundle.js` with the code cache V8 made last time, runs it (the bundle listens for
- * one request), and hands it the request once the text is there. The cache's first line is its
- * key: the bundle's SHA-1, Node's version and the architecture; V8 checks its own version and flags
- * and says when it rejects the data. A missing, stale or rejected cache is written again after the
+ * one request), and hands it the request once the text is there. The cache holds a key line
+ * (Node's version, the architecture, the sizes), then the very bytes of the bundle it was made
+ * from, then V8's data: it is used only when those bytes are the bundle's (a memcmp: cheaper than
+ * any digest, and a worker that loads no node:crypto starts faster); V8 checks its own version and
+ * flags and says when it rejects the data. A missing, stale or rejected cache is written again after the
  * answer, from the code V8 compiled during the run, to a temporary file renamed into place, so
  * concurrent runs never read half a cache; any failure to write (a read-only folder) is ignored.
  * Everything sits in a function: the bundle's top-level names share the global scope.
  */
 export const BUNDLE_WORKER = `(() => {
   'use strict'
-  const { parentPort, workerData } = require('node:worker_threads')
+  const { parentPort, threadId, workerData } = require('node:worker_threads')
   const fs = require('node:fs')
-  const { createHash, randomBytes } = require('node:crypto')
   const { dirname, join } = require('node:path')
   const vm = require('node:vm')
   const { bundlePath, cachePath, request, file } = workerData
@@ -54,9 +55,7 @@ export const BUNDLE_WORKER = `(() => {
   text.catch(() => {})
   const code = fs.readFileSync(bundlePath)
   const key = Buffer.from(
-    'svc-bundle-cache 1 ' +
-      createHash('sha1').update(code).digest('hex') +
-      ' ' + process.version + ' ' + process.arch + '\\n',
+    ['svc-bundle-cache', 2, process.version, process.arch, code.length].join(' ') + '\\n',
   )
   const cachedData = readCache()
   const script = new vm.Script(code.toString('utf8'), {
@@ -105,22 +104,26 @@ export const BUNDLE_WORKER = `(() => {
   function readCache() {
     try {
       const cache = fs.readFileSync(cachePath)
-      const head = cache.subarray(0, key.length)
-      return cache.length > key.length && head.equals(key) ? cache.subarray(key.length) : undefined
+      const start = key.length + code.length
+      const same =
+        cache.length > start &&
+        cache.subarray(0, key.length).equals(key) &&
+        cache.subarray(key.length, start).equals(code)
+      return same ? cache.subarray(start) : undefined
     } catch {
       return undefined
     }
   }
 
   function writeCache() {
-    const temporary = cachePath + '.' + randomBytes(6).toString('hex') + '.tmp'
+    const temporary = [cachePath, process.pid, threadId, Date.now(), 'tmp'].join('.')
     try {
       const data = script.createCachedData()
       fs.mkdirSync(dirname(cachePath), { recursive: true })
       try {
         fs.writeFileSync(join(dirname(cachePath), '.gitignore'), '# svc generate: a cache, never committed\\n*\\n', { flag: 'wx' })
       } catch {}
-      fs.writeFileSync(temporary, Buffer.concat([key, data]))
+      fs.writeFileSync(temporary, Buffer.concat([key, code, data]), { flag: 'wx' })
       fs.renameSync(temporary, cachePath)
     } catch {
       try {
