@@ -560,6 +560,18 @@ describe('svc generate: the code cache of bundle.js', () => {
     expect(root.read('generated/demo/types.ts')).toBe(types)
   })
 
+  it("lets a clone's import() load as it did from the evaluated bundle", async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['clone', 'demo', '-g', 'gen-typescript'])).code).toBe(0)
+    const mod = join(root.dir, '.svc/demo/gen-typescript/mod.ts')
+    // A name esbuild cannot follow stays an import() in the bundle; a failed one ends the worker.
+    const load = "await import(['node', 'os'].join(':')).then((os) => os.EOL)"
+    writeFileSync(mod, `${readFileSync(mod, 'utf8')}\nvoid (async () => ${load})()\n`)
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.code, run.stderr).toBe(0)
+    expect(root.read('generated/demo/types.ts')).toContain('export type Pet')
+  })
+
   it('generates as ever when the cache cannot be written', async () => {
     const root = await project(['gen-typescript'])
     // A file where the folder must be: unwritable even for root, who ignores file modes.

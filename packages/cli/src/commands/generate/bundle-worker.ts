@@ -60,6 +60,8 @@ export const BUNDLE_WORKER = `(() => {
   const cachedData = readCache()
   const script = new vm.Script(code.toString('utf8'), {
     filename: '[worker eval]',
+    // import() in the bundle (a clone's import(name)) loads as it did from the evaluated bundle.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     ...(cachedData === undefined ? {} : { cachedData }),
   })
   const stale = cachedData === undefined || script.cachedDataRejected === true
