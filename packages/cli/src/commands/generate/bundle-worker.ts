@@ -36,13 +36,14 @@ export type ReadFailed = {
  * when the bundle itself was the evaluated code). It starts reading the document on the thread
  * pool, compiles `bundle.js` with the code cache V8 made last time, runs it (the bundle listens for
  * one request), and hands it the request once the text is there. The cache holds a key line
- * (Node's version, the architecture, the sizes), then the very bytes of the bundle it was made
- * from, then V8's data: it is used only when those bytes are the bundle's (a memcmp: cheaper than
- * any digest, and a worker that loads no node:crypto starts faster); V8 checks its own version and
- * flags and says when it rejects the data. A missing, stale or rejected cache is written again after the
- * answer, from the code V8 compiled during the run, to a temporary file renamed into place, so
- * concurrent runs never read half a cache; any failure to write (a read-only folder) is ignored.
- * Everything sits in a function: the bundle's top-level names share the global scope.
+ * (Node's version, the architecture, the bundle's size), then the very bytes of the bundle it was
+ * made from, then V8's data: it is used only when those bytes are the bundle's (a memcmp: cheaper
+ * than any digest, and a worker that loads no node:crypto starts faster); V8 checks its own
+ * version and flags and says when it rejects the data. A missing, stale or rejected cache is
+ * written again after the answer, from the code V8 compiled during the run, to a temporary file
+ * renamed into place, so concurrent runs never read half a cache; any failure to write (a
+ * read-only folder) is ignored. Everything sits in a function: the bundle's top-level names share
+ * the global scope.
  */
 export const BUNDLE_WORKER = `(() => {
   'use strict'
@@ -65,12 +66,13 @@ export const BUNDLE_WORKER = `(() => {
     ...(cachedData === undefined ? {} : { cachedData }),
   })
   const stale = cachedData === undefined || script.cachedDataRejected === true
-  script.runInThisContext()
+  // Before the bundle's own listener: after a failed read, the finish is no request for it.
   parentPort.on('message', (message) => {
     if (message !== ${JSON.stringify(FINISH)}) return
     if (stale) writeCache()
     process.exit(0)
   })
+  script.runInThisContext()
   text.then(
     (value) => parentPort.emit('message', { ...request, text: value }),
     (error) => parentPort.postMessage({ type: 'read-failed', code: error.code, message: error.message }),
