@@ -1,13 +1,17 @@
 // Generates code from GitHub's api.github.com.json with svc and its peers, each call in a fresh
 // child process that writes its files to a temporary directory: svc's engine (parseApi, then
 // generate with @svc/gen-typescript, @svc/gen-zod and @svc/gen-fetch-client), openapi-typescript
-// 7, openapi-zod-client and hey-api (@hey-api/openapi-ts with its typescript, zod and sdk plugins).
+// 7, openapi-zod-client and hey-api (@hey-api/openapi-ts with its typescript, zod and sdk plugins);
+// and the real CLI, `svc generate` on a project with gen-typescript and gen-zod, without and with
+// the V8 code cache of its bundle.
 // Usage: node bench/generate.js [--runs N] [--only tool,tool] [--profile DIR]
 //   [--only: just these tools (names of TOOLS), to try one; the recorded table runs them all]
 //   [--profile DIR: one more svc child (types + zod + client) under `node --cpu-prof`,
 //    summarised over the timed call only]
+//   [--base-cli DIR: one more CLI row, `svc generate` with DIR/packages/cli/bin/svc.js (a build of
+//    another commit), in the same project, for a before/after in one run]
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,6 +40,7 @@ const SELF = fileURLToPath(import.meta.url)
 const ROOT = join(dirname(SELF), '..')
 const INPUT = join(ROOT, 'node_modules/@octokit/openapi/generated/api.github.com.json')
 const RESULT_FILE = join(ROOT, 'bench/results/generate.json')
+const SVC_BIN = join(ROOT, 'packages/cli/bin/svc.js')
 const SVC_TIMEOUT_MS = 5 * 60_000
 /** A peer that needs longer than this is reported as timed out, not measured. */
 const PEER_TIMEOUT_MS = 120_000
@@ -51,6 +56,8 @@ const TARGET_MS = 600
 const TARGET_RATIO = 3
 /** hey-api's whole process over svc types + zod + client's (issue 22). */
 const TARGET_HEY_API_RATIO = 20
+/** openapi-typescript's whole process over `svc generate`'s, types + zod, code cache present (issue 24). */
+const TARGET_CLI_RATIO = 5
 
 const svcEngine = async () => ({
   parseApi: (await import('@svc/engine')).parseApi,
@@ -71,6 +78,11 @@ const VALIDATE = { enrichments: { '@svc/gen-fetch-client': { _generator: { valid
  * like.
  */
 const TOOLS = {
+  // The CLI as a user runs it: one project (set up once) with gen-typescript and gen-zod, `svc
+  // generate demo <file> --json` a process; cold removes the code cache of bundle.js first.
+  'svc-cli-cold': { label: 'svc generate (CLI), types + zod, no code cache', cli: 'cold' },
+  'svc-cli-warm': { label: 'svc generate (CLI), types + zod, code cache present', cli: 'warm' },
+  'svc-cli-base': { label: 'svc generate (CLI of --base-cli), types + zod', cli: 'base' },
   'svc-client': {
     label: 'svc types + zod + client (validate)',
     load: svcEngine,
@@ -295,7 +307,52 @@ async function measureOutput(files) {
 
 // ---- parent: a fresh child per (tool, run), tools interleaved so drift hits all of them alike
 
-function measureTools(names, runs) {
+/** An app root with the project `demo` (gen-typescript, gen-zod) and its bundle, made by the CLI. */
+async function setUpCliProject() {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-generate-cli-'))
+  for (const args of [
+    ['init', 'demo'],
+    ['install', 'gen-typescript', 'gen-zod'],
+    ['bundle', 'demo'],
+  ]) {
+    const run = await runNode([SVC_BIN, ...args], { cwd: dir, timeoutMs: SVC_TIMEOUT_MS })
+    if (run.code !== 0) throw new Error(`svc ${args.join(' ')} failed: ${run.stderr}`)
+  }
+  return dir
+}
+
+/** One `svc generate` process in the project: its wall time, and the command's own total. */
+async function sampleCli(tool, mode, dir, baseCli) {
+  const cache = join(dir, '.svc/demo/.cache')
+  const bin = mode === 'base' ? join(baseCli, 'packages/cli/bin/svc.js') : SVC_BIN
+  const generate = () =>
+    runNode([bin, 'generate', 'demo', INPUT, '--json'], { cwd: dir, timeoutMs: SVC_TIMEOUT_MS })
+  if (mode === 'cold') await rm(cache, { recursive: true, force: true })
+  else if (mode === 'warm' && !existsSync(join(cache, 'bundle.js.v8cache'))) await generate()
+  const run = await generate()
+  let report
+  try {
+    report = JSON.parse(run.stdout)
+  } catch {
+    return { tool, error: { message: `exit ${run.code}`, stderr: run.stderr.slice(-2000) } }
+  }
+  if (run.code !== 0 || report.type !== 'generated')
+    return { tool, error: { message: `exit ${run.code}: ${report.message ?? report.type}` } }
+  return {
+    tool,
+    ms: report.stats.totalTimeMs,
+    processMs: run.ms,
+    parseMs: null,
+    generateMs: null,
+    writeMs: null,
+    cpuMs: null,
+    loadMs: null,
+    maxRssMb: null,
+    outDir: join(dir, report.basePath),
+  }
+}
+
+function measureTools(names, runs, cliDir, baseCli) {
   const measured = new Set()
   return measureAll(names, runs, {
     width: 26,
@@ -303,6 +360,14 @@ function measureTools(names, runs) {
     retryFailed: false,
     sample: async (name) => {
       const tool = TOOLS[name]
+      if (tool.cli) {
+        const sample = await sampleCli(name, tool.cli, cliDir, baseCli)
+        if (sample.outDir && !sample.error && !measured.has(name)) {
+          measured.add(name)
+          sample.output = await measureOutput(await readTree(sample.outDir))
+        }
+        return sample
+      }
       const timeoutMs = tool.timeoutMs ?? (tool.peer ? PEER_TIMEOUT_MS : SVC_TIMEOUT_MS)
       const sample = await runSample(SELF, name, { timeoutMs })
       // The output of one run per tool is measured (they are all alike), then every one removed.
@@ -314,9 +379,11 @@ function measureTools(names, runs) {
       return sample
     },
     describe: (s) =>
-      `${round(s.ms)} ms (parse ${round(s.parseMs)} + generate ${round(s.generateMs)}` +
-      `${s.writeMs === null ? '' : ` + write ${round(s.writeMs)}`}; ` +
-      `process ${round(s.processMs)} ms, load ${round(s.loadMs)} ms, ${round(s.maxRssMb)} MB)`,
+      s.parseMs === null
+        ? `process ${round(s.processMs)} ms (the command's own ${round(s.ms)} ms)`
+        : `${round(s.ms)} ms (parse ${round(s.parseMs)} + generate ${round(s.generateMs)}` +
+          `${s.writeMs === null ? '' : ` + write ${round(s.writeMs)}`}; ` +
+          `process ${round(s.processMs)} ms, load ${round(s.loadMs)} ms, ${round(s.maxRssMb)} MB)`,
   })
 }
 
@@ -356,6 +423,8 @@ function summarize(samples) {
     row.ratioToAll = ratio(row.medianMs, all?.medianMs)
     row.ratioToClient = ratio(row.medianMs, client?.medianMs)
     row.processRatioToClient = ratio(row.processMs, client?.processMs)
+    row.processRatioToCliWarm = ratio(row.processMs, rows['svc-cli-warm']?.processMs)
+    row.processRatioToCliCold = ratio(row.processMs, rows['svc-cli-cold']?.processMs)
   }
   return rows
 }
@@ -474,6 +543,16 @@ function printReport(rows, machine, meta) {
   }
   target('openapi-typescript', TARGET_RATIO)
   target('hey-api', TARGET_HEY_API_RATIO)
+  const ots = rows['openapi-typescript']
+  if (ots?.processRatioToCliWarm !== null && ots?.processRatioToCliWarm !== undefined) {
+    const met = ots.processRatioToCliWarm >= TARGET_CLI_RATIO ? 'met' : 'MISSED'
+    console.log(
+      `target svc generate (CLI, types + zod, code cache present) at least ${TARGET_CLI_RATIO}× faster than ${ots.label}, whole process: ${met} ` +
+        `(${fmt(ots.processRatioToCliWarm, 2)}×: ${fmt(ots.processMs)} ms over ${fmt(rows['svc-cli-warm'].processMs)} ms; ` +
+        `without the cache ${fmt(ots.processRatioToCliCold, 2)}×` +
+        `${rows['svc-cli-base'] ? `; the --base-cli build ${fmt(ratio(ots.processMs, rows['svc-cli-base'].processMs), 2)}×` : ''})`,
+    )
+  }
 }
 
 function reason(row) {
@@ -541,7 +620,13 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   if (args.child) return runChild(args.child)
   const runs = readRuns(args)
-  const names = args.only === undefined ? Object.keys(TOOLS) : String(args.only).split(',')
+  const baseCli = args['base-cli'] === undefined ? undefined : resolve(String(args['base-cli']))
+  const names =
+    args.only === undefined
+      ? Object.keys(TOOLS).filter((name) => name !== 'svc-cli-base' || baseCli)
+      : String(args.only).split(',')
+  if (names.includes('svc-cli-base') && !baseCli)
+    throw new Error('svc-cli-base needs --base-cli DIR')
   for (const name of names) if (!TOOLS[name]) throw new Error(`--only: no tool ${name}`)
   const meta = {
     input: relative(ROOT, INPUT),
@@ -554,7 +639,9 @@ async function main() {
     engine: engineRevision(ROOT),
     generators: sourceRevision(ROOT, 'packages/generators'),
   }
-  const rows = summarize(await measureTools(names, runs))
+  const cliDir = names.some((name) => TOOLS[name].cli) ? await setUpCliProject() : undefined
+  const rows = summarize(await measureTools(names, runs, cliDir, baseCli))
+  if (cliDir) await rm(cliDir, { recursive: true, force: true })
   meta.loadAfter = loadAverage()
   const machine = machineInfo()
   printReport(rows, machine, meta)

@@ -9,13 +9,13 @@ const KEEP_STDERR_CHARS = 64_000
 const ERROR_STDERR_CHARS = 2000
 
 /**
- * Runs `node <args>` with `env` (default: this process's) to its end and collects its output; with
+ * Runs `node <args>` with `env` (default: this process's), in `cwd`, to its end and collects its output; with
  * `timeoutMs`, kills it after that long. Answers `{ code, signal, stdout, stderr, timedOut, ms }`.
  */
-export function runNode(args, { env, timeoutMs } = {}) {
+export function runNode(args, { env, timeoutMs, cwd } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     let timedOut = false

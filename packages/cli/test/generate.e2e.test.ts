@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -510,5 +510,76 @@ describe('svc generate: writing files', () => {
     expect(root.read('generated/demo/types.ts')).toBe(before.types)
     expect(root.read('.svc/demo/.settings/manifest.json')).toBe(before.manifest)
     expect(root.files('generated/demo')).toEqual(['types.ts', 'zod.ts'])
+  })
+})
+
+describe('svc generate: the code cache of bundle.js', () => {
+  const CACHE = '.svc/demo/.cache/bundle.js.v8cache'
+  const keyOf = (root: AppRoot) => root.read(CACHE).split('\n', 1)[0]
+  const inodeOf = (root: AppRoot) => statSync(join(root.dir, CACHE)).ino
+
+  it('is written on the first run, used as it is on the next, and written again when bundle.js changes', async () => {
+    const root = await project(['gen-typescript', 'gen-zod'])
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    const first = {
+      types: root.read('generated/demo/types.ts'),
+      zod: root.read('generated/demo/zod.ts'),
+    }
+    expect(keyOf(root)).toMatch(/^svc-bundle-cache 2 v\d+\.\d+\.\d+ \S+ \d+$/)
+    // A folder that ignores itself: no project's .gitignore has to name it.
+    expect(root.read('.svc/demo/.cache/.gitignore')).toMatch(/^\*$/m)
+    const inode = inodeOf(root)
+    // V8 accepted it: a rejected cache is written again, to a new file renamed into place.
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    expect(inodeOf(root)).toBe(inode)
+    expect(root.read('generated/demo/types.ts')).toBe(first.types)
+    expect(root.read('generated/demo/zod.ts')).toBe(first.zod)
+    // The same length is not enough (V8 checks no more): the cache holds the bundle it was made of.
+    const bundle = join(root.dir, '.svc/demo/bundle.js')
+    const edited = readFileSync(bundle, 'utf8').replace('"use strict"', "'use strict'")
+    writeFileSync(bundle, edited)
+    expect(readFileSync(join(root.dir, CACHE)).includes(edited)).toBe(false)
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    expect(inodeOf(root)).not.toBe(inode)
+    expect(readFileSync(join(root.dir, CACHE)).includes(edited)).toBe(true)
+    expect(root.read('generated/demo/types.ts')).toBe(first.types)
+  })
+
+  it('is written again when V8 rejects it, and never changes the output', async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    const types = root.read('generated/demo/types.ts')
+    const cache = join(root.dir, CACHE)
+    // Its key and bundle are right, so only V8 can tell that the data is not its own.
+    const bundle = readFileSync(join(root.dir, '.svc/demo/bundle.js'))
+    const garbage = Buffer.from('not V8 code '.repeat(100))
+    writeFileSync(cache, Buffer.concat([Buffer.from(`${keyOf(root)}\n`), bundle, garbage]))
+    const broken = statSync(cache).size
+    expect((await root.svc(['generate', 'demo', PETSTORE])).code).toBe(0)
+    expect(statSync(cache).size).not.toBe(broken)
+    expect(root.read('generated/demo/types.ts')).toBe(types)
+  })
+
+  it("lets a clone's import() load as it did from the evaluated bundle", async () => {
+    const root = await project(['gen-typescript'])
+    expect((await root.svc(['clone', 'demo', '-g', 'gen-typescript'])).code).toBe(0)
+    const mod = join(root.dir, '.svc/demo/gen-typescript/mod.ts')
+    // A name esbuild cannot follow stays an import() in the bundle; a failed one ends the worker.
+    const load = "await import(['node', 'os'].join(':')).then((os) => os.EOL)"
+    writeFileSync(mod, `${readFileSync(mod, 'utf8')}\nvoid (async () => ${load})()\n`)
+    const run = await root.svc(['generate', 'demo', PETSTORE])
+    expect(run.code, run.stderr).toBe(0)
+    expect(root.read('generated/demo/types.ts')).toContain('export type Pet')
+  })
+
+  it('generates as ever when the cache cannot be written', async () => {
+    const root = await project(['gen-typescript'])
+    // A file where the folder must be: unwritable even for root, who ignores file modes.
+    writeFileSync(join(root.dir, '.svc/demo/.cache'), 'in the way')
+    const run = await root.svc(['generate', 'demo', PETSTORE, '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(parseJsonStdout(run).files).toEqual(['generated/demo/types.ts'])
+    expect(root.read('generated/demo/types.ts')).toContain('export type Pet')
+    expect(root.read('.svc/demo/.cache')).toBe('in the way')
   })
 })

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Metafile, type Plugin } from 'esbuild'
@@ -17,6 +16,7 @@ import {
   type GeneratorImport,
 } from '../project/root-manifest.js'
 import { headerLine } from './bundle-header.js'
+import { clonedDigest } from './cloned-digest.js'
 import { serverSource, workerSource } from './worker-source.js'
 
 export type BuiltBundle = {
@@ -193,22 +193,6 @@ function engineCopies(metafile: Metafile, cwd: string): string[] {
     }
   }
   return [...roots].sort()
-}
-
-/** A digest of a project's cloned generator sources: the bundle is stale when it changes. */
-export function clonedDigest(projectDir: string, generators: readonly GeneratorImport[]): string {
-  const hash = createHash('sha256')
-  for (const generator of generators) {
-    if (generator.kind !== 'cloned') continue
-    const folder = join(projectDir, generator.folder)
-    const files = readdirSync(folder, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort()
-    for (const file of files)
-      hash.update(relative(projectDir, file)).update('\0').update(readFileSync(file)).update('\0')
-  }
-  return hash.digest('hex')
 }
 
 function esbuildErrors(error: unknown): string {

@@ -1,7 +1,7 @@
 import type { ProjectPaths } from '../project/app-root.js'
 import { installedPackage } from '../project/official-generators.js'
 import { ENGINE_IMPORT, type GeneratorImport } from '../project/root-manifest.js'
-import { clonedDigest } from './build-bundle.js'
+import { clonedDigest } from './cloned-digest.js'
 import { readBundleHeader, staleness, type Staleness } from './bundle-header.js'
 
 export type BundleState =

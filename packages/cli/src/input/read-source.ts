@@ -44,20 +44,49 @@ export async function readSource(input: string, options: SourceOptions): Promise
 
   const path = resolve(options.cwd, input)
   try {
-    const stat = statSync(path)
-    if (stat.isDirectory())
-      throw new DocumentError('unreadable', `${input} is a directory, not a document.`)
-    if (stat.size > maxBytes) throw tooLarge(stat.size, maxBytes)
+    checkFile(input, path, maxBytes)
     // Decoded apart: Node 20's readFileSync(path, 'utf8') reads in chunks, a third slower on 13 MB.
     return { text: readFileSync(path).toString('utf8'), origin: path, isFile: true }
   } catch (error) {
-    if (error instanceof DocumentError) throw error
-    const code = (error as NodeJS.ErrnoException).code
-    // `file.yaml/x` (ENOTDIR) names a file that cannot exist, like a plain missing path.
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new MissingFileError(input)
-    const reason = code ?? (error as Error).message
-    throw new DocumentError('unreadable', `Cannot read ${input}: ${reason}.`, { cause: error })
+    throw fileError(input, error)
   }
+}
+
+/** A local file checked as `readSource` checks it, but not read: someone else reads it. */
+export type LocatedFile = {
+  /** The absolute path. */
+  readonly origin: string
+  readonly isFile: true
+  /** The path as the user gave it, for the message of a read that fails. */
+  readonly input: string
+}
+
+/** What `readSource` does to a local file but the read: the same refusals, the same errors. */
+export function locateFile(input: string, options: SourceOptions): LocatedFile {
+  const path = resolve(options.cwd, input)
+  try {
+    checkFile(input, path, options.maxBytes ?? DEFAULT_LIMITS.maxBytes)
+    return { origin: path, isFile: true, input }
+  } catch (error) {
+    throw fileError(input, error)
+  }
+}
+
+function checkFile(input: string, path: string, maxBytes: number): void {
+  const stat = statSync(path)
+  if (stat.isDirectory())
+    throw new DocumentError('unreadable', `${input} is a directory, not a document.`)
+  if (stat.size > maxBytes) throw tooLarge(stat.size, maxBytes)
+}
+
+/** Why a local file could not be read, as the error `readSource` throws. */
+function fileError(input: string, error: unknown): Error {
+  if (error instanceof DocumentError) return error
+  const code = (error as NodeJS.ErrnoException).code
+  // `file.yaml/x` (ENOTDIR) names a file that cannot exist, like a plain missing path.
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new MissingFileError(input)
+  const reason = code ?? (error as Error).message
+  return new DocumentError('unreadable', `Cannot read ${input}: ${reason}.`, { cause: error })
 }
 
 /** `atLeast`: a stream was cut off at the limit, so its full size is unknown. */
@@ -130,9 +159,30 @@ export async function readCommandInput(
   try {
     return await readSource(input, options)
   } catch (error) {
-    if (error instanceof MissingFileError) {
-      throw new RecipeError({ ...recipe, problem: `No such file: ${error.path}` })
-    }
-    throw error
+    throw missingAsRecipe(error, recipe)
   }
+}
+
+/**
+ * `readCommandInput`, but a local file is only checked, not read, so that the code that needs its
+ * text reads it where it runs (`svc generate`'s worker); `-` and URLs are read as there.
+ */
+export async function locateCommandInput(
+  input: string | undefined,
+  recipe: Recipe,
+  options: SourceOptions,
+): Promise<LoadedSource | LocatedFile> {
+  if (input === undefined || input === '' || input === '-' || /^https?:\/\//i.test(input))
+    return readCommandInput(input, recipe, options)
+  try {
+    return locateFile(input, options)
+  } catch (error) {
+    throw missingAsRecipe(error, recipe)
+  }
+}
+
+function missingAsRecipe(error: unknown, recipe: Recipe): unknown {
+  return error instanceof MissingFileError
+    ? new RecipeError({ ...recipe, problem: `No such file: ${error.path}` })
+    : error
 }

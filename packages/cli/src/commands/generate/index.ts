@@ -1,11 +1,13 @@
 import { relative } from 'node:path'
+import { DocumentError } from '@svc/engine'
 import type { Manifest } from '@svc/engine/generate'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError } from '../../errors.js'
 import { createProgress } from './progress.js'
 import { loadRun } from './load-run.js'
 import { counts, errorsOf, type GenerateError } from './report.js'
-import { runBundle } from './run-bundle.js'
+import { runBundle, type BundleRun } from './run-bundle.js'
+import { codeCachePath } from './bundle-worker.js'
 import { writeRun } from './write-run.js'
 
 export type GenerateOptions = {
@@ -64,21 +66,25 @@ export async function generate(options: GenerateOptions, io: CommandIO): Promise
   const started = performance.now()
   const run = await loadRun(options, io)
   const { paths, loaded, settings } = run
-  const progress = createProgress(io.stderr, !options.json && Boolean(io.stderr.isTTY))
-  let answer
+  const progress = await createProgress(io.stderr, !options.json && Boolean(io.stderr.isTTY))
+  let bundleRun: BundleRun
   try {
-    answer = await runBundle(
-      paths.bundle,
+    bundleRun = await runBundle(
       {
-        text: loaded.text,
-        origin: loaded.origin,
-        isFile: loaded.isFile,
-        settings: {
-          ...(settings.enrichments === undefined ? {} : { enrichments: settings.enrichments }),
-          ...(settings.skip === undefined ? {} : { skip: settings.skip }),
-          ...(settings.include === undefined ? {} : { include: settings.include }),
+        bundlePath: paths.bundle,
+        cachePath: codeCachePath(paths),
+        request: {
+          ...('text' in loaded ? { text: loaded.text } : {}),
+          origin: loaded.origin,
+          isFile: loaded.isFile,
+          settings: {
+            ...(settings.enrichments === undefined ? {} : { enrichments: settings.enrichments }),
+            ...(settings.skip === undefined ? {} : { skip: settings.skip }),
+            ...(settings.include === undefined ? {} : { include: settings.include }),
+          },
+          importExtension: settings.importExtension ?? '.js',
         },
-        importExtension: settings.importExtension ?? '.js',
+        file: 'text' in loaded ? undefined : loaded.origin,
       },
       (message) => progress.update(message),
       (text) => void io.stderr.write(text),
@@ -86,7 +92,15 @@ export async function generate(options: GenerateOptions, io: CommandIO): Promise
   } finally {
     progress.stop()
   }
+  const { answer, finished } = bundleRun
+  if (answer.type === 'read-failed') {
+    await finished
+    const input = 'input' in loaded ? loaded.input : loaded.origin
+    // As readSource words it when it reads the file itself.
+    throw new DocumentError('unreadable', `Cannot read ${input}: ${answer.code ?? answer.message}.`)
+  }
   if (answer.type === 'failed') {
+    await finished
     if (answer.name !== 'DocumentError') throw new CommandError(answer.message)
     const { code, message, file, line, column } = answer
     const error = { code: code ?? 'unreadable', message, file, line, column }
@@ -94,6 +108,7 @@ export async function generate(options: GenerateOptions, io: CommandIO): Promise
   }
   const errors = errorsOf(answer.manifest)
   const written = writeRun(run, answer, errors)
+  await finished
   const lines = Object.values(answer.manifest.files).reduce((sum, file) => sum + file.lines, 0)
   return {
     type: 'generated',

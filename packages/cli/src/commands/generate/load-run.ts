@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { buildBundle } from '../../bundle/build-bundle.js'
 import { outOfSyncMessage } from '../../bundle/bundle-header.js'
 import { bundleState } from '../../bundle/freshness.js'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError, RecipeError } from '../../errors.js'
-import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
+import { locateCommandInput, type LoadedSource, type LocatedFile } from '../../input/read-source.js'
 import { findAppRoot, listProjects, type ProjectPaths } from '../../project/app-root.js'
 import {
   basePathOf,
@@ -20,7 +19,8 @@ import { compositionOf, readRootManifest } from '../../project/root-manifest.js'
 export type LoadedRun = {
   readonly paths: ProjectPaths
   readonly settings: ClientConfig['settings']
-  readonly loaded: LoadedSource
+  /** The document: a local file is only located; the bundle's worker reads it. */
+  readonly loaded: LoadedSource | LocatedFile
   /** The folder the files go to, absolute. */
   readonly basePath: string
   /** The schema as the user named it: the argument, or `source` of client.json. */
@@ -75,7 +75,7 @@ export async function loadRun(
     throw new CommandError(
       `${problem}; set settings.basePath in ${relative(io.cwd, paths.clientConfig)}`,
     )
-  const loaded = await readCommandInput(
+  const loaded = await locateCommandInput(
     resolveSource(source, schema === undefined, paths.appRoot),
     schemaRecipe,
     { cwd: io.cwd, stdin: io.stdin },
@@ -95,6 +95,8 @@ export async function loadRun(
         ? `Bundling ${paths.name} (no bundle.js yet)…\n`
         : `Bundling ${paths.name} again: ${outOfSyncMessage(state.stale)}\n`,
     )
+    // esbuild is loaded only when a bundle is built: a run with a fresh one does without it.
+    const { buildBundle } = await import('../../bundle/build-bundle.js')
     await buildBundle(paths)
   }
   return { paths, settings: config.settings, loaded, basePath, source }

@@ -1,9 +1,12 @@
 import type { Writable } from 'node:stream'
-import { spinner } from '@clack/prompts'
 
-/** Progress of a long generate on a terminal's stderr; nothing at all anywhere else. */
-export function createProgress(stderr: NodeJS.WritableStream, enabled: boolean) {
+/**
+ * Progress of a long generate on a terminal's stderr; nothing at all anywhere else, where
+ * @clack/prompts is not even loaded.
+ */
+export async function createProgress(stderr: NodeJS.WritableStream, enabled: boolean) {
   if (!enabled) return { update: () => {}, stop: () => {} }
+  const { spinner } = await import('@clack/prompts')
   const spin = spinner({
     output: stderr as NodeJS.WritableStream & Writable,
     withGuide: false,
