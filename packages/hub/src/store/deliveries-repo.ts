@@ -141,22 +141,34 @@ export class DeliveriesRepo {
         .select(['w.url', 'w.secret', 'w.active', 'e.body'])
         .execute()
     } else {
-      const rows = await update(this.db).execute()
-      if (rows.length === 0) return []
-      const targets = await this.db
-        .selectFrom('webhooks as w')
-        .innerJoin('webhook_deliveries as d', 'd.webhook_id', 'w.id')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'w.url', 'w.secret', 'w.active', 'e.body'])
-        .where('d.claim_token', '=', claimToken)
-        .execute()
-      const byId = new Map(targets.map((t) => [t.id, t]))
-      claimed = rows.flatMap((row) => {
-        const target = byId.get(row.id)
-        return target ? [{ ...row, ...target }] : []
-      })
+      claimed = await this.#claimReturningTargets(claimToken, limit, now, leaseUntil)
     }
     return claimed.map((row) => ({ ...row, claim_token: claimToken }))
+  }
+
+  /**
+   * SQLite's claim: one `UPDATE … RETURNING` whose scalar subqueries look the webhook and the
+   * event up by primary key (its RETURNING cannot join), so a claim is one statement with one
+   * SQL text whatever the batch, and never scans the table for its claim token.
+   */
+  async #claimReturningTargets(
+    claimToken: string,
+    limit: number,
+    now: string,
+    leaseUntil: string,
+  ): Promise<Omit<ClaimedDelivery, 'claim_token'>[]> {
+    const { rows } = await sql<Omit<ClaimedDelivery, 'claim_token'>>`
+      update webhook_deliveries set claim_token = ${claimToken}, next_attempt_at = ${leaseUntil}
+      where id in (
+        select id from webhook_deliveries where state = 'pending' and next_attempt_at <= ${now}
+        order by next_attempt_at limit ${limit})
+      returning ${sql.join(CLAIMED_COLUMNS.map((name) => sql.ref(name)))},
+        ${targetColumn('webhooks', 'webhook_id', 'url')},
+        ${targetColumn('webhooks', 'webhook_id', 'secret')},
+        ${targetColumn('webhooks', 'webhook_id', 'active')},
+        ${targetColumn('webhook_events', 'event_id', 'body')}`.execute(this.db)
+    // As the inner joins elsewhere: a row whose webhook or event is gone is not attempted.
+    return rows.filter((row) => row.url !== null && row.body !== null)
   }
 
   /**
@@ -205,12 +217,7 @@ export class DeliveriesRepo {
     const attempts = batch.flatMap((c) => (c.attempt ? [c.attempt] : []))
     const { rows } = await sql<{ id: string }>`
       with updated as (${this.#updateOutcomes(batch)} returning d.id),
-      inserted as (
-        insert into webhook_attempts (${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(name)))})
-        select ${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(`a.${name}`)))}
-        from ${this.capabilities.recordSet(JSON.stringify(attempts), ATTEMPT_COLUMNS, 'a')}
-        join updated on updated.id = a.delivery_id
-      )
+      inserted as (${this.#insertAttempts(attempts)} join updated on updated.id = a.delivery_id)
       select id from updated`.execute(this.db)
     return new Set(rows.map((row) => row.id))
   }
@@ -221,8 +228,19 @@ export class DeliveriesRepo {
     )
     const ids = new Set(rows.map((row) => row.id))
     const attempts = batch.flatMap((c) => (c.attempt && ids.has(c.id) ? [c.attempt] : []))
-    if (attempts.length > 0) await this.db.insertInto('webhook_attempts').values(attempts).execute()
+    if (attempts.length > 0) await sql`${this.#insertAttempts(attempts)}`.execute(this.db)
     return ids
+  }
+
+  /**
+   * `INSERT … SELECT` of `attempts` from one JSON parameter (`a`): one SQL text whatever their
+   * number, so SQLite's prepared statement is reused and nothing is built per row.
+   */
+  #insertAttempts(attempts: readonly AttemptRow[]) {
+    return sql`
+      insert into webhook_attempts (${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(name)))})
+      select ${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(`a.${name}`)))}
+      from ${this.capabilities.recordSet(JSON.stringify(attempts), ATTEMPT_COLUMNS, 'a')}`
   }
 
   /** `UPDATE … FROM` the outcomes of `batch`, each row only with its claim token. */
@@ -361,4 +379,9 @@ export class DeliveriesRepo {
       .selectAll('d')
       .select(['e.type as event_type', 'e.body as event_body'])
   }
+}
+
+/** `(select column from table where id = webhook_deliveries.key) as column`, for a RETURNING. */
+function targetColumn(table: string, key: string, column: string) {
+  return sql`(select ${sql.ref(column)} from ${sql.table(table)} as t where t.id = ${sql.ref(`webhook_deliveries.${key}`)}) as ${sql.ref(column)}`
 }
