@@ -181,12 +181,13 @@ export class DeliveriesRepo {
     const values = JSON.stringify(
       held.map((h) => ({ delivery_id: h.id, claim_token: h.claimToken })),
     )
+    // No `d.state = 'pending'`: only a pending row carries a claim token (a completion and every
+    // requeue clear it), and with that term SQLite walked every pending row through the state
+    // index, once per held row, instead of looking the held rows up by id.
     const result = await sql`
       update webhook_deliveries as d set next_attempt_at = ${leaseUntil}
       from ${this.capabilities.recordSet(values, HELD_COLUMNS, 'v')}
-      where d.id = v.delivery_id and d.claim_token = v.claim_token and d.state = 'pending'`.execute(
-      this.db,
-    )
+      where d.id = v.delivery_id and d.claim_token = v.claim_token`.execute(this.db)
     return Number(result.numAffectedRows ?? 0)
   }
 
