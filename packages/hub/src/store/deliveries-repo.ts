@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { sql, type Kysely, type QueryCreator } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DialectCapabilities, RecordColumn } from './dialect.js'
 import { pastKeyset } from './keyset.js'
 import type {
@@ -111,64 +111,42 @@ export class DeliveriesRepo {
     private readonly capabilities: DialectCapabilities,
   ) {}
 
-  /** Claims at most `limit` rows due at `now`, oldest due first, until `leaseUntil`. */
+  /**
+   * Claims at most `limit` rows due at `now`, oldest due first, until `leaseUntil`: one statement
+   * with one SQL text (so SQLite reuses its prepared statement), the webhook and the event looked
+   * up by primary key.
+   */
   async claim(limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
     const claimToken = randomBytes(12).toString('hex')
-    let due = this.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit)
     // PostgreSQL: concurrent workers skip each other's rows instead of waiting on them. SQLite
     // runs the whole UPDATE under its one write lock, which is the same guarantee.
-    if (this.capabilities.skipLocked) due = due.forUpdate().skipLocked()
-    const update = (db: QueryCreator<Database>) =>
-      db
-        .updateTable('webhook_deliveries')
-        .set({ claim_token: claimToken, next_attempt_at: leaseUntil })
-        .where('id', 'in', due)
-        .returning(CLAIMED_COLUMNS)
-    let claimed: Omit<ClaimedDelivery, 'claim_token'>[]
-    if (this.capabilities.dataModifyingCte) {
-      claimed = await this.db
-        .with('d', update)
-        .selectFrom('d')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .selectAll('d')
-        .select(['w.url', 'w.secret', 'w.active', 'e.body'])
-        .execute()
-    } else {
-      claimed = await this.#claimReturningTargets(claimToken, limit, now, leaseUntil)
-    }
-    return claimed.map((row) => ({ ...row, claim_token: claimToken }))
-  }
-
-  /**
-   * SQLite's claim: one `UPDATE … RETURNING` whose scalar subqueries look the webhook and the
-   * event up by primary key (its RETURNING cannot join), so a claim is one statement with one
-   * SQL text whatever the batch, and never scans the table for its claim token.
-   */
-  async #claimReturningTargets(
-    claimToken: string,
-    limit: number,
-    now: string,
-    leaseUntil: string,
-  ): Promise<Omit<ClaimedDelivery, 'claim_token'>[]> {
-    const { rows } = await sql<Omit<ClaimedDelivery, 'claim_token'>>`
+    const lock = this.capabilities.skipLocked ? sql`for update skip locked` : sql.raw('')
+    const cte = this.capabilities.dataModifyingCte
+    // Where RETURNING cannot join (SQLite), scalar subqueries look the webhook and the event up.
+    const targets = cte
+      ? sql.raw('')
+      : sql`, ${sql.join([
+          targetColumn('webhooks', 'webhook_id', 'url'),
+          targetColumn('webhooks', 'webhook_id', 'secret'),
+          targetColumn('webhooks', 'webhook_id', 'active'),
+          targetColumn('webhook_events', 'event_id', 'body'),
+        ])}`
+    const update = sql<Omit<ClaimedDelivery, 'claim_token'>>`
       update webhook_deliveries set claim_token = ${claimToken}, next_attempt_at = ${leaseUntil}
       where id in (
         select id from webhook_deliveries where state = 'pending' and next_attempt_at <= ${now}
-        order by next_attempt_at limit ${limit})
-      returning ${sql.join(CLAIMED_COLUMNS.map((name) => sql.ref(name)))},
-        ${targetColumn('webhooks', 'webhook_id', 'url')},
-        ${targetColumn('webhooks', 'webhook_id', 'secret')},
-        ${targetColumn('webhooks', 'webhook_id', 'active')},
-        ${targetColumn('webhook_events', 'event_id', 'body')}`.execute(this.db)
-    // As the inner joins elsewhere: a row whose webhook or event is gone is not attempted.
-    return rows.filter((row) => row.url !== null && row.body !== null)
+        order by next_attempt_at limit ${limit} ${lock})
+      returning ${sql.join(CLAIMED_COLUMNS.map((name) => sql.ref(name)))}${targets}`
+    const { rows } = cte
+      ? await sql<Omit<ClaimedDelivery, 'claim_token'>>`
+          with d as (${update})
+          select d.*, w.url, w.secret, w.active, e.body from d
+          join webhooks as w on w.id = d.webhook_id
+          join webhook_events as e on e.id = d.event_id`.execute(this.db)
+      : await update.execute(this.db)
+    // As the joins do: a row whose webhook or event is gone is not attempted.
+    const claimed = rows.filter((row) => row.url !== null && row.body !== null)
+    return claimed.map((row) => ({ ...row, claim_token: claimToken }))
   }
 
   /**
