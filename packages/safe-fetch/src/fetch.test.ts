@@ -89,6 +89,15 @@ describe('safe fetch', () => {
     expect(resolve.calls).toEqual(['svc-test.example', 'svc-test.example', 'svc-test.example'])
   })
 
+  it('checks the addresses of every request to a URL it sent to before: a rebinding is refused', async () => {
+    const records: Record<string, string[]> = { 'svc-test.example': ['127.0.0.1'] }
+    client({ resolve: recordingResolver(records) })
+    const url = `http://svc-test.example:${server.port}/ok`
+    ;(await fetch(url)).discard()
+    records['svc-test.example'] = ['10.0.0.1']
+    await expect(fetch(url)).rejects.toMatchObject({ code: 'private_dns' })
+  })
+
   it('keeps connections alive: sequential requests share one socket', async () => {
     client()
     const before = server.connections

@@ -8,6 +8,7 @@ import { NO_REDIRECTS, redirectHop, type RedirectPolicy } from './redirect.js'
 import { send, type Agents, type Hop } from './request.js'
 import { systemResolver } from './resolve.js'
 import { discardBody, SafeResponseImpl, type SafeResponse } from './response.js'
+import { UrlVerdicts } from './url-verdicts.js'
 
 export type SafeRequest = {
   /** Default GET. */
@@ -57,13 +58,14 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
     http: new http.Agent(agentOptions),
     https: new https.Agent({ ...agentOptions, ...(options.ca ? { ca: options.ca } : {}) }),
   }
+  const verdicts = new UrlVerdicts(allow)
   let closed = false
 
   async function safeFetch(input: string | URL, request: SafeRequest = {}): Promise<SafeResponse> {
     if (closed) throw new Error('this safe-fetch client is closed')
     const policy = request.redirects ?? NO_REDIRECTS
     validate(request.timeoutMs, policy)
-    let checked = inspectUrl(input, allow)
+    let checked = verdicts.inspect(input)
     let hop: Hop = {
       method: (request.method ?? 'GET').toUpperCase(),
       headers: request.headers ?? {},

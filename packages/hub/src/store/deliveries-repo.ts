@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { sql, type Kysely, type QueryCreator } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DialectCapabilities, RecordColumn } from './dialect.js'
 import { pastKeyset } from './keyset.js'
 import type {
@@ -111,51 +111,41 @@ export class DeliveriesRepo {
     private readonly capabilities: DialectCapabilities,
   ) {}
 
-  /** Claims at most `limit` rows due at `now`, oldest due first, until `leaseUntil`. */
+  /**
+   * Claims at most `limit` rows due at `now`, oldest due first, until `leaseUntil`: one statement
+   * with one SQL text (so SQLite reuses its prepared statement), the webhook and the event looked
+   * up by primary key.
+   */
   async claim(limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
     const claimToken = randomBytes(12).toString('hex')
-    let due = this.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit)
     // PostgreSQL: concurrent workers skip each other's rows instead of waiting on them. SQLite
     // runs the whole UPDATE under its one write lock, which is the same guarantee.
-    if (this.capabilities.skipLocked) due = due.forUpdate().skipLocked()
-    const update = (db: QueryCreator<Database>) =>
-      db
-        .updateTable('webhook_deliveries')
-        .set({ claim_token: claimToken, next_attempt_at: leaseUntil })
-        .where('id', 'in', due)
-        .returning(CLAIMED_COLUMNS)
-    let claimed: Omit<ClaimedDelivery, 'claim_token'>[]
-    if (this.capabilities.dataModifyingCte) {
-      claimed = await this.db
-        .with('d', update)
-        .selectFrom('d')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .selectAll('d')
-        .select(['w.url', 'w.secret', 'w.active', 'e.body'])
-        .execute()
-    } else {
-      const rows = await update(this.db).execute()
-      if (rows.length === 0) return []
-      const targets = await this.db
-        .selectFrom('webhooks as w')
-        .innerJoin('webhook_deliveries as d', 'd.webhook_id', 'w.id')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'w.url', 'w.secret', 'w.active', 'e.body'])
-        .where('d.claim_token', '=', claimToken)
-        .execute()
-      const byId = new Map(targets.map((t) => [t.id, t]))
-      claimed = rows.flatMap((row) => {
-        const target = byId.get(row.id)
-        return target ? [{ ...row, ...target }] : []
-      })
-    }
+    const lock = this.capabilities.skipLocked ? sql`for update skip locked` : sql.raw('')
+    const cte = this.capabilities.dataModifyingCte
+    // Where RETURNING cannot join (SQLite), scalar subqueries look the webhook and the event up.
+    const targets = cte
+      ? sql.raw('')
+      : sql`, ${sql.join([
+          targetColumn('webhooks', 'webhook_id', 'url'),
+          targetColumn('webhooks', 'webhook_id', 'secret'),
+          targetColumn('webhooks', 'webhook_id', 'active'),
+          targetColumn('webhook_events', 'event_id', 'body'),
+        ])}`
+    const update = sql<Omit<ClaimedDelivery, 'claim_token'>>`
+      update webhook_deliveries set claim_token = ${claimToken}, next_attempt_at = ${leaseUntil}
+      where id in (
+        select id from webhook_deliveries where state = 'pending' and next_attempt_at <= ${now}
+        order by next_attempt_at limit ${limit} ${lock})
+      returning ${sql.join(CLAIMED_COLUMNS.map((name) => sql.ref(name)))}${targets}`
+    const { rows } = cte
+      ? await sql<Omit<ClaimedDelivery, 'claim_token'>>`
+          with d as (${update})
+          select d.*, w.url, w.secret, w.active, e.body from d
+          join webhooks as w on w.id = d.webhook_id
+          join webhook_events as e on e.id = d.event_id`.execute(this.db)
+      : await update.execute(this.db)
+    // As the joins do: a row whose webhook or event is gone is not attempted.
+    const claimed = rows.filter((row) => row.url !== null && row.body !== null)
     return claimed.map((row) => ({ ...row, claim_token: claimToken }))
   }
 
@@ -169,12 +159,13 @@ export class DeliveriesRepo {
     const values = JSON.stringify(
       held.map((h) => ({ delivery_id: h.id, claim_token: h.claimToken })),
     )
+    // No `d.state = 'pending'`: only a pending row carries a claim token (a completion and every
+    // requeue clear it), and with that term SQLite walked every pending row through the state
+    // index, once per held row, instead of looking the held rows up by id.
     const result = await sql`
       update webhook_deliveries as d set next_attempt_at = ${leaseUntil}
       from ${this.capabilities.recordSet(values, HELD_COLUMNS, 'v')}
-      where d.id = v.delivery_id and d.claim_token = v.claim_token and d.state = 'pending'`.execute(
-      this.db,
-    )
+      where d.id = v.delivery_id and d.claim_token = v.claim_token`.execute(this.db)
     return Number(result.numAffectedRows ?? 0)
   }
 
@@ -205,12 +196,7 @@ export class DeliveriesRepo {
     const attempts = batch.flatMap((c) => (c.attempt ? [c.attempt] : []))
     const { rows } = await sql<{ id: string }>`
       with updated as (${this.#updateOutcomes(batch)} returning d.id),
-      inserted as (
-        insert into webhook_attempts (${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(name)))})
-        select ${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(`a.${name}`)))}
-        from ${this.capabilities.recordSet(JSON.stringify(attempts), ATTEMPT_COLUMNS, 'a')}
-        join updated on updated.id = a.delivery_id
-      )
+      inserted as (${this.#insertAttempts(attempts)} join updated on updated.id = a.delivery_id)
       select id from updated`.execute(this.db)
     return new Set(rows.map((row) => row.id))
   }
@@ -221,8 +207,19 @@ export class DeliveriesRepo {
     )
     const ids = new Set(rows.map((row) => row.id))
     const attempts = batch.flatMap((c) => (c.attempt && ids.has(c.id) ? [c.attempt] : []))
-    if (attempts.length > 0) await this.db.insertInto('webhook_attempts').values(attempts).execute()
+    if (attempts.length > 0) await sql`${this.#insertAttempts(attempts)}`.execute(this.db)
     return ids
+  }
+
+  /**
+   * `INSERT … SELECT` of `attempts` from one JSON parameter (`a`): one SQL text whatever their
+   * number, so SQLite's prepared statement is reused and nothing is built per row.
+   */
+  #insertAttempts(attempts: readonly AttemptRow[]) {
+    return sql`
+      insert into webhook_attempts (${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(name)))})
+      select ${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(`a.${name}`)))}
+      from ${this.capabilities.recordSet(JSON.stringify(attempts), ATTEMPT_COLUMNS, 'a')}`
   }
 
   /** `UPDATE … FROM` the outcomes of `batch`, each row only with its claim token. */
@@ -361,4 +358,9 @@ export class DeliveriesRepo {
       .selectAll('d')
       .select(['e.type as event_type', 'e.body as event_body'])
   }
+}
+
+/** `(select column from table where id = webhook_deliveries.key) as column`, for a RETURNING. */
+function targetColumn(table: string, key: string, column: string) {
+  return sql`(select ${sql.ref(column)} from ${sql.table(table)} as t where t.id = ${sql.ref(`webhook_deliveries.${key}`)}) as ${sql.ref(column)}`
 }

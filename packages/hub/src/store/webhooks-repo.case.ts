@@ -345,6 +345,18 @@ export function runWebhooksRepoTests(current: () => Store): void {
       expect(before.map((c) => c.id)).toEqual([lost.id])
       const after = await store.deliveries.claim(10, at(45), at(60))
       expect(after.map((c) => c.id)).toEqual([mine.id])
+      // A row whose outcome is written is not held any more: its old token renews nothing.
+      await store.deliveries.complete([done(after[0]!, 'succeeded', at(46))])
+      expect(
+        await store.deliveries.renew([{ id: mine.id, claimToken: after[0]!.claim_token }], at(90)),
+      ).toBe(0)
+      expect(
+        await store.kysely
+          .selectFrom('webhook_deliveries')
+          .select(['state', 'next_attempt_at', 'claim_token'])
+          .where('id', '=', mine.id)
+          .executeTakeFirst(),
+      ).toEqual({ state: 'succeeded', next_attempt_at: null, claim_token: null })
       // Nothing held: no statement, nothing renewed.
       expect(await store.deliveries.renew([], at(90))).toBe(0)
     })
