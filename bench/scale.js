@@ -20,7 +20,7 @@
 // PostgreSQL: SVC_BENCH_DATABASE_URL, else SVC_TEST_DATABASE_URL, else the local test database.
 // Redis: --redis-url, else SVC_BENCH_REDIS_URL, else database 11 of the local Redis; the keys of
 // the run's users are deleted at the end.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { Redis } from 'ioredis'
 import { runNode } from './lib/child-runs.js'
 import { startCluster } from './lib/hub-cluster.js'
@@ -87,27 +87,54 @@ function machineCpu() {
   }
 }
 
+/** CPU time so far (ms) of every process whose command is `name` (/proc; 0 elsewhere). */
+function commandCpuMs(name) {
+  let total = 0
+  let pids = []
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))
+  } catch {
+    return 0
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      if (command === name || command.startsWith(`${name}:`)) total += processCpuMs(pid) ?? 0
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total
+}
+
 /**
  * Runs `work`, answering its result with `cpu`: the machine's busy share of all cores, and the
- * hubs' and this process's (the load generator's) CPU time over wall time (100 % = one core).
+ * CPU time over wall time (100 % = one core) of `processes` (the hubs or workers measured), of
+ * this process (the load generator), and of every PostgreSQL and Redis server process (those
+ * serve other work on the machine too).
  */
-async function measuringCpu(hubs, work) {
+async function measuringCpu(processes, work) {
   const machine = machineCpu()
-  const hubCpu = hubs.map((h) => processCpuMs(h.pid))
+  const own = processes.map((p) => processCpuMs(p.pid))
+  const postgres = commandCpuMs('postgres')
+  const redis = commandCpuMs('redis-server')
   const client = process.cpuUsage()
   const started = performance.now()
   const result = await work()
   const wallMs = performance.now() - started
   const machineAfter = machineCpu()
   const used = process.cpuUsage(client)
-  const hubMs = hubs.reduce((sum, h, i) => sum + (processCpuMs(h.pid) - hubCpu[i]), 0)
+  const ownMs = processes.reduce((sum, p, i) => sum + (processCpuMs(p.pid) - own[i]), 0)
   result.cpu = {
     machineBusy:
       machine && machineAfter
         ? (machineAfter.busy - machine.busy) / (machineAfter.total - machine.total)
         : undefined,
-    hubs: Number.isNaN(hubMs) ? undefined : hubMs / wallMs,
+    hubs: Number.isNaN(ownMs) ? undefined : ownMs / wallMs,
     client: (used.user + used.system) / 1000 / wallMs,
+    postgres: (commandCpuMs('postgres') - postgres) / wallMs,
+    redis: (commandCpuMs('redis-server') - redis) / wallMs,
   }
   return result
 }
@@ -165,7 +192,11 @@ function describeLoad(name, r, unit) {
   const failed = r.non2xx + r.errors
   return (
     `${name}: ${fmt(r.rate, r.rate < 100 ? 1 : 0)} ${unit}/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms` +
-    (r.cpu ? `, machine ${fmt(r.cpu.machineBusy * 100)} % busy` : '') +
+    (r.cpu
+      ? `, machine ${fmt(r.cpu.machineBusy * 100)} % busy (hubs ${fmt(r.cpu.hubs * 100)} %, ` +
+        `PostgreSQL ${fmt(r.cpu.postgres * 100)} %, Redis ${fmt(r.cpu.redis * 100)} %, ` +
+        `load generator ${fmt(r.cpu.client * 100)} %)`
+      : '') +
     (failed ? ` (${r.non2xx} non-2xx, ${r.errors} errors${r.sample ? `: ${r.sample}` : ''})` : '')
   )
 }
@@ -405,7 +436,9 @@ function printReport(report) {
         `${s.three.map((r) => fmt(r.rate, digits)).join(' / ')}; machine busy ${busy(s.one)} % ` +
         `/ ${busy(s.three)} % of ${report.machine.cores} cores; hubs' CPU ` +
         `${fmt(median(s.three.map((r) => r.cpu.hubs * 100)))} %, load generator's ` +
-        `${fmt(median(s.three.map((r) => r.cpu.client * 100)))} % (3 hubs)` +
+        `${fmt(median(s.three.map((r) => r.cpu.client * 100)))} %, PostgreSQL's ` +
+        `${fmt(median(s.three.map((r) => r.cpu.postgres * 100)))} %, Redis's ` +
+        `${fmt(median(s.three.map((r) => r.cpu.redis * 100)))} % (3 hubs; 100 % = one core)` +
         (failed([...s.one, ...s.three]) ? `; **${failed([...s.one, ...s.three])} failed**` : ''),
     ])
   }
