@@ -8,13 +8,13 @@
 //   and against the three, interleaved in rounds (1, 3, then 3, 1, …): the scaling factor 1 → 3
 //   is the median of the rounds' ratios;
 // - webhook deliveries/s by the two workers (pushes spread over the hubs; a receiver verifies
-//   every signature and counts duplicates), then by one worker (the other stopped);
+//   every signature and counts duplicates), then by one worker (the other stopped), in rounds;
 // - that rate limits are shared: with GET /v1/user limited to --limit per 60 s, a burst of
 //   3 × limit requests spread over the three hubs gets exactly `limit` 2xx in all.
 // The limiter counts in Redis throughout; the measured routes are raised to the most it accepts
 // (1,000,000 per 60 s) so that nothing measured is refused.
 // Usage: node bench/scale.js [--seconds 10] [--warmup 3] [--connections 48] [--rounds 3]
-//   [--publish-seconds 8] [--concurrency 6] [--webhooks 200] [--revisions 10]
+//   [--publish-seconds 8] [--concurrency 6] [--webhooks 200] [--revisions 10] [--webhook-rounds 3]
 //   [--limit 60] [--log-level info] [--redis-url redis://127.0.0.1:6379/11]
 //   [--only get,publish,webhooks,limits]
 // PostgreSQL: SVC_BENCH_DATABASE_URL, else SVC_TEST_DATABASE_URL, else the local test database.
@@ -87,24 +87,35 @@ function machineCpu() {
   }
 }
 
-/** CPU time so far (ms) of every process whose command is `name` (/proc; 0 elsewhere). */
+/** CPU time so far (ms) of each process whose command is `name`, by pid (/proc; none elsewhere). */
 function commandCpuMs(name) {
-  let total = 0
+  const byPid = new Map()
   let pids = []
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))
   } catch {
-    return 0
+    return byPid
   }
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
       const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-      if (command === name || command.startsWith(`${name}:`)) total += processCpuMs(pid) ?? 0
+      if (command === name) byPid.set(pid, processCpuMs(pid) ?? 0)
     } catch {
       // ended meanwhile
     }
   }
+  return byPid
+}
+
+/**
+ * CPU time (ms) the processes of `after` used since `before`: a process that started meanwhile
+ * counts whole; one that ended meanwhile is missed (PostgreSQL's backends of other clients come
+ * and go), so this is a lower bound.
+ */
+function cpuSince(before, after) {
+  let total = 0
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0)
   return total
 }
 
@@ -133,8 +144,9 @@ async function measuringCpu(processes, work) {
         : undefined,
     hubs: Number.isNaN(ownMs) ? undefined : ownMs / wallMs,
     client: (used.user + used.system) / 1000 / wallMs,
-    postgres: (commandCpuMs('postgres') - postgres) / wallMs,
-    redis: (commandCpuMs('redis-server') - redis) / wallMs,
+    hubsMsPerRequest: Number.isNaN(ownMs) || !result.answered ? undefined : ownMs / result.answered,
+    postgres: cpuSince(postgres, commandCpuMs('postgres')) / wallMs,
+    redis: cpuSince(redis, commandCpuMs('redis-server')) / wallMs,
   }
   return result
 }
@@ -194,6 +206,7 @@ function describeLoad(name, r, unit) {
     `${name}: ${fmt(r.rate, r.rate < 100 ? 1 : 0)} ${unit}/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms` +
     (r.cpu
       ? `, machine ${fmt(r.cpu.machineBusy * 100)} % busy (hubs ${fmt(r.cpu.hubs * 100)} %, ` +
+        `${fmt(r.cpu.hubsMsPerRequest, 2)} ms each, ` +
         `PostgreSQL ${fmt(r.cpu.postgres * 100)} %, Redis ${fmt(r.cpu.redis * 100)} %, ` +
         `load generator ${fmt(r.cpu.client * 100)} %)`
       : '') +
@@ -305,11 +318,18 @@ async function benchWebhooks(cluster, receiver, token, options) {
     )
     return outcome
   }
-  const two = await phase('two workers', cluster.workers)
-  // Stopped: its attempts in flight finish and their outcomes are written first.
-  await cluster.workers[1].stop()
-  const one = await phase('one worker (the other stopped)', cluster.workers.slice(0, 1))
-  return { two, one }
+  // Rounds of two workers, then one (the other stopped: its attempts in flight finish and
+  // their outcomes are written first), then a new second worker for the next round.
+  const results = { two: [], one: [] }
+  let [first, second] = cluster.workers
+  for (let round = 1; round <= options.webhookRounds; round++) {
+    results.two.push(await phase(`two workers, round ${round}`, [first, second]))
+    await second.stop()
+    results.one.push(await phase(`one worker, round ${round}`, [first]))
+    if (round < options.webhookRounds)
+      second = await cluster.addWorker(`svc-hub worker #${round + 2}`)
+  }
+  return results
 }
 
 // ---- rate limits shared through Redis
@@ -434,7 +454,9 @@ function printReport(report) {
       `${latency(s.one)}; ${latency(s.three)}`,
       `rounds 1 hub: ${s.one.map((r) => fmt(r.rate, digits)).join(' / ')}; 3 hubs: ` +
         `${s.three.map((r) => fmt(r.rate, digits)).join(' / ')}; machine busy ${busy(s.one)} % ` +
-        `/ ${busy(s.three)} % of ${report.machine.cores} cores; hubs' CPU ` +
+        `/ ${busy(s.three)} % of ${report.machine.cores} cores; hub CPU per request ` +
+        `${fmt(median(s.one.map((r) => r.cpu.hubsMsPerRequest)), 2)} / ` +
+        `${fmt(median(s.three.map((r) => r.cpu.hubsMsPerRequest)), 2)} ms; hubs' CPU ` +
         `${fmt(median(s.three.map((r) => r.cpu.hubs * 100)))} %, load generator's ` +
         `${fmt(median(s.three.map((r) => r.cpu.client * 100)))} %, PostgreSQL's ` +
         `${fmt(median(s.three.map((r) => r.cpu.postgres * 100)))} %, Redis's ` +
@@ -444,15 +466,19 @@ function printReport(report) {
   }
   if (report.webhooks) {
     const { one, two } = report.webhooks
+    const all = [...one, ...two]
+    const sum = (key) => all.reduce((total, r) => total + r[key], 0)
     rows.push([
       `webhook deliveries (/s), ${options.webhooks} webhooks × ${options.revisions} revisions`,
-      `1 worker: ${fmt(one.rate)}`,
-      `2 workers: **${fmt(two.rate)}**`,
-      fmt(two.rate / one.rate, 2),
-      `${one.p50} / ${one.p99}; ${two.p50} / ${two.p99}`,
-      `pushes spread over the hubs; duplicates ${two.duplicates} / ${one.duplicates}, ` +
-        `verification errors ${two.errors + one.errors}; delivered ${two.deliveries} / ` +
-        `${one.deliveries} of ${two.expected}; the 1-worker run after the 2-worker run`,
+      `1 worker: ${fmt(rate(one))}`,
+      `2 workers: **${fmt(rate(two))}**`,
+      fmt(median(two.map((r, i) => r.rate / one[i].rate)), 2),
+      `${median(one.map((r) => r.p50))} / ${median(one.map((r) => r.p99))}; ` +
+        `${median(two.map((r) => r.p50))} / ${median(two.map((r) => r.p99))}`,
+      `rounds 1 worker: ${one.map((r) => fmt(r.rate)).join(' / ')}; 2 workers: ` +
+        `${two.map((r) => fmt(r.rate)).join(' / ')} (2 then 1 in each round); pushes spread ` +
+        `over the hubs; ${sum('duplicates')} duplicates, ${sum('errors')} verification errors, ` +
+        `${sum('deliveries')} of ${sum('expected')} delivered; latency from the event's time`,
     ])
   }
   console.log(`| ${header.join(' | ')} |`)
@@ -497,6 +523,7 @@ function readOptions(argv) {
     concurrency: number('concurrency', 6),
     webhooks: number('webhooks', 200),
     revisions: number('revisions', 10),
+    webhookRounds: number('webhook-rounds', 3),
     limit: number('limit', 60),
     timeout: number('timeout', 120),
     logLevel: String(args['log-level'] ?? 'info'),

@@ -76,6 +76,12 @@ export async function startCluster({
     schema,
     adminPat: pats[0],
     admins: pats.length,
+    /** Starts one more `svc-hub worker` on the same store and environment; stopped on release. */
+    addWorker: async (label) => {
+      const worker = await startWorker(label, env)
+      stops.push(onExit(() => worker.stop()))
+      return worker
+    },
     /** Stops every process (answers their exit statuses), then removes the schema and data. */
     release: async () => {
       const statuses = await Promise.all(stops.map((stop) => stop()))
