@@ -5,8 +5,8 @@
 // i mod 3 and keeps it (keep-alive), as a round-robin TCP balancer in front of them would.
 // Measured:
 // - GET config (PAT) and publish (a 2 MB upload, sources unchanged), requests/s against one hub
-//   and against the three, interleaved in rounds (1, 3, then 3, 1, …): the scaling factor 1 → 3
-//   is the median of the rounds' ratios;
+//   and against the three, interleaved in rounds (1, 3, then 3, 1, …) after 2 × --warmup against
+//   the three: the scaling factor 1 → 3 is the median of the rounds' ratios;
 // - webhook deliveries/s by the two workers (pushes spread over the hubs; a receiver verifies
 //   every signature and counts duplicates), then by one worker (the other stopped), in rounds;
 // - that rate limits are shared: with GET /v1/user limited to --limit per 60 s, a burst of
@@ -14,7 +14,7 @@
 // The limiter counts in Redis throughout; the measured routes are raised to the most it accepts
 // (1,000,000 per 60 s) so that nothing measured is refused.
 // Usage: node bench/scale.js [--seconds 10] [--warmup 3] [--connections 48] [--rounds 3]
-//   [--publish-seconds 8] [--concurrency 6] [--webhooks 200] [--revisions 10] [--webhook-rounds 3]
+//   [--publish-seconds 8] [--concurrency 6] [--webhooks 500] [--revisions 10] [--webhook-rounds 3]
 //   [--limit 60] [--log-level info] [--redis-url redis://127.0.0.1:6379/11]
 //   [--only get,publish,webhooks,limits]
 // PostgreSQL: SVC_BENCH_DATABASE_URL, else SVC_TEST_DATABASE_URL, else the local test database.
@@ -218,6 +218,8 @@ function describeLoad(name, r, unit) {
 async function scaling(cluster, shape, { rounds, warmup, seconds }, label, unit) {
   const targets = { one: [cluster.hubs[0]], three: cluster.hubs }
   const results = { one: [], three: [] }
+  // Hub 1 served the setup (and any earlier shape): the other two get as much warm-up first.
+  await runLoad({ url: cluster.hubs.map((h) => h.url), ...shape(), seconds: warmup * 2 })
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? ['one', 'three'] : ['three', 'one']
     for (const which of order) {
@@ -521,7 +523,7 @@ function readOptions(argv) {
     rounds: number('rounds', 3),
     publishSeconds: number('publish-seconds', 8),
     concurrency: number('concurrency', 6),
-    webhooks: number('webhooks', 200),
+    webhooks: number('webhooks', 500),
     revisions: number('revisions', 10),
     webhookRounds: number('webhook-rounds', 3),
     limit: number('limit', 60),
