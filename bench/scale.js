@@ -627,8 +627,15 @@ async function main() {
       'publishes',
     )
   }
-  if (options.only.includes('webhooks'))
+  if (options.only.includes('webhooks')) {
     report.webhooks = await benchWebhooks(cluster, receiver, token, options)
+    for (const r of [...report.webhooks.two, ...report.webhooks.one]) {
+      if (r.deliveries !== r.expected || r.errors)
+        report.problems.push(
+          `webhooks, ${r.label}: ${r.deliveries} of ${r.expected} deliveries verified, ${r.errors} failed verification`,
+        )
+    }
+  }
 
   for (const process of [...cluster.hubs, ...cluster.workers]) {
     const logged = process.errors?.()
