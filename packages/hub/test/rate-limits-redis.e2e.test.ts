@@ -1,7 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { newSchemaName, storeKinds, type StoreKind } from './support/databases.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { call, type Reply } from './support/http.js'
 import { eventually } from './support/poll.js'
@@ -41,25 +45,55 @@ async function twoHubs(env: NodeJS.ProcessEnv): Promise<[HubProcess, HubProcess]
   return [first, second]
 }
 
+/**
+ * `count` hubs started at once on one new, empty store of `kind`, as a scaled-out deployment
+ * starts them: their migrations and the first admin race.
+ */
+async function hubsAtOnce(kind: StoreKind, count: number, env: NodeJS.ProcessEnv) {
+  const store = {
+    dataDir: mkdtempSync(join(tmpdir(), 'svc-hub-test-')),
+    schema: kind === 'postgres' ? newSchemaName() : undefined,
+  }
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => startHub(kind, { env, reuse: store })),
+  )
+  for (const s of started) if (s.status === 'fulfilled') hubs.push(s.value)
+  for (const s of started) if (s.status === 'rejected') throw s.reason
+  return hubs.slice(-count)
+}
+
 const withRedis = await redisAvailable()
+const kinds = await storeKinds()
 
 ;(withRedis ? describe : describe.skip)('rate limits counted in Redis (REDIS_URL)', () => {
-  it('two hub processes sharing Redis share one budget: their 2xx add up to the limit', async () => {
-    const [a, b] = await twoHubs({ ...LIMITS, REDIS_URL: redisUrl() })
-    const replies = await burst([a, b], a.adminPat, 30)
-    expect(statuses(replies)).toEqual({ 200: 20, 429: 10 })
-    // One counter: every remaining count from 19 to 0 was handed out once.
-    const remaining = replies
-      .filter((r) => r.status === 200)
-      .map((r) => Number(r.headers.get('ratelimit-remaining')))
-      .sort((x, y) => x - y)
-    expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => i))
-    for (const refused of replies.filter((r) => r.status === 429)) {
-      expect(refused.body.code).toBe('rate_limited')
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-    }
-    for (const hub of [a, b]) expect(hub.stdout()).toContain(READY)
-  })
+  it.each(kinds)(
+    'three hubs started at once on one new %s store share one budget through Redis: their 2xx add up to the limit',
+    async (kind) => {
+      const three = await hubsAtOnce(kind, 3, { ...LIMITS, REDIS_URL: redisUrl() })
+      // One of them made the admin; the others found it made.
+      const pats = three.map((hub) => hub.adminPat).filter((pat) => pat !== '')
+      expect(pats).toHaveLength(1)
+      // Each connects to Redis before it listens; on a slow machine one may still be retrying.
+      await eventually(
+        () => (three.every((hub) => hub.stdout().includes(READY)) ? true : undefined),
+        'every hub connected to Redis',
+      )
+      const replies = await burst(three, pats[0]!, 30)
+      expect(statuses(replies)).toEqual({ 200: 20, 429: 10 })
+      // One counter: every remaining count from 19 to 0 was handed out once.
+      const remaining = replies
+        .filter((r) => r.status === 200)
+        .map((r) => Number(r.headers.get('ratelimit-remaining')))
+        .sort((x, y) => x - y)
+      expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => i))
+      for (const refused of replies.filter((r) => r.status === 429)) {
+        expect(refused.body.code).toBe('rate_limited')
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      }
+      // Redis stayed reachable for every hub: nothing was counted in a hub's memory instead.
+      for (const hub of three) expect(hub.stdout()).not.toContain(NOT_REACHABLE)
+    },
+  )
 })
 
 describe('rate limits counted in memory (no REDIS_URL)', () => {

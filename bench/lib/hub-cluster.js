@@ -1,0 +1,138 @@
+// Several hub processes on one store, as a scaled-out deployment runs them: `hubs` `svc-hub
+// serve` (each on its own free loopback port) and `workers` `svc-hub worker`, all on one new
+// PostgreSQL schema and with one environment (REDIS_URL and the rest), started at once on the
+// empty schema so that their migrations and the first admin race as they would in production.
+// Everything is stopped, and the schema and data directory removed, by `release` or on the way
+// out (hub-runs.js's cleanup).
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { HUB_BIN, onExit, withPostgres } from './hub-runs.js'
+import { startServer } from './servers.js'
+
+// As hub-runs.js: the PostgreSQL its withPostgres connects to.
+const PG_URL =
+  process.env.SVC_BENCH_DATABASE_URL ||
+  process.env.SVC_TEST_DATABASE_URL ||
+  'postgres://postgres@127.0.0.1:5432/test'
+const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
+const START_TIMEOUT_MS = 30_000
+const STOP_TIMEOUT_MS = 15_000
+const KEEP_CHARS = 64_000
+
+/**
+ * Starts the cluster; answers `{ hubs, workers, env, schema, adminPat, release }`: `hubs` are
+ * startServer's servers, `workers` `{ pid, stdout, stop }`, `adminPat` the one admin PAT printed
+ * (by whichever hub made the admin), `admins` how many hubs printed one.
+ */
+export async function startCluster({
+  hubs: hubCount,
+  workers: workerCount,
+  logLevel,
+  env: extra = {},
+  serveArgs = [],
+}) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-scale-'))
+  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
+  const schema = `svc_bench_${randomBytes(6).toString('hex')}`
+  const dropIt = onExit(() =>
+    withPostgres((client) => client.query(`drop schema if exists "${schema}" cascade`)),
+  )
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_HUB_DATA: dataDir,
+    SVC_HUB_LOG_LEVEL: logLevel,
+    DATABASE_URL: PG_URL,
+    SVC_HUB_DATABASE_SCHEMA: schema,
+    ...extra,
+  }
+  const started = await Promise.allSettled([
+    ...Array.from({ length: hubCount }, (_, i) =>
+      startServer({
+        label: `svc-hub serve #${i + 1}`,
+        args: [HUB_BIN, 'serve', ...serveArgs],
+        env,
+      }),
+    ),
+    ...Array.from({ length: workerCount }, (_, i) => startWorker(`svc-hub worker #${i + 1}`, env)),
+  ])
+  const stops = []
+  for (const s of started) if (s.status === 'fulfilled') stops.push(onExit(() => s.value.stop()))
+  const failed = started.find((s) => s.status === 'rejected')
+  if (failed) throw failed.reason
+  const all = started.map((s) => s.value)
+  const hubs = all.slice(0, hubCount)
+  const workers = all.slice(hubCount)
+  const pats = hubs.map((hub) => PAT.exec(hub.stderr())?.[0]).filter(Boolean)
+  return {
+    hubs,
+    workers,
+    env,
+    schema,
+    adminPat: pats[0],
+    admins: pats.length,
+    /** Starts one more `svc-hub worker` on the same store and environment; stopped on release. */
+    addWorker: async (label) => {
+      const worker = await startWorker(label, env)
+      stops.push(onExit(() => worker.stop()))
+      return worker
+    },
+    /** Stops every process (answers their exit statuses), then removes the schema and data. */
+    release: async () => {
+      const statuses = await Promise.all(stops.map((stop) => stop()))
+      await dropIt()
+      await removeDir()
+      return statuses
+    },
+  }
+}
+
+/** `svc-hub worker` with `env`, once it logs that it started. */
+async function startWorker(label, env) {
+  const child = spawn(process.execPath, [HUB_BIN, 'worker'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout = keepEnd(stdout + chunk.toString('utf8'))))
+  child.stderr.on('data', (chunk) => (stderr = keepEnd(stderr + chunk.toString('utf8'))))
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  )
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (!stdout.includes('"webhook worker started"')) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${label} exited with ${child.exitCode ?? child.signalCode}\n${stderr}`)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`${label} did not start in ${START_TIMEOUT_MS} ms\n${stdout}\n${stderr}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  let stopping
+  return {
+    label,
+    pid: child.pid,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** SIGTERM, SIGKILL when it has not exited in time; answers the exit code or signal. */
+    stop: () =>
+      (stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+        const status = await exited
+        clearTimeout(timer)
+        return status
+      })()),
+  }
+}
+
+function keepEnd(text) {
+  return text.length > KEEP_CHARS ? text.slice(-KEEP_CHARS) : text
+}
