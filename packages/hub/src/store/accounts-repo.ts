@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely'
+import { compiledOnce } from './compiled-once.js'
 import { byCodeUnits, newId, now } from './ids.js'
 import type { AccountKind, AccountRow, ApiKeyRow, Database, Role, TokenRow } from './schema.js'
 
 export type TokenWithUser = TokenRow & { user_handle: string }
+
+/** An account with a user's role in it (none: a user account, or not a member). */
+export type AccountWithRoleRow = { account: AccountRow; role: Role | undefined }
 
 /** Users, organisations, memberships, PATs and organisation API keys. */
 export class AccountsRepo {
@@ -26,6 +30,29 @@ export class AccountsRepo {
       .where('handle', '=', handle)
       .executeTakeFirst()
   }
+
+  /** The account `handle` with the role `userId` has in it, in one query. */
+  async findWithRole(handle: string, userId: string): Promise<AccountWithRoleRow | undefined> {
+    const [row] = await this.#withRole(handle, userId)
+    if (!row) return undefined
+    const { role, ...account } = row
+    return { account, role: role ?? undefined }
+  }
+
+  readonly #withRole = compiledOnce(
+    () => this.db,
+    (handle: string, userId: string) =>
+      this.db
+        .selectFrom('accounts')
+        .leftJoin('memberships', (join) =>
+          join
+            .onRef('memberships.org_id', '=', 'accounts.id')
+            .on('memberships.user_id', '=', userId),
+        )
+        .selectAll('accounts')
+        .select('memberships.role as role')
+        .where('accounts.handle', '=', handle),
+  )
 
   findById(id: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()

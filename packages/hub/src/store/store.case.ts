@@ -467,6 +467,48 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       expect(store.capabilities.isUniqueViolation(duplicate)).toBe(true)
     })
 
+    it('findWithAccess answers the account, the reader’s role and the project in one row', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const acme = await store.accounts.create('acme', 'org')
+      const carol = await store.accounts.create('carol', 'user')
+      await store.accounts.setRole(acme.id, carol.id, 'reader')
+      const stack = await store.stacks.ensure(acme.id, 'web-stack')
+      const project = await seedProjectIn(store, acme, stack.id)
+      const found = await store.projects.find('acme', 'my-app')
+
+      expect(await store.projects.findWithAccess('acme', 'my-app', carol.id)).toEqual({
+        account: acme,
+        role: 'reader',
+        project: found,
+      })
+      expect(found?.id).toBe(project.id)
+      expect(await store.projects.findWithAccess('acme', 'my-app', alice.id)).toEqual({
+        account: acme,
+        role: undefined,
+        project: found,
+      })
+      expect(await store.projects.findWithAccess('acme', 'other', carol.id)).toEqual({
+        account: acme,
+        role: 'reader',
+        project: undefined,
+      })
+      expect(await store.projects.findWithAccess('alice', 'my-app', alice.id)).toEqual({
+        account: alice,
+        role: undefined,
+        project: undefined,
+      })
+      expect(await store.projects.findWithAccess('nobody', 'my-app', alice.id)).toBeUndefined()
+      expect(await store.accounts.findWithRole('acme', carol.id)).toEqual({
+        account: acme,
+        role: 'reader',
+      })
+      expect(await store.accounts.findWithRole('acme', alice.id)).toEqual({
+        account: acme,
+        role: undefined,
+      })
+      expect(await store.accounts.findWithRole('nobody', alice.id)).toBeUndefined()
+    })
+
     it('setConfig replaces the config and stamps when', async () => {
       const { project } = await seedProject(store)
       const at = await store.projects.setConfig(project.id, '{"basePath":"src/api"}')
