@@ -7,7 +7,12 @@ import {
   StackVersionSchema,
 } from '@svc/hub-api'
 import semver from 'semver'
-import { accountOrThrow, requireAccess } from '../auth/access.js'
+import {
+  accountOrThrow,
+  accountWithRoleOrThrow,
+  requireAccess,
+  requireAccessWith,
+} from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubEnv } from '../http/env.js'
@@ -303,8 +308,7 @@ async function readableStack(c: StackContext) {
   const handle = c.req.param('account') ?? ''
   const slug = c.req.param('slug') ?? ''
   const { store } = c.get('hub')
-  const account = await accountOrThrow(store, handle)
-  await requireAccess(store, caller, account, 'read', 'stacks')
+  requireAccessWith(caller, await accountWithRoleOrThrow(store, caller, handle), 'read', 'stacks')
   const stack = await store.stacks.find(handle, slug)
   if (!stack) throw new ApiError('not_found', `There is no stack @${handle}/${slug}.`)
   return stack

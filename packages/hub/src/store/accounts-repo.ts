@@ -1,12 +1,21 @@
 import type { Kysely } from 'kysely'
+import { compiledOnce } from './compiled-once.js'
 import { byCodeUnits, newId, now } from './ids.js'
 import type { AccountKind, AccountRow, ApiKeyRow, Database, Role, TokenRow } from './schema.js'
+import { TokenCache } from './token-cache.js'
 
 export type TokenWithUser = TokenRow & { user_handle: string }
 
+/** An account with a user's role in it (none: a user account, or not a member). */
+export type AccountWithRoleRow = { account: AccountRow; role: Role | undefined }
+
 /** Users, organisations, memberships, PATs and organisation API keys. */
 export class AccountsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Shared by the store and its transactions; off unless the store turned it on. */
+    private readonly tokens: TokenCache = new TokenCache(),
+  ) {}
 
   async create(handle: string, kind: AccountKind): Promise<AccountRow> {
     const row: AccountRow = {
@@ -26,6 +35,29 @@ export class AccountsRepo {
       .where('handle', '=', handle)
       .executeTakeFirst()
   }
+
+  /** The account `handle` with the role `userId` has in it, in one query. */
+  async findWithRole(handle: string, userId: string): Promise<AccountWithRoleRow | undefined> {
+    const [row] = await this.#withRole(handle, userId)
+    if (!row) return undefined
+    const { role, ...account } = row
+    return { account, role: role ?? undefined }
+  }
+
+  readonly #withRole = compiledOnce(
+    () => this.db,
+    (handle: string, userId: string) =>
+      this.db
+        .selectFrom('accounts')
+        .leftJoin('memberships', (join) =>
+          join
+            .onRef('memberships.org_id', '=', 'accounts.id')
+            .on('memberships.user_id', '=', userId),
+        )
+        .selectAll('accounts')
+        .select('memberships.role as role')
+        .where('accounts.handle', '=', handle),
+  )
 
   findById(id: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()
@@ -97,15 +129,26 @@ export class AccountsRepo {
     return row
   }
 
-  findTokenByHash(hash: string): Promise<TokenWithUser | undefined> {
-    return this.db
-      .selectFrom('tokens')
-      .innerJoin('accounts', 'accounts.id', 'tokens.user_id')
-      .selectAll('tokens')
-      .select('accounts.handle as user_handle')
-      .where('tokens.token_hash', '=', hash)
-      .executeTakeFirst()
+  /** The token with this hash and its user's handle: from the token cache when it may be. */
+  async findTokenByHash(hash: string): Promise<TokenWithUser | undefined> {
+    const stamp = this.tokens.stamp()
+    const cached = stamp && this.tokens.get(hash, stamp)
+    if (cached) return cached
+    const [row] = await this.#tokenByHash(hash)
+    if (row && stamp) this.tokens.put(hash, row, stamp)
+    return row
   }
+
+  readonly #tokenByHash = compiledOnce(
+    () => this.db,
+    (hash: string) =>
+      this.db
+        .selectFrom('tokens')
+        .innerJoin('accounts', 'accounts.id', 'tokens.user_id')
+        .selectAll('tokens')
+        .select('accounts.handle as user_handle')
+        .where('tokens.token_hash', '=', hash),
+  )
 
   findToken(id: string): Promise<TokenRow | undefined> {
     return this.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst()
@@ -119,11 +162,13 @@ export class AccountsRepo {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .execute()
+    this.tokens.changed()
     return this.findToken(id)
   }
 
   async touchToken(id: string, at: string): Promise<void> {
     await this.db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute()
+    this.tokens.touched(id, at)
   }
 
   async insertApiKey(key: {

@@ -1,5 +1,6 @@
 import type { Kysely, RawBuilder } from 'kysely'
 import type { Database } from './schema.js'
+import type { TokenChangeFeed } from './token-cache.js'
 
 /** What differs between the engines, as data (the rest of the store never names an engine). */
 export type DialectCapabilities = {
@@ -66,4 +67,6 @@ export type StoreDialect = {
    * must be told it: left alone, it takes its bookkeeping tables in any schema for its own.
    */
   schema?(): Promise<string | undefined>
+  /** Starts telling of token changes made by other processes (none: tokens are not cached). */
+  watchTokenChanges?(): Promise<TokenChangeFeed>
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { StoreKind } from '../../test/support/databases.js'
 import { snapshotStore } from '../../test/support/store-snapshot.js'
 import { runApisRepoTests } from './apis-repo.case.js'
@@ -181,6 +181,47 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       const at = '2030-01-02T03:04:05.000Z'
       await store.accounts.touchToken(token.id, at)
       expect((await store.accounts.findToken(token.id))?.last_used_at).toBe(at)
+    })
+
+    it('a serving store caches token lookups, and sees a change made elsewhere', async () => {
+      // `hub` plays a serving hub; `store` another process on the same data (svc-hub admin).
+      const hub = await openStore(underTest.options)
+      try {
+        await hub.cacheTokenLookups()
+        const alice = await store.accounts.create('alice', 'user')
+        const hash = sha256('svc_pat_cached')
+        expect(await hub.accounts.findTokenByHash(hash)).toBeUndefined()
+        const token = await store.accounts.insertToken({
+          userId: alice.id,
+          hash,
+          scopes: ['read'],
+          note: null,
+          expiresAt: null,
+        })
+        expect(await hub.accounts.findTokenByHash(hash)).toEqual({ ...token, user_handle: 'alice' })
+        const at = '2030-01-02T03:04:05.000Z'
+        await hub.accounts.touchToken(token.id, at)
+        expect((await hub.accounts.findTokenByHash(hash))?.last_used_at).toBe(at)
+
+        await store.accounts.revokeToken(token.id)
+        await vi.waitFor(
+          async () => expect((await hub.accounts.findTokenByHash(hash))?.revoked_at).toBeTruthy(),
+          { timeout: 2_000, interval: 20 },
+        )
+
+        const other = await store.accounts.insertToken({
+          userId: alice.id,
+          hash: sha256('svc_pat_other'),
+          scopes: ['read'],
+          note: null,
+          expiresAt: null,
+        })
+        expect((await hub.accounts.findTokenByHash(other.token_hash))?.revoked_at).toBeNull()
+        await hub.accounts.revokeToken(other.id)
+        expect((await hub.accounts.findTokenByHash(other.token_hash))?.revoked_at).toBeTruthy()
+      } finally {
+        await hub.close()
+      }
     })
 
     it('keeps token hashes unique', async () => {
@@ -465,6 +506,48 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
         store.projects.create({ ...withoutGenerated(project), stack_version: '2.0.0' }),
       )
       expect(store.capabilities.isUniqueViolation(duplicate)).toBe(true)
+    })
+
+    it('findWithAccess answers the account, the reader’s role and the project in one row', async () => {
+      const alice = await store.accounts.create('alice', 'user')
+      const acme = await store.accounts.create('acme', 'org')
+      const carol = await store.accounts.create('carol', 'user')
+      await store.accounts.setRole(acme.id, carol.id, 'reader')
+      const stack = await store.stacks.ensure(acme.id, 'web-stack')
+      const project = await seedProjectIn(store, acme, stack.id)
+      const found = await store.projects.find('acme', 'my-app')
+
+      expect(await store.projects.findWithAccess('acme', 'my-app', carol.id)).toEqual({
+        account: acme,
+        role: 'reader',
+        project: found,
+      })
+      expect(found?.id).toBe(project.id)
+      expect(await store.projects.findWithAccess('acme', 'my-app', alice.id)).toEqual({
+        account: acme,
+        role: undefined,
+        project: found,
+      })
+      expect(await store.projects.findWithAccess('acme', 'other', carol.id)).toEqual({
+        account: acme,
+        role: 'reader',
+        project: undefined,
+      })
+      expect(await store.projects.findWithAccess('alice', 'my-app', alice.id)).toEqual({
+        account: alice,
+        role: undefined,
+        project: undefined,
+      })
+      expect(await store.projects.findWithAccess('nobody', 'my-app', alice.id)).toBeUndefined()
+      expect(await store.accounts.findWithRole('acme', carol.id)).toEqual({
+        account: acme,
+        role: 'reader',
+      })
+      expect(await store.accounts.findWithRole('acme', alice.id)).toEqual({
+        account: acme,
+        role: undefined,
+      })
+      expect(await store.accounts.findWithRole('nobody', alice.id)).toBeUndefined()
     })
 
     it('setConfig replaces the config and stamps when', async () => {

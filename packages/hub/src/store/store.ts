@@ -15,6 +15,7 @@ import { RateLimitsRepo } from './rate-limits-repo.js'
 import { SessionsRepo } from './sessions-repo.js'
 import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
+import { TokenCache } from './token-cache.js'
 import { StoreUnavailable } from './unavailable.js'
 import { WebhooksRepo } from './webhooks-repo.js'
 
@@ -35,8 +36,8 @@ export class Repos {
   readonly accountSettings: AccountSettingsRepo
   readonly deployments: DeploymentsRepo
 
-  constructor(db: Kysely<Database>, capabilities: DialectCapabilities) {
-    this.accounts = new AccountsRepo(db)
+  constructor(db: Kysely<Database>, capabilities: DialectCapabilities, tokens?: TokenCache) {
+    this.accounts = new AccountsRepo(db, tokens)
     this.blobs = new BlobsRepo(db)
     this.stacks = new StacksRepo(db)
     this.projects = new ProjectsRepo(db)
@@ -60,11 +61,24 @@ export class Repos {
 export class Store extends Repos {
   readonly capabilities: DialectCapabilities
   readonly #dialect: StoreDialect
+  readonly #tokens: TokenCache
 
   constructor(dialect: StoreDialect) {
-    super(dialect.db, dialect.capabilities)
+    const tokens = new TokenCache()
+    super(dialect.db, dialect.capabilities, tokens)
+    this.#tokens = tokens
     this.#dialect = dialect
     this.capabilities = dialect.capabilities
+  }
+
+  /**
+   * Keeps token lookups in memory for a few seconds (store/token-cache.ts), for as long as the
+   * engine can tell this process of token changes made by others: SQLite's `data_version`,
+   * PostgreSQL's notifications. The hub's server turns it on; tools and tests read every time.
+   */
+  async cacheTokenLookups(): Promise<void> {
+    const feed = await this.#dialect.watchTokenChanges?.()
+    if (feed) this.#tokens.attach(feed)
   }
 
   /** The raw query builder, for tests and one-off tools; hub code goes through the repositories. */
@@ -78,7 +92,9 @@ export class Store extends Repos {
 
   /** Runs `work` in one transaction: everything it writes lands, or nothing does. */
   transaction<T>(work: (tx: Repos) => Promise<T>): Promise<T> {
-    return this.#dialect.db.transaction().execute((trx) => work(new Repos(trx, this.capabilities)))
+    return this.#dialect.db
+      .transaction()
+      .execute((trx) => work(new Repos(trx, this.capabilities, this.#tokens)))
   }
 
   /** Applies every pending migration; safe to run from several processes at once. */
@@ -121,7 +137,8 @@ export class Store extends Repos {
     }
   }
 
-  close(): Promise<void> {
-    return this.#dialect.db.destroy()
+  async close(): Promise<void> {
+    await this.#tokens.close()
+    await this.#dialect.db.destroy()
   }
 }

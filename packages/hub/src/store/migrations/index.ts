@@ -10,6 +10,7 @@ import { web } from './0007-web.js'
 import { webhookMinLevel } from './0008-webhook-min-level.js'
 import { changelogIssues } from './0009-changelog-issues.js'
 import { revisionParseIssues } from './0010-revision-parse-issues.js'
+import { tokenChanges } from './0011-token-changes.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -24,6 +25,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0008-webhook-min-level': webhookMinLevel(),
     '0009-changelog-issues': changelogIssues(),
     '0010-revision-parse-issues': revisionParseIssues(),
+    '0011-token-changes': tokenChanges(caps),
   }
   return { getMigrations: async () => migrations }
 }

@@ -1,6 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
 import pg from 'pg'
 import { StoreUnavailable } from '../unavailable.js'
+import { isStalePlan, statementName } from './statement-names.js'
 
 /**
  * SQLSTATE classes and codes that say the database, not the query, failed: connection exceptions
@@ -75,6 +76,9 @@ class GuardedClient implements PostgresPoolClient {
   readonly #timeoutMs: number
   #broken: StoreUnavailable | undefined
   #released = false
+  /** Its prepared statements went stale: the pool ends it instead of keeping it. */
+  #stale = false
+  #inTransaction = false
 
   constructor(client: pg.PoolClient, timeoutMs: number) {
     this.#client = client
@@ -91,7 +95,25 @@ class GuardedClient implements PostgresPoolClient {
       return this.#client.query(sqlOrCursor as never)
     }
     if (this.#broken) return Promise.reject(this.#broken)
-    const running = this.#client.query(sqlOrCursor, parameters as unknown[])
+    const sql = sqlOrCursor
+    const values = parameters as unknown[]
+    if (/^\s*(begin|start transaction)\b/i.test(sql)) this.#inTransaction = true
+    else if (/^\s*(commit|rollback)\s*$/i.test(sql)) this.#inTransaction = false
+    // Without parameters pg sends the simple protocol, which takes several statements at once.
+    const name = this.#stale || values.length === 0 ? undefined : statementName(sql)
+    let running = name
+      ? this.#client.query({ name, text: sql, values })
+      : this.#client.query(sql, values)
+    if (name) {
+      running = running.catch((error: unknown) => {
+        if (!isStalePlan(error)) throw error
+        this.#stale = true
+        // Outside a transaction the statement can run again as it is; inside one, the
+        // transaction failed with it and its caller sees the error.
+        if (this.#inTransaction) throw error
+        return this.#client.query(sql, values)
+      })
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#broken = new StoreUnavailable(
@@ -122,6 +144,6 @@ class GuardedClient implements PostgresPoolClient {
     if (this.#released) return
     this.#released = true
     // A truthy argument makes the pool end the client instead of keeping it.
-    this.#client.release(this.#broken)
+    this.#client.release(this.#broken ?? this.#stale)
   }
 }

@@ -8,6 +8,7 @@ import {
 } from '../dialect.js'
 import type { Database } from '../schema.js'
 import { guardedPool } from './guarded-pool.js'
+import { listenForTokenChanges } from './token-changes.js'
 
 export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   name: 'postgres',
@@ -38,16 +39,19 @@ const CLIENT_DEADLINE_MARGIN_MS = 500
 /** Connects to `databaseUrl` (a `postgres://` or `postgresql://` URL) through a pool. */
 export function openPostgres(databaseUrl: string, options: PostgresOptions = {}): StoreDialect {
   const timeouts = options.timeouts ?? DEFAULT_STORE_TIMEOUTS
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: databaseUrl,
-    max: options.maxConnections ?? 10,
     connectionTimeoutMillis: timeouts.connectMs,
-    statement_timeout: timeouts.statementMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
     // Finds a connection whose peer vanished without a word (a partition) while it sits idle.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  }
+  const pool = new pg.Pool({
+    ...connection,
+    max: options.maxConnections ?? 10,
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
   })
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
@@ -56,6 +60,12 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
   })
   const url = new URL(databaseUrl)
   url.password = ''
+  const schema = async () => {
+    if (options.schema) return options.schema
+    const current = sql<{ name: string | null }>`select current_schema() as name`
+    const { rows } = await current.execute(db)
+    return rows[0]?.name ?? undefined
+  }
   return {
     db,
     capabilities: POSTGRES_CAPABILITIES,
@@ -63,11 +73,7 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
     ping: async () => {
       await sql`select 1`.execute(db)
     },
-    schema: async () => {
-      if (options.schema) return options.schema
-      const current = sql<{ name: string | null }>`select current_schema() as name`
-      const { rows } = await current.execute(db)
-      return rows[0]?.name ?? undefined
-    },
+    schema,
+    watchTokenChanges: async () => listenForTokenChanges(connection, (await schema()) ?? 'public'),
   }
 }

@@ -7,6 +7,7 @@ import {
   postgresUrl,
   storeKinds,
 } from '../../../test/support/databases.js'
+import { sql } from 'kysely'
 import { openStore, type StoreOptions } from '../open-store.js'
 import { runStoreTests } from '../store.case.js'
 
@@ -22,6 +23,25 @@ const enabled = (await storeKinds()).includes('postgres')
     kind: 'postgres',
     newStore: () => openFreshStore('postgres'),
     emptyStore: () => emptied.next(),
+  })
+
+  it('a read prepared before another process changed its table still answers, with the new column', async () => {
+    const schema = newSchemaName()
+    const options: StoreOptions = { kind: 'postgres', url: postgresUrl(), schema }
+    const hub = await openStore(options)
+    const other = await openStore(options)
+    try {
+      await hub.accounts.create('alice', 'user')
+      // Prepared and planned on the hub's connections (a named statement).
+      for (let i = 0; i < 12; i++) expect((await hub.accounts.find('alice'))?.handle).toBe('alice')
+      await sql`alter table accounts add column nickname text`.execute(other.kysely)
+      for (let i = 0; i < 12; i++) {
+        expect(await hub.accounts.find('alice')).toMatchObject({ handle: 'alice', nickname: null })
+      }
+    } finally {
+      await Promise.all([hub.close(), other.close()])
+      await dropSchema(schema)
+    }
   })
 
   it('several hubs starting at once on a new schema all come up on one migrated schema', async () => {

@@ -51,5 +51,21 @@ export function openSqlite(
     ping: async () => {
       await sql`select 1`.execute(db)
     },
+    // `data_version` moves when another connection (a second hub, `svc-hub admin`, a worker)
+    // commits to the file; this connection's own commits leave it: the cache hears of those
+    // itself. Reading it takes no lock and no I/O beyond the WAL index.
+    watchTokenChanges: async () => {
+      const dataVersion = database.prepare('pragma data_version').pluck()
+      return {
+        version: () => {
+          try {
+            return database.open ? (dataVersion.get() as number) : undefined
+          } catch {
+            return undefined
+          }
+        },
+        close: async () => {},
+      }
+    },
   }
 }
