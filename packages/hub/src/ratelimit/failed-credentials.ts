@@ -19,7 +19,9 @@ export const FAILED_CREDENTIALS: Limit = Object.freeze({ max: 60, windowSeconds:
  * bad ones would tell which one is good). The attempt counts as a failure from before the check
  * until it is known to have passed, so that attempts sent in parallel cannot all pass the
  * budget before any of them is counted; one that passes (or fails for another reason, such as a
- * store that does not answer) is given back.
+ * store that does not answer) is given back, and so is one this budget refuses: it was never
+ * looked up, and keeping it would hold every client behind the address (a proxy) out for the
+ * rest of the window once a burst of valid requests outran the budget.
  */
 export async function spendingCredentialAttempt<T>(
   c: Context<HubEnv>,
@@ -30,6 +32,7 @@ export async function spendingCredentialAttempt<T>(
   const address = clientAddress(c)
   const verdict = await rateLimits.consumeCredentialAttempt(address, FAILED_CREDENTIALS)
   if (!verdict.allowed) {
+    await rateLimits.refundCredentialAttempt(address, FAILED_CREDENTIALS)
     c.header('Retry-After', String(verdict.resetSeconds))
     throw new ApiError(
       'rate_limited',
