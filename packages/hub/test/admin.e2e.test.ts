@@ -4,6 +4,7 @@ import { createAccount, createOrg, createToken } from '../src/accounts/admin.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import type { Store } from '../src/store/store.js'
 import { storeKinds } from './support/databases.js'
+import { afterTokenChange } from './support/token-notice.js'
 import { startHub, type CommandRun, type HubProcess } from './support/hub-process.js'
 import { call } from './support/http.js'
 import { snapshotStore } from './support/store-snapshot.js'
@@ -217,6 +218,7 @@ for (const kind of await storeKinds()) {
         expect(linesOf(await admin('revoke-token', first.id))).toEqual([
           `revoked token ${first.id}`,
         ])
+        await afterTokenChange(kind, () => whoAmI(first.token))
         const revoked = await whoAmI(first.token)
         expect(revoked.status).toBe(401)
         expect(revoked.body.details).toEqual({ reason: 'revoked' })
@@ -224,6 +226,7 @@ for (const kind of await storeKinds()) {
         const json = jsonOf(await admin('revoke-token', second.id, '--json'))
         expect(json).toEqual({ id: second.id, revokedAt: expect.any(String) })
         expect(new Date(json.revokedAt).toISOString()).toBe(json.revokedAt)
+        await afterTokenChange(kind, () => whoAmI(second.token))
         expect((await whoAmI(second.token)).body.details).toEqual({ reason: 'revoked' })
 
         const again = jsonOf(await admin('revoke-token', second.id, '--json'))

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCOPES } from '../src/auth/scopes.js'
 import { newSchemaName, postgresUrl, storeKinds, type StoreKind } from './support/databases.js'
+import { afterTokenChange } from './support/token-notice.js'
 import { HUB_BIN, runNode, startHub, type HubProcess } from './support/hub-process.js'
 import { call, manifest, publishForm } from './support/http.js'
 
@@ -328,6 +329,10 @@ for (const kind of await storeKinds()) {
           expect(reply.headers.get('www-authenticate')).toBe('Bearer realm="svc-hub"')
         }
         const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+        const expectRefusedSoon = async (reason: string, token: string): Promise<void> => {
+          await afterTokenChange(kind, () => call(`${hub.url}/v1/user`, { headers: bearer(token) }))
+          await expectUnauthorized(reason, bearer(token))
+        }
 
         it('refuses a request without a token (missing)', async () => {
           await expectUnauthorized('missing')
@@ -366,7 +371,7 @@ for (const kind of await storeKinds()) {
 
           const revoked = await hub.admin(['revoke-token', id])
           expect(revoked.code, revoked.stderr).toBe(0)
-          await expectUnauthorized('revoked', bearer(token))
+          await expectRefusedSoon('revoked', token)
         })
 
         it('refuses an expired PAT (expired)', async () => {
@@ -395,7 +400,7 @@ for (const kind of await storeKinds()) {
           } finally {
             await store.close()
           }
-          await expectUnauthorized('expired', bearer(token))
+          await expectRefusedSoon('expired', token)
         })
 
         it('refuses a bad credential on /v1/openapi.json too, but not a missing one', async () => {
