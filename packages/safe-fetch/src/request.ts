@@ -72,8 +72,8 @@ function sendOnce(
       reject(deadline.failure(url.href))
       request.destroy()
     }
-    deadline.signal.addEventListener('abort', onAbort, { once: true })
-    const settle = () => deadline.signal.removeEventListener('abort', onAbort)
+    deadline.onInterrupt(onAbort)
+    const settle = () => deadline.offInterrupt(onAbort)
     request.once('response', (response) => {
       settle()
       // Body errors are read from `errored` on close; an unheard 'error' event would crash.
