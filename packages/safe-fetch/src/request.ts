@@ -47,8 +47,10 @@ function sendOnce(
   if (early) return Promise.reject(early)
   const secure = url.protocol === 'https:'
   const headers: Record<string, string> = {}
-  for (const [key, value] of Object.entries(hop.headers)) {
-    if (key.toLowerCase() !== 'host') headers[key] = value
+  for (const key in hop.headers) {
+    if (Object.hasOwn(hop.headers, key) && key.toLowerCase() !== 'host') {
+      headers[key] = hop.headers[key] as string
+    }
   }
   headers.host = url.host
   const options: https.RequestOptions = {
