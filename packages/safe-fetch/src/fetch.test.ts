@@ -169,6 +169,25 @@ describe('safe fetch', () => {
     expect((error as OutboundFailed).code).toBe('timeout')
   })
 
+  it('the deadline covers resolving the name', async () => {
+    const never = () => new Promise<never>(() => undefined)
+    const error = await client({ resolve: never })('http://slow.test/', { timeoutMs: 100 }).catch(
+      (e: unknown) => e,
+    )
+    expect((error as OutboundFailed).code).toBe('timeout')
+    expect((error as OutboundFailed).url).toBe('http://slow.test/')
+  })
+
+  it("the caller's abort ends a body read and drops the connection", async () => {
+    const controller = new AbortController()
+    const response = await client()(server.url('/stall-body'), { signal: controller.signal })
+    const reading = response.bytes(1000).catch((e: unknown) => e)
+    controller.abort(new Error('shutting down'))
+    const error = await reading
+    expect((error as OutboundFailed).code).toBe('network')
+    expect((error as OutboundFailed).message).toBe('the request was aborted by its caller')
+  })
+
   it('bytes() past the limit fails too_large: on the declared length, before reading', async () => {
     const response = await client()(server.url('/big'))
     const error = await response.bytes(1024).catch((e: unknown) => e)

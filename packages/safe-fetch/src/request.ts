@@ -47,8 +47,10 @@ function sendOnce(
   if (early) return Promise.reject(early)
   const secure = url.protocol === 'https:'
   const headers: Record<string, string> = {}
-  for (const [key, value] of Object.entries(hop.headers)) {
-    if (key.toLowerCase() !== 'host') headers[key] = value
+  for (const key in hop.headers) {
+    if (Object.hasOwn(hop.headers, key) && key.toLowerCase() !== 'host') {
+      headers[key] = hop.headers[key] as string
+    }
   }
   headers.host = url.host
   const options: https.RequestOptions = {
@@ -72,8 +74,8 @@ function sendOnce(
       reject(deadline.failure(url.href))
       request.destroy()
     }
-    deadline.signal.addEventListener('abort', onAbort, { once: true })
-    const settle = () => deadline.signal.removeEventListener('abort', onAbort)
+    deadline.onInterrupt(onAbort)
+    const settle = () => deadline.offInterrupt(onAbort)
     request.once('response', (response) => {
       settle()
       // Body errors are read from `errored` on close; an unheard 'error' event would crash.

@@ -41,7 +41,7 @@ export class SafeResponseImpl implements SafeResponse {
     this.status = message.statusCode ?? 0
     this.#message = message
     this.#deadline = deadline
-    deadline.signal.addEventListener('abort', () => message.destroy(), { once: true })
+    deadline.onInterrupt(() => message.destroy())
   }
 
   header(name: string): string | undefined {
@@ -106,7 +106,7 @@ function readBody(
     let size = 0
     const finish = (result: Error | Uint8Array) => {
       message.off('data', onData).off('end', onEnd).off('close', onClose)
-      deadline.signal.removeEventListener('abort', onAbort)
+      deadline.offInterrupt(onAbort)
       if (result instanceof Error) reject(result)
       else resolve(result)
     }
@@ -124,7 +124,7 @@ function readBody(
       if (!message.complete) finish(deadline.failure(url) ?? closedEarly(url, message.errored))
     }
     const onAbort = () => finish(deadline.failure(url) ?? closedEarly(url, undefined))
-    deadline.signal.addEventListener('abort', onAbort, { once: true })
+    deadline.onInterrupt(onAbort)
     message.on('data', onData).on('end', onEnd).on('close', onClose)
   })
 }

@@ -39,10 +39,16 @@ export async function attemptDelivery(
   clock: () => number,
 ): Promise<AttemptReport> {
   const startedAt = clock()
+  // Field by field rather than a spread: one shape for every report, built without a slow copy.
   const finish = (report: Omit<AttemptReport, 'startedAt' | 'durationMs'>): AttemptReport => ({
-    ...report,
+    outcome: report.outcome,
     startedAt,
     durationMs: Math.max(0, clock() - startedAt),
+    status: report.status,
+    error: report.error,
+    excerpt: report.excerpt,
+    redirects: report.redirects,
+    retryAfterMs: report.retryAfterMs,
   })
   let response
   try {
