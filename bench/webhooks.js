@@ -38,6 +38,7 @@ import {
   startReport,
   STORES,
 } from './lib/hub-runs.js'
+import { receiverControl } from './lib/receiver-control.js'
 import { median, parseArgs, percentile } from './lib/stats.js'
 
 const SENDER = join(ROOT, 'bench/lib/webhook-sender.js')
@@ -60,32 +61,6 @@ function processCpuMs(pid) {
     return (Number(fields[11]) + Number(fields[12])) * 10
   } catch {
     return undefined
-  }
-}
-
-// ---- the receiver
-
-function receiverControl(receiver) {
-  return {
-    secrets: (secrets) =>
-      expectStatus(
-        200,
-        call(receiver.url, '/control/secrets', { method: 'PUT', json: secrets }),
-        'receiver secrets',
-      ),
-    reset: () =>
-      expectStatus(200, call(receiver.url, '/control/reset', { method: 'POST' }), 'receiver reset'),
-    /** Waits until `count` deliveries are settled; answers whether they were in time. */
-    wait: async (count, timeoutMs) => {
-      const reply = await expectStatus(
-        200,
-        call(receiver.url, `/control/wait?count=${count}&timeoutMs=${timeoutMs}`),
-        'receiver wait',
-      )
-      return reply.body
-    },
-    stats: async () =>
-      (await expectStatus(200, call(receiver.url, '/control/stats'), 'receiver stats')).body,
   }
 }
 
