@@ -4,7 +4,6 @@
 // empty schema so that their migrations and the first admin race as they would in production.
 // Everything is stopped, and the schema and data directory removed, by `release` or on the way
 // out (hub-runs.js's cleanup).
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -18,9 +17,6 @@ const PG_URL =
   process.env.SVC_TEST_DATABASE_URL ||
   'postgres://postgres@127.0.0.1:5432/test'
 const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
-const START_TIMEOUT_MS = 30_000
-const STOP_TIMEOUT_MS = 15_000
-const KEEP_CHARS = 64_000
 
 /**
  * Starts the cluster; answers `{ hubs, workers, env, schema, adminPat, release }`: `hubs` are
@@ -93,46 +89,11 @@ export async function startCluster({
 }
 
 /** `svc-hub worker` with `env`, once it logs that it started. */
-async function startWorker(label, env) {
-  const child = spawn(process.execPath, [HUB_BIN, 'worker'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout = keepEnd(stdout + chunk.toString('utf8'))))
-  child.stderr.on('data', (chunk) => (stderr = keepEnd(stderr + chunk.toString('utf8'))))
-  const exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  )
-  const deadline = Date.now() + START_TIMEOUT_MS
-  while (!stdout.includes('"webhook worker started"')) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`${label} exited with ${child.exitCode ?? child.signalCode}\n${stderr}`)
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`${label} did not start in ${START_TIMEOUT_MS} ms\n${stdout}\n${stderr}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  let stopping
-  return {
+function startWorker(label, env) {
+  return startServer({
     label,
-    pid: child.pid,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    /** SIGTERM, SIGKILL when it has not exited in time; answers the exit code or signal. */
-    stop: () =>
-      (stopping ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-        const status = await exited
-        clearTimeout(timer)
-        return status
-      })()),
-  }
-}
-
-function keepEnd(text) {
-  return text.length > KEEP_CHARS ? text.slice(-KEEP_CHARS) : text
+    args: [HUB_BIN, 'worker'],
+    env,
+    readyWhen: (line) => (line.includes('"webhook worker started"') ? true : undefined),
+  })
 }

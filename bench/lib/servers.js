@@ -10,9 +10,10 @@ const running = new Set()
 
 /**
  * Runs `node <args>` with `env` and answers once it prints a JSON line with msg "listening" and
- * `url` on stdout (pino's format, also printed by bench/lib/hello-server.js).
+ * `url` on stdout (pino's format, also printed by bench/lib/hello-server.js), or, with `readyWhen`,
+ * the first stdout line that it answers something other than undefined for (then `url` is that).
  */
-export async function startServer({ label, args, env }) {
+export async function startServer({ label, args, env, readyWhen = listeningUrl }) {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
   let stdout = ''
@@ -27,7 +28,7 @@ export async function startServer({ label, args, env }) {
     const lines = (partial + text).split('\n')
     partial = lines.pop()
     for (const line of lines) {
-      if (url === undefined && line.includes('"listening"')) url = listeningUrl(line)
+      if (url === undefined) url = readyWhen(line)
       // pino levels: 50 error, 60 fatal
       if (/"level":(50|60)\b/.test(line) && ++errorCount <= 5) errorLines.push(line.slice(0, 2000))
     }
@@ -78,6 +79,7 @@ export function killAll() {
 }
 
 function listeningUrl(line) {
+  if (!line.includes('"listening"')) return undefined
   try {
     const entry = JSON.parse(line)
     return entry.msg === 'listening' && typeof entry.url === 'string' ? entry.url : undefined
