@@ -16,8 +16,8 @@ type Entry = { readonly value: unknown; readonly version: string; readonly readA
 
 /**
  * The answers of one hot read, by key, used again only while the store as a whole has not
- * changed since they were read (docs/hub/running.md, "Token cache"): any write, here or in
- * another process, sets every one aside. A read whose answer may straddle a change is not kept.
+ * changed since they were read (as tokens are in store/token-cache.ts, but coarser): any write,
+ * here or in another process, sets every one aside. A read whose answer may straddle a change is not kept.
  * Off (every read a query) until a feed is attached; only the store's own repositories use it,
  * never a transaction's, whose reads must see its own writes.
  */
