@@ -1,5 +1,6 @@
 import type { Kysely, RawBuilder } from 'kysely'
 import type { Database } from './schema.js'
+import type { StoreChangeFeed } from './read-cache.js'
 import type { TokenChangeFeed } from './token-cache.js'
 
 /** What differs between the engines, as data (the rest of the store never names an engine). */
@@ -69,4 +70,6 @@ export type StoreDialect = {
   schema?(): Promise<string | undefined>
   /** Starts telling of token changes made by other processes (none: tokens are not cached). */
   watchTokenChanges?(): Promise<TokenChangeFeed>
+  /** Tells of any change to the store, by this process or another (none: reads are not cached). */
+  watchChanges?(): StoreChangeFeed
 }

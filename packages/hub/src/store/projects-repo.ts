@@ -6,6 +6,7 @@ import { pastKeyset, type HandleSlugCursor } from './keyset.js'
 import { readableBy } from './readable-by.js'
 import type { Database, ProjectRow } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
+import type { ReadCache } from './read-cache.js'
 
 export type ProjectWithRefs = ProjectRow & {
   account_handle: string
@@ -16,8 +17,14 @@ export type ProjectWithRefs = ProjectRow & {
 }
 
 /** Projects, their flat config and base files. */
+/** The rows of `findWithAccess`, kept while the store does not change (store/read-cache.ts). */
+export type ProjectReads = ReadCache
+
 export class ProjectsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly reads?: ProjectReads,
+  ) {}
 
   async create(
     project: Omit<ProjectRow, 'id' | 'created_at' | 'config_updated_at'>,
@@ -48,7 +55,11 @@ export class ProjectsRepo {
     slug: string,
     userId: string,
   ): Promise<(AccountWithRoleRow & { project: ProjectWithRefs | undefined }) | undefined> {
-    const [row] = await this.#withAccess(accountHandle, slug, userId)
+    // The rows are kept, never what is made of them: each caller gets objects of its own.
+    const read = () => this.#withAccess(accountHandle, slug, userId)
+    const [row] = this.reads
+      ? await this.reads.read(JSON.stringify([accountHandle, slug, userId]), read)
+      : await read()
     if (!row) return undefined
     const account = {
       id: row.owner_id,

@@ -550,6 +550,48 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       expect(await store.accounts.findWithRole('nobody', alice.id)).toBeUndefined()
     })
 
+    it('a serving store keeps a project route’s read until anything changes, here or elsewhere', async () => {
+      // `hub` plays a serving hub; `store` another process on the same data (svc-hub admin).
+      const hub = await openStore(underTest.options)
+      try {
+        await hub.cacheTokenLookups()
+        const acme = await store.accounts.create('acme', 'org')
+        const carol = await store.accounts.create('carol', 'user')
+        const stack = await store.stacks.ensure(acme.id, 'web-stack')
+        const project = await seedProjectIn(store, acme, stack.id)
+        const read = () => hub.projects.findWithAccess('acme', 'my-app', carol.id)
+        expect((await read())?.role).toBeUndefined()
+        if (kind === 'sqlite') {
+          const queries = vi.spyOn(hub.kysely, 'executeQuery')
+          expect((await read())?.project?.id).toBe(project.id)
+          expect(queries).not.toHaveBeenCalled()
+          queries.mockRestore()
+        }
+
+        await store.accounts.setRole(acme.id, carol.id, 'reader')
+        expect((await read())?.role).toBe('reader')
+        await hub.projects.setConfig(project.id, '{"a":"1"}')
+        expect((await read())?.project?.config).toBe('{"a":"1"}')
+        await store.projects.setConfig(project.id, '{"a":"2"}')
+        expect((await read())?.project?.config).toBe('{"a":"2"}')
+        await hub.transaction(async (tx) => {
+          await tx.projects.setConfig(project.id, '{"a":"3"}')
+          const inside = await tx.projects.findWithAccess('acme', 'my-app', carol.id)
+          expect(inside?.project?.config).toBe('{"a":"3"}')
+        })
+        expect((await read())?.project?.config).toBe('{"a":"3"}')
+        await hub.accounts.setRole(acme.id, carol.id, 'writer')
+        expect((await read())?.role).toBe('writer')
+
+        // Each caller gets objects of its own.
+        const mine = await read()
+        mine!.project!.config = '{}'
+        expect((await read())?.project?.config).toBe('{"a":"3"}')
+      } finally {
+        await hub.close()
+      }
+    })
+
     it('setConfig replaces the config and stamps when', async () => {
       const { project } = await seedProject(store)
       const at = await store.projects.setConfig(project.id, '{"basePath":"src/api"}')

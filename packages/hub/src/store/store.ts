@@ -16,6 +16,8 @@ import { SessionsRepo } from './sessions-repo.js'
 import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
 import { TokenCache } from './token-cache.js'
+import { ReadCache } from './read-cache.js'
+import type { ProjectReads } from './projects-repo.js'
 import { StoreUnavailable } from './unavailable.js'
 import { WebhooksRepo } from './webhooks-repo.js'
 
@@ -36,11 +38,16 @@ export class Repos {
   readonly accountSettings: AccountSettingsRepo
   readonly deployments: DeploymentsRepo
 
-  constructor(db: Kysely<Database>, capabilities: DialectCapabilities, tokens?: TokenCache) {
+  constructor(
+    db: Kysely<Database>,
+    capabilities: DialectCapabilities,
+    tokens?: TokenCache,
+    projectReads?: ProjectReads,
+  ) {
     this.accounts = new AccountsRepo(db, tokens)
     this.blobs = new BlobsRepo(db)
     this.stacks = new StacksRepo(db)
-    this.projects = new ProjectsRepo(db)
+    this.projects = new ProjectsRepo(db, projectReads)
     this.apis = new ApisRepo(db, capabilities)
     this.webhooks = new WebhooksRepo(db, capabilities)
     this.deliveries = new DeliveriesRepo(db, capabilities)
@@ -62,11 +69,14 @@ export class Store extends Repos {
   readonly capabilities: DialectCapabilities
   readonly #dialect: StoreDialect
   readonly #tokens: TokenCache
+  readonly #projectReads: ProjectReads
 
   constructor(dialect: StoreDialect) {
     const tokens = new TokenCache()
-    super(dialect.db, dialect.capabilities, tokens)
+    const projectReads: ProjectReads = new ReadCache()
+    super(dialect.db, dialect.capabilities, tokens, projectReads)
     this.#tokens = tokens
+    this.#projectReads = projectReads
     this.#dialect = dialect
     this.capabilities = dialect.capabilities
   }
@@ -74,11 +84,14 @@ export class Store extends Repos {
   /**
    * Keeps token lookups in memory for a few seconds (store/token-cache.ts), for as long as the
    * engine can tell this process of token changes made by others: SQLite's `data_version`,
-   * PostgreSQL's notifications. The hub's server turns it on; tools and tests read every time.
+   * PostgreSQL's notifications. On engines that tell of every change (SQLite), a project route's
+   * read of the account, the caller's role and the project too (store/read-cache.ts). The hub's
+   * server turns it on; tools and tests read every time.
    */
   async cacheTokenLookups(): Promise<void> {
     const feed = await this.#dialect.watchTokenChanges?.()
     if (feed) this.#tokens.attach(feed)
+    this.#projectReads.attach(this.#dialect.watchChanges?.())
   }
 
   /** The raw query builder, for tests and one-off tools; hub code goes through the repositories. */

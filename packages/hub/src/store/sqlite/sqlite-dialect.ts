@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
 import { DEFAULT_STORE_TIMEOUTS, type DialectCapabilities, type StoreDialect } from '../dialect.js'
 import type { Database } from '../schema.js'
-import { HubSqliteDialect, reusingStatements } from './sqlite-driver.js'
+import { HubSqliteDialect, reusingStatements, type WriteCount } from './sqlite-driver.js'
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = {
   name: 'sqlite',
@@ -41,9 +41,18 @@ export function openSqlite(
   database.pragma('foreign_keys = ON')
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   database.pragma('synchronous = NORMAL')
+  const writes: WriteCount = { count: 0 }
   const db = new Kysely<Database>({
-    dialect: new HubSqliteDialect({ database: reusingStatements(database) }),
+    dialect: new HubSqliteDialect({ database: reusingStatements(database) }, writes),
   })
+  const dataVersionStatement = database.prepare('pragma data_version').pluck()
+  const dataVersion = () => {
+    try {
+      return database.open ? (dataVersionStatement.get() as number) : undefined
+    } catch {
+      return undefined
+    }
+  }
   return {
     db,
     capabilities: SQLITE_CAPABILITIES,
@@ -54,18 +63,13 @@ export function openSqlite(
     // `data_version` moves when another connection (a second hub, `svc-hub admin`, a worker)
     // commits to the file; this connection's own commits leave it: the cache hears of those
     // itself. Reading it takes no lock and no I/O beyond the WAL index.
-    watchTokenChanges: async () => {
-      const dataVersion = database.prepare('pragma data_version').pluck()
-      return {
-        version: () => {
-          try {
-            return database.open ? (dataVersion.get() as number) : undefined
-          } catch {
-            return undefined
-          }
-        },
-        close: async () => {},
-      }
-    },
+    watchTokenChanges: async () => ({ version: dataVersion, close: async () => {} }),
+    // The same, and every statement this process sent that may have written.
+    watchChanges: () => ({
+      version: () => {
+        const version = dataVersion()
+        return version === undefined ? undefined : `${version}:${writes.count}`
+      },
+    }),
   }
 }

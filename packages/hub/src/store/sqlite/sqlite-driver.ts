@@ -39,23 +39,35 @@ export function sqliteOutage(error: unknown): StoreUnavailable | undefined {
  */
 export class HubSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig
+  readonly #writes: WriteCount
 
-  constructor(config: SqliteDialectConfig) {
+  /** `writes` counts every statement sent that is not a select (store/read-cache.ts). */
+  constructor(config: SqliteDialectConfig, writes: WriteCount = { count: 0 }) {
     super(config)
     this.#config = config
+    this.#writes = writes
   }
 
   override createDriver(): Driver {
-    return new HubSqliteDriver(this.#config)
+    return new HubSqliteDriver(this.#config, this.#writes)
   }
 }
 
+/** Statements sent that may write: bumped before each one runs, whether it succeeds or not. */
+export type WriteCount = { count: number }
+
 class HubSqliteDriver extends SqliteDriver {
+  readonly #writes: WriteCount
   #guarded: DatabaseConnection | undefined
+
+  constructor(config: SqliteDialectConfig, writes: WriteCount) {
+    super(config)
+    this.#writes = writes
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection()
-    this.#guarded ??= guarded(connection)
+    this.#guarded ??= guarded(connection, this.#writes)
     return this.#guarded
   }
 
@@ -64,9 +76,11 @@ class HubSqliteDriver extends SqliteDriver {
   }
 }
 
-function guarded(connection: DatabaseConnection): DatabaseConnection {
+function guarded(connection: DatabaseConnection, writes: WriteCount): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      // Anything but a select may write (raw SQL included, `begin` and `commit` too).
+      if (query.query.kind !== 'SelectQueryNode') writes.count++
       try {
         return await connection.executeQuery<R>(query)
       } catch (error) {

@@ -1,0 +1,64 @@
+/**
+ * Tells whether anything in the store may have changed: `version()` moves on every write this
+ * process sends and on every commit of another process, and is undefined while that cannot be
+ * known (then nothing is cached).
+ */
+export type StoreChangeFeed = {
+  version(): string | undefined
+}
+
+/** How long a read stays usable at most, whatever the feed says. */
+export const READ_CACHE_TTL_MS = 5_000
+/** Reads kept at most; past that the least recently used one goes. */
+export const READ_CACHE_SIZE = 10_000
+
+type Entry = { readonly value: unknown; readonly version: string; readonly readAt: number }
+
+/**
+ * The answers of one hot read, by key, used again only while the store as a whole has not
+ * changed since they were read (as tokens are in store/token-cache.ts, but coarser): any write,
+ * here or in another process, sets every one aside. A read whose answer may straddle a change is not kept.
+ * Off (every read a query) until a feed is attached; only the store's own repositories use it,
+ * never a transaction's, whose reads must see its own writes.
+ */
+export class ReadCache {
+  readonly #entries = new Map<string, Entry>()
+  readonly #ttlMs: number
+  readonly #size: number
+  #feed: StoreChangeFeed | undefined
+
+  constructor(options: { ttlMs?: number; size?: number } = {}) {
+    this.#ttlMs = options.ttlMs ?? READ_CACHE_TTL_MS
+    this.#size = options.size ?? READ_CACHE_SIZE
+  }
+
+  attach(feed: StoreChangeFeed | undefined): void {
+    this.#feed = feed
+    this.#entries.clear()
+  }
+
+  /**
+   * The answer of `read()` for `key`: kept from an earlier read while nothing changed since.
+   * One cache holds one kind of read: a key always stands for the same `read`.
+   */
+  async read<V>(key: string, read: () => Promise<V>): Promise<V> {
+    const version = this.#feed?.version()
+    if (version === undefined) return read()
+    const entry = this.#entries.get(key)
+    if (entry !== undefined) {
+      this.#entries.delete(key)
+      if (entry.version === version && Date.now() - entry.readAt < this.#ttlMs) {
+        // Refreshed as most recently used: a Map iterates in insertion order.
+        this.#entries.set(key, entry)
+        return entry.value as V
+      }
+    }
+    const value = await read()
+    if (this.#feed?.version() !== version) return value
+    this.#entries.set(key, { value, version, readAt: Date.now() })
+    if (this.#entries.size > this.#size) {
+      this.#entries.delete(this.#entries.keys().next().value as string)
+    }
+    return value
+  }
+}
