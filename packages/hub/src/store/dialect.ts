@@ -70,6 +70,9 @@ export type StoreDialect = {
   schema?(): Promise<string | undefined>
   /** Starts telling of token changes made by other processes (none: tokens are not cached). */
   watchTokenChanges?(): Promise<TokenChangeFeed>
-  /** Tells of any change to the store, by this process or another (none: reads are not cached). */
-  watchChanges?(): StoreChangeFeed
+  /**
+   * Starts telling of any change to the tables hubs keep reads of, by this process or another
+   * (none: reads are not cached).
+   */
+  watchChanges?(): Promise<StoreChangeFeed>
 }

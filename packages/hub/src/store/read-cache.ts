@@ -5,7 +5,11 @@
  */
 export type StoreChangeFeed = {
   version(): string | undefined
+  close?(): Promise<void>
 }
+
+/** Statements this process sent that may have written (anything but a select), as the driver counts them. */
+export type WriteCount = { count: number }
 
 /** How long a read stays usable at most, whatever the feed says. */
 export const READ_CACHE_TTL_MS = 5_000
@@ -35,6 +39,12 @@ export class ReadCache {
   attach(feed: StoreChangeFeed | undefined): void {
     this.#feed = feed
     this.#entries.clear()
+  }
+
+  async close(): Promise<void> {
+    const feed = this.#feed
+    this.attach(undefined)
+    await feed?.close?.()
   }
 
   /**

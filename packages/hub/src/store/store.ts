@@ -84,14 +84,14 @@ export class Store extends Repos {
   /**
    * Keeps token lookups in memory for a few seconds (store/token-cache.ts), for as long as the
    * engine can tell this process of token changes made by others: SQLite's `data_version`,
-   * PostgreSQL's notifications. On engines that tell of every change (SQLite), a project route's
-   * read of the account, the caller's role and the project too (store/read-cache.ts). The hub's
+   * PostgreSQL's notifications; and a project route's read of the account, the caller's role and
+   * the project, for as long as it can tell of any change to those (store/read-cache.ts). The hub's
    * server turns it on; tools and tests read every time.
    */
   async cacheTokenLookups(): Promise<void> {
     const feed = await this.#dialect.watchTokenChanges?.()
     if (feed) this.#tokens.attach(feed)
-    this.#projectReads.attach(this.#dialect.watchChanges?.())
+    this.#projectReads.attach(await this.#dialect.watchChanges?.())
   }
 
   /** The raw query builder, for tests and one-off tools; hub code goes through the repositories. */
@@ -152,6 +152,7 @@ export class Store extends Repos {
 
   async close(): Promise<void> {
     await this.#tokens.close()
+    await this.#projectReads.close()
     await this.#dialect.db.destroy()
   }
 }

@@ -11,6 +11,7 @@ import { webhookMinLevel } from './0008-webhook-min-level.js'
 import { changelogIssues } from './0009-changelog-issues.js'
 import { revisionParseIssues } from './0010-revision-parse-issues.js'
 import { tokenChanges } from './0011-token-changes.js'
+import { storeChanges } from './0012-store-changes.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0009-changelog-issues': changelogIssues(),
     '0010-revision-parse-issues': revisionParseIssues(),
     '0011-token-changes': tokenChanges(caps),
+    '0012-store-changes': storeChanges(caps),
   }
   return { getMigrations: async () => migrations }
 }

@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
 import pg from 'pg'
+import type { WriteCount } from '../read-cache.js'
 import { StoreUnavailable } from '../unavailable.js'
 import { isStalePlan, statementName } from './statement-names.js'
 
@@ -50,7 +51,11 @@ export function postgresOutage(error: unknown): StoreUnavailable | undefined {
  * StoreUnavailable, and a client that lost its connection or missed a deadline is destroyed on
  * release instead of going back to the pool.
  */
-export function guardedPool(pool: pg.Pool, queryTimeoutMs: number): PostgresPool {
+export function guardedPool(
+  pool: pg.Pool,
+  queryTimeoutMs: number,
+  writes: WriteCount = { count: 0 },
+): PostgresPool {
   // A connection that breaks while checked out emits 'error' on its client; node-postgres adds a
   // listener only while the client is idle, and an unheard 'error' ends the process. The query
   // using it fails on its own, so the event itself needs nothing more.
@@ -65,7 +70,7 @@ export function guardedPool(pool: pg.Pool, queryTimeoutMs: number): PostgresPool
       } catch (error) {
         throw postgresOutage(error) ?? error
       }
-      return new GuardedClient(client, queryTimeoutMs)
+      return new GuardedClient(client, queryTimeoutMs, writes)
     },
     end: () => pool.end(),
   }
@@ -79,10 +84,12 @@ class GuardedClient implements PostgresPoolClient {
   /** Its prepared statements went stale: the pool ends it instead of keeping it. */
   #stale = false
   #inTransaction = false
+  readonly #writes: WriteCount
 
-  constructor(client: pg.PoolClient, timeoutMs: number) {
+  constructor(client: pg.PoolClient, timeoutMs: number, writes: WriteCount) {
     this.#client = client
     this.#timeoutMs = timeoutMs
+    this.#writes = writes
   }
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>
@@ -97,6 +104,12 @@ class GuardedClient implements PostgresPoolClient {
     if (this.#broken) return Promise.reject(this.#broken)
     const sql = sqlOrCursor
     const values = parameters as unknown[]
+    // Anything but a select may write (a data-modifying `with`, `commit` too). Counted when sent
+    // and again when answered: a read on another connection that overlaps it is not kept, and
+    // one kept before its commit is set aside once it has committed (store/read-cache.ts).
+    const writes = this.#writes
+    const mayWrite = !/^\s*select\b/i.test(sql)
+    if (mayWrite) writes.count++
     if (/^\s*(begin|start transaction)\b/i.test(sql)) this.#inTransaction = true
     else if (/^\s*(commit|rollback)\s*$/i.test(sql)) this.#inTransaction = false
     // Without parameters pg sends the simple protocol, which takes several statements at once.
@@ -125,10 +138,12 @@ class GuardedClient implements PostgresPoolClient {
       running.then(
         (result) => {
           clearTimeout(timer)
+          if (mayWrite) writes.count++
           resolve(result as unknown as PostgresQueryResult<R>)
         },
         (error: unknown) => {
           clearTimeout(timer)
+          if (mayWrite) writes.count++
           const outage = postgresOutage(error)
           // A server error (a constraint, a cancelled statement) leaves the connection usable.
           if (outage && !(error instanceof pg.DatabaseError && outage.reason !== 'lost')) {

@@ -8,7 +8,8 @@ import {
 } from '../dialect.js'
 import type { Database } from '../schema.js'
 import { guardedPool } from './guarded-pool.js'
-import { listenForTokenChanges } from './token-changes.js'
+import type { WriteCount } from '../read-cache.js'
+import { listenForChanges, listenForTokenChanges, STORE_CHANGES_CHANNEL } from './changes.js'
 
 export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   name: 'postgres',
@@ -53,9 +54,10 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
     statement_timeout: timeouts.statementMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
   })
+  const writes: WriteCount = { count: 0 }
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: guardedPool(pool, timeouts.statementMs + CLIENT_DEADLINE_MARGIN_MS),
+      pool: guardedPool(pool, timeouts.statementMs + CLIENT_DEADLINE_MARGIN_MS, writes),
     }),
   })
   const url = new URL(databaseUrl)
@@ -75,5 +77,22 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
     },
     schema,
     watchTokenChanges: async () => listenForTokenChanges(connection, (await schema()) ?? 'public'),
+    // Another process's changes come as the tables' triggers' notices (0012-store-changes), a
+    // few milliseconds after its commit; this process's own writes are counted as they are sent
+    // and answered, so the next read here sees them.
+    watchChanges: async () => {
+      const notices = await listenForChanges(
+        connection,
+        (await schema()) ?? 'public',
+        STORE_CHANGES_CHANNEL,
+      )
+      return {
+        version: () => {
+          const version = notices.version()
+          return version === undefined ? undefined : `${version}:${writes.count}`
+        },
+        close: () => notices.close(),
+      }
+    },
   }
 }

@@ -4,7 +4,8 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
 import { DEFAULT_STORE_TIMEOUTS, type DialectCapabilities, type StoreDialect } from '../dialect.js'
 import type { Database } from '../schema.js'
-import { HubSqliteDialect, reusingStatements, type WriteCount } from './sqlite-driver.js'
+import type { WriteCount } from '../read-cache.js'
+import { HubSqliteDialect, reusingStatements } from './sqlite-driver.js'
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = {
   name: 'sqlite',
@@ -65,7 +66,7 @@ export function openSqlite(
     // itself. Reading it takes no lock and no I/O beyond the WAL index.
     watchTokenChanges: async () => ({ version: dataVersion, close: async () => {} }),
     // The same, and every statement this process sent that may have written.
-    watchChanges: () => ({
+    watchChanges: async () => ({
       version: () => {
         const version = dataVersion()
         return version === undefined ? undefined : `${version}:${writes.count}`

@@ -9,6 +9,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely'
+import type { WriteCount } from '../read-cache.js'
 import { StoreUnavailable } from '../unavailable.js'
 
 /**
@@ -54,7 +55,6 @@ export class HubSqliteDialect extends SqliteDialect {
 }
 
 /** Statements sent that may write: bumped before each one runs, whether it succeeds or not. */
-export type WriteCount = { count: number }
 
 class HubSqliteDriver extends SqliteDriver {
   readonly #writes: WriteCount

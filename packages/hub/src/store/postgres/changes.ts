@@ -8,15 +8,29 @@ export const TOKEN_CHANGES_CHANNEL = 'svc_token_changes'
 const RETRY_MS = 500
 const MAX_RETRY_MS = 5_000
 
+/** The channel the triggers of the tables hubs keep reads of notify (0012-store-changes). */
+export const STORE_CHANGES_CHANNEL = 'svc_store_changes'
+
 /**
  * Listens for the notifications the `tokens` trigger sends on every change of a token, by any
- * process, on a connection of its own. The version moves with each notification and each new
- * connection (what was missed while it was down is unknown), and is undefined while not
- * listening, so that nothing is cached then.
+ * process, on a connection of its own.
  */
-export async function listenForTokenChanges(
+export function listenForTokenChanges(
   config: pg.ClientConfig,
   schema: string,
+): Promise<TokenChangeFeed> {
+  return listenForChanges(config, schema, TOKEN_CHANGES_CHANNEL)
+}
+
+/**
+ * Listens on `channel` on a connection of its own. The version moves with each notification for
+ * `schema` and each new connection (what was missed while it was down is unknown), and is
+ * undefined while not listening, so that nothing is cached then.
+ */
+export async function listenForChanges(
+  config: pg.ClientConfig,
+  schema: string,
+  channel: string,
 ): Promise<TokenChangeFeed> {
   let version = 0
   let listening = false
@@ -45,7 +59,7 @@ export async function listenForTokenChanges(
     })
     try {
       await next.connect()
-      await next.query(`listen ${TOKEN_CHANGES_CHANNEL}`)
+      await next.query(`listen ${channel}`)
     } catch {
       lost()
       return
