@@ -1,5 +1,4 @@
 import pg from 'pg'
-import type { TokenChangeFeed } from '../token-cache.js'
 
 /** The channel the `tokens` trigger notifies (migration 0011-token-changes). */
 export const TOKEN_CHANGES_CHANNEL = 'svc_token_changes'
@@ -11,28 +10,27 @@ const MAX_RETRY_MS = 5_000
 /** The channel the triggers of the tables hubs keep reads of notify (0012-store-changes). */
 export const STORE_CHANGES_CHANNEL = 'svc_store_changes'
 
-/**
- * Listens for the notifications the `tokens` trigger sends on every change of a token, by any
- * process, on a connection of its own.
- */
-export function listenForTokenChanges(
-  config: pg.ClientConfig,
-  schema: string,
-): Promise<TokenChangeFeed> {
-  return listenForChanges(config, schema, TOKEN_CHANGES_CHANNEL)
+/** How many notices came on each channel; undefined while not listening. */
+export type ChangeNotices = {
+  version(channel: string): number | undefined
+  close(): Promise<void>
 }
 
 /**
- * Listens on `channel` on a connection of its own. The version moves with each notification for
- * `schema` and each new connection (what was missed while it was down is unknown), and is
- * undefined while not listening, so that nothing is cached then.
+ * Listens on `channels` on one connection of its own. Each channel's version moves with each of
+ * its notifications for `schema`, and every version with each new connection (what was missed
+ * while it was down is unknown); all are undefined while not listening, so that nothing is
+ * cached then.
  */
 export async function listenForChanges(
   config: pg.ClientConfig,
   schema: string,
-  channel: string,
-): Promise<TokenChangeFeed> {
-  let version = 0
+  channels: readonly string[],
+): Promise<ChangeNotices> {
+  const versions = new Map(channels.map((channel) => [channel, 0]))
+  const bumpAll = () => {
+    for (const [channel, version] of versions) versions.set(channel, version + 1)
+  }
   let listening = false
   let closed = false
   let client: pg.Client | undefined
@@ -55,24 +53,27 @@ export async function listenForChanges(
     // The payload is the schema of the table that changed: other hubs' schemas on the same
     // database (tests, tenants) notify the same channel.
     next.on('notification', (message) => {
-      if (message.payload === schema) version++
+      const version = versions.get(message.channel)
+      if (message.payload === schema && version !== undefined) {
+        versions.set(message.channel, version + 1)
+      }
     })
     try {
       await next.connect()
-      await next.query(`listen ${channel}`)
+      for (const channel of channels) await next.query(`listen ${channel}`)
     } catch {
       lost()
       return
     }
     if (client !== next) return
-    version++
+    bumpAll()
     listening = true
     retryMs = RETRY_MS
   }
 
   await connect()
   return {
-    version: () => (listening ? version : undefined),
+    version: (channel) => (listening ? versions.get(channel) : undefined),
     close: async () => {
       closed = true
       clearTimeout(timer)

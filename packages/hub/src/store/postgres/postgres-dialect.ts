@@ -9,7 +9,12 @@ import {
 import type { Database } from '../schema.js'
 import { guardedPool } from './guarded-pool.js'
 import type { WriteCount } from '../read-cache.js'
-import { listenForChanges, listenForTokenChanges, STORE_CHANGES_CHANNEL } from './changes.js'
+import {
+  listenForChanges,
+  STORE_CHANGES_CHANNEL,
+  TOKEN_CHANGES_CHANNEL,
+  type ChangeNotices,
+} from './changes.js'
 
 export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   name: 'postgres',
@@ -68,6 +73,31 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
     const { rows } = await current.execute(db)
     return rows[0]?.name ?? undefined
   }
+  // Both feeds share one listening connection, ended when the last of them is closed.
+  let notices: Promise<ChangeNotices> | undefined
+  let listeners = 0
+  const listen = async (): Promise<ChangeNotices> => {
+    notices ??= schema().then((name) =>
+      listenForChanges(connection, name ?? 'public', [
+        TOKEN_CHANGES_CHANNEL,
+        STORE_CHANGES_CHANNEL,
+      ]),
+    )
+    try {
+      const listening = await notices
+      listeners++
+      return listening
+    } catch (error) {
+      notices = undefined
+      throw error
+    }
+  }
+  const unlisten = async (): Promise<void> => {
+    if (--listeners > 0 || !notices) return
+    const last = notices
+    notices = undefined
+    await (await last).close()
+  }
   return {
     db,
     capabilities: POSTGRES_CAPABILITIES,
@@ -76,22 +106,21 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions = {})
       await sql`select 1`.execute(db)
     },
     schema,
-    watchTokenChanges: async () => listenForTokenChanges(connection, (await schema()) ?? 'public'),
+    watchTokenChanges: async () => {
+      const notices = await listen()
+      return { version: () => notices.version(TOKEN_CHANGES_CHANNEL), close: unlisten }
+    },
     // Another process's changes come as the tables' triggers' notices (0012-store-changes), a
     // few milliseconds after its commit; this process's own writes are counted as they are sent
     // and answered, so the next read here sees them.
     watchChanges: async () => {
-      const notices = await listenForChanges(
-        connection,
-        (await schema()) ?? 'public',
-        STORE_CHANGES_CHANNEL,
-      )
+      const notices = await listen()
       return {
         version: () => {
-          const version = notices.version()
+          const version = notices.version(STORE_CHANGES_CHANNEL)
           return version === undefined ? undefined : `${version}:${writes.count}`
         },
-        close: () => notices.close(),
+        close: unlisten,
       }
     },
   }
