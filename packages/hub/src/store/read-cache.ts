@@ -1,3 +1,5 @@
+import { Lru } from './lru.js'
+
 /**
  * Tells whether anything in the store may have changed: `version()` moves on every write this
  * process sends and on every commit of another process, and is undefined while that cannot be
@@ -26,14 +28,13 @@ type Entry = { readonly value: unknown; readonly version: string; readonly readA
  * never a transaction's, whose reads must see its own writes.
  */
 export class ReadCache {
-  readonly #entries = new Map<string, Entry>()
+  readonly #entries: Lru<string, Entry>
   readonly #ttlMs: number
-  readonly #size: number
   #feed: StoreChangeFeed | undefined
 
   constructor(options: { ttlMs?: number; size?: number } = {}) {
     this.#ttlMs = options.ttlMs ?? READ_CACHE_TTL_MS
-    this.#size = options.size ?? READ_CACHE_SIZE
+    this.#entries = new Lru(options.size ?? READ_CACHE_SIZE)
   }
 
   attach(feed: StoreChangeFeed | undefined): void {
@@ -56,19 +57,14 @@ export class ReadCache {
     if (version === undefined) return read()
     const entry = this.#entries.get(key)
     if (entry !== undefined) {
-      this.#entries.delete(key)
       if (entry.version === version && Date.now() - entry.readAt < this.#ttlMs) {
-        // Refreshed as most recently used: a Map iterates in insertion order.
-        this.#entries.set(key, entry)
         return entry.value as V
       }
+      this.#entries.delete(key)
     }
     const value = await read()
     if (this.#feed?.version() !== version) return value
     this.#entries.set(key, { value, version, readAt: Date.now() })
-    if (this.#entries.size > this.#size) {
-      this.#entries.delete(this.#entries.keys().next().value as string)
-    }
     return value
   }
 }

@@ -1,4 +1,5 @@
 import type { TokenWithUser } from './accounts-repo.js'
+import { Lru } from './lru.js'
 
 /**
  * Tells when tokens may have changed outside this process: `version()` moves whenever another
@@ -27,18 +28,17 @@ type Entry = { readonly row: TokenWithUser; readonly stamp: Stamp; readonly read
  * answers exactly what the query would have. Off (every lookup a query) until a feed is attached.
  */
 export class TokenCache {
-  readonly #entries = new Map<string, Entry>()
+  readonly #entries: Lru<string, Entry>
   /** Token id → the hash it is cached under (may outlive its entry: checked on use). */
   readonly #hashes = new Map<string, string>()
   readonly #ttlMs: number
-  readonly #size: number
   #feed: TokenChangeFeed | undefined
   /** Bumped by every change made through this process. */
   #local = 0
 
   constructor(options: { ttlMs?: number; size?: number } = {}) {
     this.#ttlMs = options.ttlMs ?? TOKEN_CACHE_TTL_MS
-    this.#size = options.size ?? TOKEN_CACHE_SIZE
+    this.#entries = new Lru(options.size ?? TOKEN_CACHE_SIZE)
   }
 
   /** Turns the cache on, trusting `feed` to tell of changes made elsewhere. */
@@ -69,8 +69,6 @@ export class TokenCache {
       this.#hashes.delete(entry.row.id)
       return undefined
     }
-    this.#entries.delete(hash)
-    this.#entries.set(hash, entry)
     return entry.row
   }
 
@@ -78,13 +76,11 @@ export class TokenCache {
   put(hash: string, row: TokenWithUser, stamp: Stamp): void {
     const now = this.stamp()
     if (!now || !same(stamp, now)) return
-    this.#entries.set(hash, { row, stamp, readAt: Date.now() })
+    const dropped = this.#entries.set(hash, { row, stamp, readAt: Date.now() })
     this.#hashes.set(row.id, hash)
-    if (this.#entries.size > this.#size) {
-      const oldest = this.#entries.keys().next().value as string
-      const id = this.#entries.get(oldest)?.row.id
-      this.#entries.delete(oldest)
-      if (id !== undefined && this.#hashes.get(id) === oldest) this.#hashes.delete(id)
+    if (dropped) {
+      const [oldest, { row: old }] = dropped
+      if (this.#hashes.get(old.id) === oldest) this.#hashes.delete(old.id)
     }
   }
 

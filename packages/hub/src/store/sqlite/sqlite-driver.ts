@@ -9,6 +9,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely'
+import { Lru } from '../lru.js'
 import type { WriteCount } from '../read-cache.js'
 import { StoreUnavailable } from '../unavailable.js'
 
@@ -104,22 +105,14 @@ export function reusingStatements(
   database: SqliteDatabase & { prepare(sql: string): SqliteStatement & { busy?: boolean } },
   size: number = STATEMENT_CACHE_SIZE,
 ): SqliteDatabase {
-  const statements = new Map<string, SqliteStatement & { busy?: boolean }>()
+  const statements = new Lru<string, SqliteStatement & { busy?: boolean }>(size)
   return {
     close: () => database.close(),
     prepare(sql: string): SqliteStatement {
       const cached = statements.get(sql)
-      if (cached !== undefined) {
-        if (cached.busy === true) return database.prepare(sql)
-        // Refreshed as most recently used: a Map iterates in insertion order, so the first key
-        // is the least recently used one.
-        statements.delete(sql)
-        statements.set(sql, cached)
-        return cached
-      }
+      if (cached !== undefined) return cached.busy === true ? database.prepare(sql) : cached
       const statement = database.prepare(sql)
       statements.set(sql, statement)
-      if (statements.size > size) statements.delete(statements.keys().next().value as string)
       return statement
     },
   }
