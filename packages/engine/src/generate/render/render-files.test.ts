@@ -4,7 +4,7 @@ import type { DefinitionBody, DefinitionKey } from './definition.js'
 import { createDefinitionRegistry, type DefinitionRegistry } from './definition-registry.js'
 import type { ImportExtension } from './export-path.js'
 import { createIdentifier, type IdentifierKind } from './identifier.js'
-import { renderFiles } from './render-files.js'
+import { hasWord, renderFiles } from './render-files.js'
 
 const key = (name: string, kind: IdentifierKind, exportPath: string): DefinitionKey => ({
   identifier: createIdentifier(name, kind),
@@ -520,3 +520,32 @@ function typecheck(
     )
     .sort()
 }
+
+describe('hasWord', () => {
+  // The definition it replaced: the set of the code's identifier-character runs.
+  const byWords = (code: string, name: string) => new Set(code.match(/[\w$]+/g)).has(name)
+
+  it('finds a name only as a whole word, as splitting the code into words does', () => {
+    const code = 'const petSchema = z.object({ pet: Pet, $ref: pets_2 }) // Pet2 é_Pet'
+    for (const name of ['Pet', 'pet', 'petSchema', 'Schema', 'pets', 'pets_2', '$ref', 'ref', 'z'])
+      expect([name, hasWord(code, name)]).toEqual([name, byWords(code, name)])
+    expect(hasWord(code, 'Pet')).toBe(true)
+    expect(hasWord(code, 'Schema')).toBe(false)
+    expect(hasWord('Pet', 'Pet')).toBe(true)
+    expect(hasWord('', 'Pet')).toBe(false)
+    expect(hasWord('a-b', 'a-b')).toBe(false)
+    expect(hasWord('a b', '')).toBe(false)
+  })
+
+  it('agrees with the word split on random code', () => {
+    const alphabet = 'ab_$1 .-(é'
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length
+    const text = (length: number) => Array.from({ length }, () => alphabet[next()]).join('')
+    for (let i = 0; i < 2000; i++) {
+      const code = text(30)
+      const name = text(1 + (i % 3))
+      expect([code, name, hasWord(code, name)]).toEqual([code, name, byWords(code, name)])
+    }
+  })
+})

@@ -71,12 +71,7 @@ export function renderFiles(
   const left = new Set<Definition>()
   const resolve = (dependency: DefinitionDependency) =>
     byFile.get(dependency.exportPath)?.get(dependency.name)
-  const words = new Map<Definition, ReadonlySet<string>>()
-  const mentions = (definition: Definition, name: string) => {
-    let found = words.get(definition)
-    if (found === undefined) words.set(definition, (found = wordsOf(code.get(definition)!)))
-    return found.has(name)
-  }
+  const mentions = (definition: Definition, name: string) => hasWord(code.get(definition)!, name)
   // Leaving a definition out can break those that use it: repeat until nothing changes.
   const leaveOutBroken = () => {
     for (let changed = true; changed;) {
@@ -132,10 +127,16 @@ function dependencyProblem(
   for (const dependency of definition.dependsOn) {
     if (!mentions(definition, dependency.name)) continue
     const found = resolve(dependency)
-    const problem = `${describe(definition)} depends on ${describe(dependency)}, which`
-    if (found === undefined) return `${problem} is not registered`
-    if (code.get(found) === '') return `${problem} has no code`
-    if (left.has(found)) return `${problem} could not be rendered`
+    const which =
+      found === undefined
+        ? 'is not registered'
+        : code.get(found) === ''
+          ? 'has no code'
+          : left.has(found)
+            ? 'could not be rendered'
+            : undefined
+    if (which !== undefined)
+      return `${describe(definition)} depends on ${describe(dependency)}, which ${which}`
   }
   return undefined
 }
@@ -181,15 +182,39 @@ function renderFile(exportPath: string, emitted: Definition[], context: FileCont
 
 /** Unix newlines, no blank lines before, no whitespace after: blank lines are the renderer's. */
 function normalizeCode(code: string): string {
-  return code
-    .replace(/\r\n?/g, '\n')
-    .replace(/^(?:[ \t]*\n)+/, '')
-    .trimEnd()
+  // Most generated code has no carriage return and starts with its first character: skip the
+  // passes that would copy it unchanged.
+  const lines = code.includes('\r') ? code.replace(/\r\n?/g, '\n') : code
+  const first = lines.charCodeAt(0)
+  const body =
+    first === 32 || first === 9 || first === 10 ? lines.replace(LEADING_BLANK, '') : lines
+  return body.trimEnd()
 }
 
-/** The words of code, split where a character cannot be part of an identifier. */
-function wordsOf(code: string): ReadonlySet<string> {
-  return new Set(code.match(/[\w$]+/g))
+const LEADING_BLANK = /^(?:[ \t]*\n)+/
+
+/**
+ * Whether `name` occurs in `code` as a whole word: with no identifier character (`[A-Za-z0-9_$]`)
+ * on either side. A name that is not itself made of such characters never does.
+ */
+export function hasWord(code: string, name: string): boolean {
+  if (!WORD.test(name)) return false
+  const end = name.length
+  for (let at = code.indexOf(name); at !== -1; at = code.indexOf(name, at + 1))
+    if (!isWordCode(code.charCodeAt(at - 1)) && !isWordCode(code.charCodeAt(at + end))) return true
+  return false
+}
+
+const WORD = /^[\w$]+$/
+
+function isWordCode(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) || // 0-9
+    (c >= 65 && c <= 90) || // A-Z
+    (c >= 97 && c <= 122) || // a-z
+    c === 95 || // _
+    c === 36 // $
+  )
 }
 
 function describe(
