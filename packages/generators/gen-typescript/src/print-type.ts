@@ -73,10 +73,16 @@ function alternatives(schema: Schema, nameModel: NameModel, layout?: Layout): st
   const types =
     schema.const !== undefined ? [literal(schema.const)] : printKind(schema, nameModel, at)
   const last = types[types.length - 1] ?? 'never'
-  const nullable = schema.nullable && types.join(' | ') !== 'unknown' && !/\bnull\b$/.test(last)
+  const nullable =
+    schema.nullable && !(types.length === 1 && types[0] === 'unknown') && !endsInNull(last)
   const all = nullable ? [...types, 'null'] : types
   // Fewer members than expected (two the same, an `unknown`): one member stays where it was.
   return many && all.length < 2 ? all.map((type) => type.replace(/\n {4}/g, '\n')) : all
+}
+
+/** Whether the type ends in the word `null` (`/\bnull\b$/`, without scanning the whole type). */
+function endsInNull(type: string): boolean {
+  return type.endsWith('null') && !/[\w]/.test(type.charAt(type.length - 5))
 }
 
 function printKind(schema: Schema, nameModel: NameModel, layout?: Layout): string[] {
@@ -164,8 +170,11 @@ function printObject(schema: ObjectSchema, nameModel: NameModel, layout?: Layout
     // No properties: any object unless additionalProperties closes it.
     return extra === false ? 'Record<string, never>' : 'Record<string, unknown>'
   }
-  const line = `{ ${members.join('; ')} }`
-  if (!inner || (members.length === 1 && fitsInline(line, docs))) return line
+  if (!inner) return `{ ${members.join('; ')} }`
+  if (members.length === 1) {
+    const line = `{ ${members[0]} }`
+    if (fitsInline(line, docs)) return line
+  }
   const body = members.map((member, i) => `${docs[i] ?? ''}${inner.indent}${member}`)
   return `{\n${body.join('\n')}\n${layout.indent}}`
 }
