@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { DialectCapabilities, RecordColumn } from './dialect.js'
 import { pastKeyset } from './keyset.js'
+import { Lru } from './lru.js'
 import type {
   AttemptRow,
   Database,
@@ -99,6 +100,12 @@ const CLAIMED_COLUMNS = [
   'claim_token',
 ] as const
 
+/** Event bodies a repository keeps in memory: an event is delivered to each of its API's webhooks. */
+const EVENT_BODIES = 256
+
+/** A claimed row as the claim reads it, before its event's body is added. */
+type Claimed = Omit<ClaimedDelivery, 'body'>
+
 /** Rows per statement: well inside both engines' limits on bound parameters. */
 const BATCH = 500
 
@@ -108,6 +115,8 @@ const BATCH = 500
  * ran out (and whose rows another worker took) cannot overwrite what the other one wrote.
  */
 export class DeliveriesRepo {
+  readonly #bodies = new Lru<string, string>(EVENT_BODIES)
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly capabilities: DialectCapabilities,
@@ -131,23 +140,53 @@ export class DeliveriesRepo {
           targetColumn('webhooks', 'webhook_id', 'url'),
           targetColumn('webhooks', 'webhook_id', 'secret'),
           targetColumn('webhooks', 'webhook_id', 'active'),
-          targetColumn('webhook_events', 'event_id', 'body'),
         ])}`
-    const update = sql<ClaimedDelivery>`
+    const update = sql<Claimed>`
       update webhook_deliveries set claim_token = ${claimToken}, next_attempt_at = ${leaseUntil}
       where id in (
         select id from webhook_deliveries where state = 'pending' and next_attempt_at <= ${now}
         order by next_attempt_at limit ${limit} ${lock})
       returning ${sql.join(CLAIMED_COLUMNS.map((name) => sql.ref(name)))}${targets}`
     const { rows } = cte
-      ? await sql<ClaimedDelivery>`
+      ? await sql<Claimed>`
           with d as (${update})
-          select d.*, w.url, w.secret, w.active, e.body from d
-          join webhooks as w on w.id = d.webhook_id
-          join webhook_events as e on e.id = d.event_id`.execute(this.db)
+          select d.*, w.url, w.secret, w.active from d
+          join webhooks as w on w.id = d.webhook_id`.execute(this.db)
       : await update.execute(this.db)
-    // As the joins do: a row whose webhook or event is gone is not attempted.
-    return rows.filter((row) => row.url !== null && row.body !== null)
+    // As the join does: a row whose webhook is gone is not attempted, nor one whose event is.
+    const claimed = rows.filter((row) => row.url !== null)
+    const bodies = await this.#eventBodies(claimed)
+    return claimed.flatMap((row) => {
+      const body = bodies.get(row.event_id)
+      return body === undefined ? [] : [{ ...row, body }]
+    })
+  }
+
+  /**
+   * The bodies of the rows' events: from this process's memory when it has read them already (an
+   * event is written once and never changed, and each of its webhooks' deliveries needs it), the
+   * rest in one query.
+   */
+  async #eventBodies(rows: readonly Claimed[]): Promise<Map<string, string>> {
+    const bodies = new Map<string, string>()
+    const missing = new Set<string>()
+    for (const { event_id: id } of rows) {
+      if (bodies.has(id) || missing.has(id)) continue
+      const body = this.#bodies.get(id)
+      if (body === undefined) missing.add(id)
+      else bodies.set(id, body)
+    }
+    if (missing.size === 0) return bodies
+    const found = await this.db
+      .selectFrom('webhook_events')
+      .select(['id', 'body'])
+      .where('id', 'in', [...missing])
+      .execute()
+    for (const { id, body } of found) {
+      bodies.set(id, body)
+      this.#bodies.set(id, body)
+    }
+    return bodies
   }
 
   /**
