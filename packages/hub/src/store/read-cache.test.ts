@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ReadCache, READ_CACHE_TTL_MS } from './read-cache.js'
+import { mayChangeReads, ReadCache, READ_CACHE_TTL_MS } from './read-cache.js'
 
 /** A feed whose version the test moves; `undefined` plays an engine that cannot tell. */
 function feed(initial: string | undefined = 'v1') {
@@ -72,5 +72,35 @@ describe('ReadCache', () => {
     await cache.read('c', async () => 3)
     expect(await cache.read('a', async () => 0)).toBe(1)
     expect(await cache.read('b', async () => 0)).toBe(0)
+  })
+})
+
+describe('mayChangeReads', () => {
+  it('counts what can change a kept read, and not what writes other tables only', () => {
+    const counts = [
+      'update "projects" set "config" = $1 where "id" = $2',
+      'insert into "memberships" ("org_id", "user_id", "role") values (?, ?, ?)',
+      'delete from "apis" where "id" = $1',
+      'with d as (update "stacks" set "name" = $1 returning "id") select * from d',
+      'UPDATE accounts SET handle = ? WHERE id = ?',
+      'commit',
+      'begin immediate',
+      'rollback',
+      'savepoint "a"',
+      'create table "x" ("id" text)',
+    ]
+    const keeps = [
+      'select * from "projects"',
+      '  SELECT 1',
+      'update webhook_deliveries set claim_token = $1 where id in (select id from webhook_deliveries)',
+      'insert into "webhook_attempts" ("delivery_id") select "a"."delivery_id" from json_each(?) as "a"',
+      'with d as (update webhook_deliveries set claim_token = $1 returning *) select d.*, w.url from d join webhooks as w on w.id = d.webhook_id',
+      'delete from "sessions" where "expires_at" < $1',
+      'update "tokens" set "last_used_at" = $1 where "id" = $2',
+      'insert into "project_aliases" ("old_slug") values ($1)',
+      'update "stack_versions" set "yanked" = 1',
+    ]
+    for (const sql of counts) expect([sql, mayChangeReads(sql)]).toEqual([sql, true])
+    for (const sql of keeps) expect([sql, mayChangeReads(sql)]).toEqual([sql, false])
   })
 })

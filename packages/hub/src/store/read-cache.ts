@@ -10,8 +10,30 @@ export type StoreChangeFeed = {
   close?(): Promise<void>
 }
 
-/** Statements this process sent that may have written (anything but a select), as the driver counts them. */
+/** Statements this process sent that may have changed a kept read, as the driver counts them. */
 export type WriteCount = { count: number }
+
+/**
+ * The tables whose rows the kept reads hold (a project route's account, membership, project,
+ * stack and API): the ones migration 0012 puts a change trigger on.
+ */
+export const READ_TABLES = ['accounts', 'memberships', 'projects', 'stacks', 'apis'] as const
+
+const NAMES_A_READ_TABLE = new RegExp(`\\b(?:${READ_TABLES.join('|')})\\b`, 'i')
+
+/**
+ * Whether a statement may change what a kept read says: anything but a select, except an
+ * `insert`, `update`, `delete` or `with` whose text names none of {@link READ_TABLES}. No foreign
+ * key cascades into those tables from another and no trigger writes them, so a statement that
+ * does not name them leaves them as they were: the webhook queue's claims and outcomes, sessions
+ * and rate-limit rows, written many times a second, then keep the reads. Transaction control
+ * (`commit`) always counts, so that a read kept between a write and its commit is set aside.
+ */
+export function mayChangeReads(sql: string): boolean {
+  if (/^\s*select\b/i.test(sql)) return false
+  if (!/^\s*(?:insert|update|delete|with)\b/i.test(sql)) return true
+  return NAMES_A_READ_TABLE.test(sql)
+}
 
 /** How long a read stays usable at most, whatever the feed says. */
 export const READ_CACHE_TTL_MS = 5_000

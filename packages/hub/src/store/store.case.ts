@@ -13,6 +13,7 @@ import { runSessionsRepoTests } from './sessions-repo.case.js'
 import { runReadableListsTests } from './readable-lists.case.js'
 import { migrationProvider } from './migrations/index.js'
 import { openStore, type StoreOptions } from './open-store.js'
+import { READ_TABLES } from './read-cache.js'
 import type { AccountRow, NewStackVersion, Role, StackVersionRow } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
 import type { Repos, Store } from './store.js'
@@ -601,6 +602,54 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
         await hub.close()
       }
     })
+
+    it('a serving store keeps a project route’s read across writes to tables it does not read', async () => {
+      const hub = await openStore(underTest.options)
+      try {
+        await hub.cacheTokenLookups()
+        const acme = await hub.accounts.create('acme', 'org')
+        const carol = await hub.accounts.create('carol', 'user')
+        const stack = await hub.stacks.ensure(acme.id, 'web-stack')
+        await seedProjectIn(hub, acme, stack.id)
+        const read = () => hub.projects.findWithAccess('acme', 'my-app', carol.id)
+        const queriesOf = async (work: () => Promise<unknown>) => {
+          const queries = vi.spyOn(hub.kysely, 'executeQuery')
+          try {
+            await work()
+            return queries.mock.calls.length
+          } finally {
+            queries.mockRestore()
+          }
+        }
+        // The webhook dispatcher claims (an UPDATE of webhook_deliveries) many times a second: a
+        // read kept before a claim is still kept after it (on PostgreSQL, once the notices of
+        // the writes above have landed).
+        const now = new Date().toISOString()
+        const later = new Date(Date.now() + 60_000).toISOString()
+        await vi.waitFor(
+          async () => {
+            await read()
+            await hub.deliveries.claim(10, now, later)
+            expect(await queriesOf(read)).toBe(0)
+          },
+          { timeout: kind === 'sqlite' ? 0 : 2_000, interval: 20 },
+        )
+        // A write to a table the read holds sets it aside at once.
+        await hub.accounts.setRole(acme.id, carol.id, 'reader')
+        expect((await read())?.role).toBe('reader')
+      } finally {
+        await hub.close()
+      }
+    })
+
+    if (kind === 'postgres')
+      it('the tables whose changes notify the hubs are the ones a kept read holds', async () => {
+        const { rows } = await sql<{ table: string }>`
+          select distinct event_object_table as "table" from information_schema.triggers
+          where trigger_schema = current_schema() and action_statement like '%svc_store_changed%'
+          order by 1`.execute(store.kysely)
+        expect(rows.map((row) => row.table)).toEqual([...READ_TABLES].sort())
+      })
 
     it('setConfig replaces the config and stamps when', async () => {
       const { project } = await seedProject(store)

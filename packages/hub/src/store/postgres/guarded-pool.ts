@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely'
 import pg from 'pg'
-import type { WriteCount } from '../read-cache.js'
+import { mayChangeReads, type WriteCount } from '../read-cache.js'
 import { StoreUnavailable } from '../unavailable.js'
 import { isStalePlan, statementName } from './statement-names.js'
 
@@ -104,11 +104,11 @@ class GuardedClient implements PostgresPoolClient {
     if (this.#broken) return Promise.reject(this.#broken)
     const sql = sqlOrCursor
     const values = parameters as unknown[]
-    // Anything but a select may write (a data-modifying `with`, `commit` too). Counted when sent
-    // and again when answered: a read on another connection that overlaps it is not kept, and
-    // one kept before its commit is set aside once it has committed (store/read-cache.ts).
+    // A statement that may change a kept read (store/read-cache.ts) is counted when sent and
+    // again when answered: a read on another connection that overlaps it is not kept, and one
+    // kept before its commit is set aside once it has committed.
     const writes = this.#writes
-    const mayWrite = !/^\s*select\b/i.test(sql)
+    const mayWrite = mayChangeReads(sql)
     if (mayWrite) writes.count++
     if (/^\s*(begin|start transaction)\b/i.test(sql)) this.#inTransaction = true
     else if (/^\s*(commit|rollback)\s*$/i.test(sql)) this.#inTransaction = false

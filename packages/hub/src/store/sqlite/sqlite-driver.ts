@@ -10,7 +10,7 @@ import {
   type SqliteStatement,
 } from 'kysely'
 import { Lru } from '../lru.js'
-import type { WriteCount } from '../read-cache.js'
+import { mayChangeReads, type WriteCount } from '../read-cache.js'
 import { StoreUnavailable } from '../unavailable.js'
 
 /**
@@ -80,8 +80,8 @@ class HubSqliteDriver extends SqliteDriver {
 function guarded(connection: DatabaseConnection, writes: WriteCount): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-      // Anything but a select may write (raw SQL included, `begin` and `commit` too).
-      if (query.query.kind !== 'SelectQueryNode') writes.count++
+      // What may change a kept read (store/read-cache.ts): raw SQL included, `commit` too.
+      if (query.query.kind !== 'SelectQueryNode' && mayChangeReads(query.sql)) writes.count++
       try {
         return await connection.executeQuery<R>(query)
       } catch (error) {
