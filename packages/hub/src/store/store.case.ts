@@ -551,8 +551,16 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       expect(await store.accounts.findWithRole('nobody', alice.id)).toBeUndefined()
     })
 
-    it('a serving store keeps a project route’s read until anything changes, here or elsewhere', async () => {
-      // `hub` plays a serving hub; `store` another process on the same data (svc-hub admin).
+    /**
+     * A serving hub (`hub`, caching) beside `store`, which plays another process on the same data
+     * (svc-hub admin); `store` made acme's project my-app, and carol, who is not in acme yet.
+     */
+    async function withServingHub(
+      test: (
+        hub: Store,
+        seeded: { acme: AccountRow; carol: AccountRow; project: { id: string } },
+      ) => Promise<void>,
+    ) {
       const hub = await openStore(underTest.options)
       try {
         await hub.cacheTokenLookups()
@@ -560,6 +568,14 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
         const carol = await store.accounts.create('carol', 'user')
         const stack = await store.stacks.ensure(acme.id, 'web-stack')
         const project = await seedProjectIn(store, acme, stack.id)
+        await test(hub, { acme, carol, project })
+      } finally {
+        await hub.close()
+      }
+    }
+
+    it('a serving store keeps a project route’s read until anything changes, here or elsewhere', () =>
+      withServingHub(async (hub, { acme, carol, project }) => {
         const read = () => hub.projects.findWithAccess('acme', 'my-app', carol.id)
         expect((await read())?.role).toBeUndefined()
         // Another process's change: on SQLite the next read sees it (data_version); on PostgreSQL
@@ -598,19 +614,10 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
         const mine = await read()
         mine!.project!.config = '{}'
         expect((await read())?.project?.config).toBe('{"a":"3"}')
-      } finally {
-        await hub.close()
-      }
-    })
+      }))
 
-    it('a serving store keeps a project route’s read across writes to tables it does not read', async () => {
-      const hub = await openStore(underTest.options)
-      try {
-        await hub.cacheTokenLookups()
-        const acme = await hub.accounts.create('acme', 'org')
-        const carol = await hub.accounts.create('carol', 'user')
-        const stack = await hub.stacks.ensure(acme.id, 'web-stack')
-        await seedProjectIn(hub, acme, stack.id)
+    it('a serving store keeps a project route’s read across writes to tables it does not read', () =>
+      withServingHub(async (hub, { acme, carol }) => {
         const read = () => hub.projects.findWithAccess('acme', 'my-app', carol.id)
         const queriesOf = async (work: () => Promise<unknown>) => {
           const queries = vi.spyOn(hub.kysely, 'executeQuery')
@@ -637,10 +644,7 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
         // A write to a table the read holds sets it aside at once.
         await hub.accounts.setRole(acme.id, carol.id, 'reader')
         expect((await read())?.role).toBe('reader')
-      } finally {
-        await hub.close()
-      }
-    })
+      }))
 
     if (kind === 'postgres')
       it('the tables whose changes notify the hubs are the ones a kept read holds', async () => {
