@@ -82,7 +82,7 @@ function alternatives(schema: Schema, nameModel: NameModel, layout?: Layout): st
 
 /** Whether the type ends in the word `null` (`/\bnull\b$/`, without scanning the whole type). */
 function endsInNull(type: string): boolean {
-  return type.endsWith('null') && !/[\w]/.test(type.charAt(type.length - 5))
+  return type.endsWith('null') && !/\w/.test(type.charAt(type.length - 5))
 }
 
 function printKind(schema: Schema, nameModel: NameModel, layout?: Layout): string[] {

@@ -207,13 +207,10 @@ export function hasWord(code: string, name: string): boolean {
 
 const WORD = /^[\w$]+$/
 
+/** `[A-Za-z0-9_$]` by character code; NaN (before the start, past the end) is none. */
 function isWordCode(c: number): boolean {
   return (
-    (c >= 48 && c <= 57) || // 0-9
-    (c >= 65 && c <= 90) || // A-Z
-    (c >= 97 && c <= 122) || // a-z
-    c === 95 || // _
-    c === 36 // $
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36
   )
 }
 
