@@ -196,9 +196,7 @@ export class DeliveriesRepo {
    */
   async renew(held: readonly HeldDelivery[], leaseUntil: string): Promise<number> {
     if (held.length === 0) return 0
-    const values = JSON.stringify(
-      held.map((h) => ({ delivery_id: h.id, claim_token: h.claimToken })),
-    )
+    const values = held.map((h) => ({ delivery_id: h.id, claim_token: h.claimToken }))
     // No `d.state = 'pending'`: only a pending row carries a claim token (a completion and every
     // requeue clear it), and with that term SQLite walked every pending row through the state
     // index, once per held row, instead of looking the held rows up by id.
@@ -259,26 +257,24 @@ export class DeliveriesRepo {
     return sql`
       insert into webhook_attempts (${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(name)))})
       select ${sql.join(ATTEMPT_COLUMNS.map(([name]) => sql.ref(`a.${name}`)))}
-      from ${this.capabilities.recordSet(JSON.stringify(attempts), ATTEMPT_COLUMNS, 'a')}`
+      from ${this.capabilities.recordSet(attempts, ATTEMPT_COLUMNS, 'a')}`
   }
 
   /** `UPDATE … FROM` the outcomes of `batch`, each row only with its claim token. */
   #updateOutcomes(batch: readonly Completion[]) {
-    const values = JSON.stringify(
-      batch.map((c) => ({
-        delivery_id: c.id,
-        claim_token: c.claimToken,
-        state: c.state,
-        next_attempt_at: c.nextAttemptAt,
-        window_started_at: c.windowStartedAt,
-        window_attempts: c.windowAttempts,
-        attempt_count: c.attemptCount,
-        last_attempt_at: c.lastAttemptAt,
-        last_status: c.lastStatus,
-        last_error: c.lastError,
-        completed_at: c.completedAt,
-      })),
-    )
+    const values = batch.map((c) => ({
+      delivery_id: c.id,
+      claim_token: c.claimToken,
+      state: c.state,
+      next_attempt_at: c.nextAttemptAt,
+      window_started_at: c.windowStartedAt,
+      window_attempts: c.windowAttempts,
+      attempt_count: c.attemptCount,
+      last_attempt_at: c.lastAttemptAt,
+      last_status: c.lastStatus,
+      last_error: c.lastError,
+      completed_at: c.completedAt,
+    }))
     const v = (column: string) => sql.ref(`v.${column}`)
     return sql`
       update webhook_deliveries as d set

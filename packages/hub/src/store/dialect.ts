@@ -23,10 +23,15 @@ export type DialectCapabilities = {
    */
   readonly dataModifyingCte: boolean
   /**
-   * A derived table `alias` with one row per element of the JSON array `json` (objects with the
-   * given columns): how one statement updates many rows with a value each.
+   * A derived table `alias` with one row per element of `rows`, with the given columns (a row's
+   * missing or undefined field is null), sent as one JSON parameter: how one statement updates
+   * many rows with a value each, in one SQL text whatever their number.
    */
-  recordSet(json: string, columns: readonly RecordColumn[], alias: string): RawBuilder<unknown>
+  recordSet(
+    rows: readonly object[],
+    columns: readonly RecordColumn[],
+    alias: string,
+  ): RawBuilder<unknown>
   /** An id like `newId` makes (`<prefix>_` and 24 hex digits), made by the database per row. */
   randomId(prefix: string): RawBuilder<string>
 }

@@ -26,8 +26,8 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = {
   // gen_random_uuid() is built in (PostgreSQL 13+): 24 of its hex digits, as newId makes.
   randomId: (prefix) =>
     sql<string>`${prefix + '_'} || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)`,
-  recordSet: (json, columns, alias) =>
-    sql`jsonb_to_recordset(${json}::jsonb) as ${sql.ref(alias)}(${sql.join(
+  recordSet: (rows, columns, alias) =>
+    sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${sql.ref(alias)}(${sql.join(
       columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`),
     )})`,
 }

@@ -18,10 +18,14 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = {
   rowLocks: false,
   dataModifyingCte: false,
   randomId: (prefix) => sql<string>`${prefix + '_'} || lower(hex(randomblob(12)))`,
-  recordSet: (json, columns, alias) =>
+  // Each row as an array, each column read by its index: SQLite reads `value ->> 2` in about two
+  // thirds of the time of `value ->> '$.name'`, and the rows are written per delivery.
+  recordSet: (rows, columns, alias) =>
     sql`(select ${sql.join(
-      columns.map(([name]) => sql`value ->> ${'$.' + name} as ${sql.ref(name)}`),
-    )} from json_each(${json})) as ${sql.ref(alias)}`,
+      columns.map(([name], index) => sql`value ->> ${sql.raw(String(index))} as ${sql.ref(name)}`),
+    )} from json_each(${JSON.stringify(
+      rows.map((row) => columns.map(([name]) => (row as Record<string, unknown>)[name] ?? null)),
+    )})) as ${sql.ref(alias)}`,
 }
 
 /** Opens (creating when needed) the embedded database file `hub.db` in `dataDir`, or `:memory:`. */
