@@ -41,6 +41,7 @@ import { runLoad } from './lib/load.js'
 import { processCpuMs } from './lib/proc.js'
 import { publishUpload } from './lib/publish-body.js'
 import { receiverControl } from './lib/receiver-control.js'
+import { createWebhooks, pushRevision } from './lib/webhook-setup.js'
 import { median, parseArgs, percentile, round } from './lib/stats.js'
 
 const HUBS = 3
@@ -69,8 +70,6 @@ const PARTS = ['get', 'publish', 'webhooks', 'limits']
 const LOOPBACK_BUDGET = 'svc-hub:rl:*:ip:127.0.0.1 credentials'
 /** Requests in flight at once in the rate-limit check. */
 const BURST_CONCURRENCY = 12
-/** Webhooks created at once during the setup. */
-const SETUP_CONCURRENCY = 8
 
 // ---- the machine's CPU: how busy both cores were over a measurement
 
@@ -243,52 +242,21 @@ async function scaling(cluster, shape, { rounds, warmup, seconds }, label, unit)
 
 // ---- webhooks: deliveries by the workers
 
-/** A document with paths /p0 … /p<n>: every n differs from every other. */
-function openapiDocument(n) {
-  const paths = {}
-  for (let i = 0; i <= n; i++)
-    paths[`/p${i}`] = { get: { operationId: `p${i}`, responses: { 200: { description: 'ok' } } } }
-  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Bench', version: '1' }, paths })
-}
-
 async function benchWebhooks(cluster, receiver, token, options) {
   const control = receiverControl(receiver)
   const apiPath = `/v1/apis/${ORG}/${HOOKS_API}`
   const hubAt = (i) => cluster.hubs[i % cluster.hubs.length].url
-  const secrets = new Array(options.webhooks)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: SETUP_CONCURRENCY }, async () => {
-      while (next < options.webhooks) {
-        const i = next++
-        const reply = await expectStatus(
-          201,
-          call(hubAt(i), `${apiPath}/webhooks`, { token, json: { url: `${receiver.url}/w/${i}` } }),
-          `POST webhooks (${i})`,
-        )
-        secrets[i] = reply.body.secret
-      }
-    }),
+  const secrets = await createWebhooks(options.webhooks, receiver.url, (i, url) =>
+    call(hubAt(i), `${apiPath}/webhooks`, { token, json: { url } }),
   )
   await control.secrets(secrets)
 
   let sequence = 0
   const push = async () => {
     const n = sequence++
-    const reply = await expectStatus(
-      201,
-      call(hubAt(n), `${apiPath}/revisions`, {
-        token,
-        body: openapiDocument(n),
-        headers: { 'content-type': 'application/json' },
-      }),
-      `push ${n}`,
+    await pushRevision(n, options.webhooks, (init) =>
+      call(hubAt(n), `${apiPath}/revisions`, { token, ...init }),
     )
-    const expected = n === 0 ? 0 : options.webhooks
-    if (reply.body.webhookDeliveries !== expected)
-      throw new Error(
-        `push ${n} queued ${reply.body.webhookDeliveries} deliveries, not ${expected}`,
-      )
   }
   await push() // the first revision sends no event
 

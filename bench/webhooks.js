@@ -39,13 +39,12 @@ import {
   STORES,
 } from './lib/hub-runs.js'
 import { receiverControl } from './lib/receiver-control.js'
+import { createWebhooks, pushRevision, SETUP_CONCURRENCY } from './lib/webhook-setup.js'
 import { median, parseArgs, percentile } from './lib/stats.js'
 
 const SENDER = join(ROOT, 'bench/lib/webhook-sender.js')
 const OWNER = 'admin'
 const SLUG = 'bench'
-/** Webhooks created at once during the setup. */
-const SETUP_CONCURRENCY = 8
 /** Issue 24's targets (SQLite; the same shown for PostgreSQL). */
 const TARGET = { ratio: 0.75, rate: 5000 }
 
@@ -121,17 +120,6 @@ async function benchRaw(receiver, options, sample, workDir) {
 
 // ---- one hub
 
-/** A document with paths /p0 … /p<n>: every n differs from every other. */
-function openapiDocument(n) {
-  const paths = {}
-  for (let i = 0; i <= n; i++) {
-    paths[`/p${i}`] = {
-      get: { operationId: `p${i}`, responses: { 200: { description: 'ok' } } },
-    }
-  }
-  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Bench', version: '1' }, paths })
-}
-
 async function benchHub(kind, run, receiver, options) {
   const control = receiverControl(receiver)
   const profileDir = options.profile ? join(options.profile, `${kind}-run${run}`) : undefined
@@ -158,20 +146,8 @@ async function benchHub(kind, run, receiver, options) {
     const apiPath = `/v1/apis/${OWNER}/${SLUG}`
 
     // W webhooks, each with its own secret, all at the receiver.
-    const secrets = new Array(options.webhooks)
-    let nextHook = 0
-    await Promise.all(
-      Array.from({ length: SETUP_CONCURRENCY }, async () => {
-        while (nextHook < options.webhooks) {
-          const i = nextHook++
-          const reply = await expectStatus(
-            201,
-            api(`${apiPath}/webhooks`, { json: { url: `${receiver.url}/w/${i}` } }),
-            `POST webhooks (${i})`,
-          )
-          secrets[i] = reply.body.secret
-        }
-      }),
+    const secrets = await createWebhooks(options.webhooks, receiver.url, (i, url) =>
+      api(`${apiPath}/webhooks`, { json: { url } }),
     )
     await control.secrets(secrets)
 
@@ -179,20 +155,9 @@ async function benchHub(kind, run, receiver, options) {
     const push = async () => {
       const n = sequence++
       const sentAt = Date.now()
-      const reply = await expectStatus(
-        201,
-        api(`${apiPath}/revisions`, {
-          body: openapiDocument(n),
-          headers: { 'content-type': 'application/json' },
-        }),
-        `push ${n}`,
+      const reply = await pushRevision(n, options.webhooks, (init) =>
+        api(`${apiPath}/revisions`, init),
       )
-      const expected = n === 0 ? 0 : options.webhooks
-      if (reply.body.webhookDeliveries !== expected) {
-        throw new Error(
-          `push ${n} queued ${reply.body.webhookDeliveries} deliveries, not ${expected}`,
-        )
-      }
       return {
         sentAt,
         answeredAt: Date.now(),

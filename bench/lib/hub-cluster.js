@@ -4,19 +4,8 @@
 // empty schema so that their migrations and the first admin race as they would in production.
 // Everything is stopped, and the schema and data directory removed, by `release` or on the way
 // out (hub-runs.js's cleanup).
-import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { HUB_BIN, onExit, withPostgres } from './hub-runs.js'
+import { ADMIN_PAT, freshStore, HUB_BIN, hubEnv, onExit } from './hub-runs.js'
 import { startServer } from './servers.js'
-
-// As hub-runs.js: the PostgreSQL its withPostgres connects to.
-const PG_URL =
-  process.env.SVC_BENCH_DATABASE_URL ||
-  process.env.SVC_TEST_DATABASE_URL ||
-  'postgres://postgres@127.0.0.1:5432/test'
-const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
 
 /**
  * Starts the cluster; answers `{ hubs, workers, env, schema, adminPat, release }`: `hubs` are
@@ -30,23 +19,9 @@ export async function startCluster({
   env: extra = {},
   serveArgs = [],
 }) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-scale-'))
-  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
-  const schema = `svc_bench_${randomBytes(6).toString('hex')}`
-  const dropIt = onExit(() =>
-    withPostgres((client) => client.query(`drop schema if exists "${schema}" cascade`)),
-  )
-  const env = {
-    ...process.env,
-    NO_COLOR: '1',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SVC_HUB_DATA: dataDir,
-    SVC_HUB_LOG_LEVEL: logLevel,
-    DATABASE_URL: PG_URL,
-    SVC_HUB_DATABASE_SCHEMA: schema,
-    ...extra,
-  }
+  const store = await freshStore('postgres', 'svc-bench-scale-')
+  const { schema } = store
+  const env = { ...hubEnv(store, logLevel), ...extra }
   const started = await Promise.allSettled([
     ...Array.from({ length: hubCount }, (_, i) =>
       startServer({
@@ -64,7 +39,7 @@ export async function startCluster({
   const all = started.map((s) => s.value)
   const hubs = all.slice(0, hubCount)
   const workers = all.slice(hubCount)
-  const pats = hubs.map((hub) => PAT.exec(hub.stderr())?.[0]).filter(Boolean)
+  const pats = hubs.map((hub) => ADMIN_PAT.exec(hub.stderr())?.[0]).filter(Boolean)
   return {
     hubs,
     workers,
@@ -81,8 +56,7 @@ export async function startCluster({
     /** Stops every process (answers their exit statuses), then removes the schema and data. */
     release: async () => {
       const statuses = await Promise.all(stops.map((stop) => stop()))
-      await dropIt()
-      await removeDir()
+      await store.remove()
       return statuses
     },
   }

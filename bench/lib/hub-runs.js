@@ -28,7 +28,8 @@ const PG_URL =
   'postgres://postgres@127.0.0.1:5432/test'
 /** The stores a hub runs on, by `--stores` name, with the name the reports give them. */
 export const STORES = { sqlite: 'SQLite', postgres: 'PostgreSQL' }
-const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
+/** The admin PAT a hub prints on its first start. */
+export const ADMIN_PAT = /svc_pat_[A-Za-z0-9_-]{43}/
 
 // ---- cleanup: children, temp dirs and schemas go on the way out, also on an error or ^C
 
@@ -105,25 +106,15 @@ export async function startLocalServer(label, script) {
  * `release`: stops it and removes its data, else done on the way out.
  */
 export async function startHub(kind, { tmpPrefix, logLevel, env: extra = {}, profileDir }) {
-  const dataDir = await mkdtemp(join(tmpdir(), tmpPrefix))
-  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
-  const schema = kind === 'postgres' ? `svc_bench_${randomBytes(6).toString('hex')}` : undefined
-  const dropIt = schema ? onExit(() => dropSchema(schema)) : async () => {}
+  const store = await freshStore(kind, tmpPrefix)
+  const { dataDir, schema } = store
   const env = {
-    ...process.env,
-    NO_COLOR: '1',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SVC_HUB_DATA: dataDir,
-    SVC_HUB_LOG_LEVEL: logLevel,
+    ...hubEnv(store, logLevel),
     // Throughput benches send far more than a caller's limits allow; the limiter is measured on
     // its own (bench/rate-limits.js passes its own setting).
     SVC_HUB_RATE_LIMITS: 'off',
     ...extra,
   }
-  delete env.DATABASE_URL
-  delete env.SVC_HUB_DATABASE_SCHEMA
-  if (schema) Object.assign(env, { DATABASE_URL: PG_URL, SVC_HUB_DATABASE_SCHEMA: schema })
 
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
   const hub = await startServer({
@@ -134,11 +125,45 @@ export async function startHub(kind, { tmpPrefix, logLevel, env: extra = {}, pro
   const stop = onExit(() => hub.stop())
   const release = async () => {
     await stop()
-    await removeDir()
-    await dropIt()
+    await store.remove()
   }
-  const adminPat = PAT.exec(hub.stderr())?.[0]
+  const adminPat = ADMIN_PAT.exec(hub.stderr())?.[0]
   return { ...hub, env, dataDir, schema, adminPat, stop, release }
+}
+
+/**
+ * A new, empty store for hub processes: a temp dir named from `tmpPrefix` for the data and, on
+ * PostgreSQL, a new schema; `remove` deletes both, else done on the way out.
+ */
+export async function freshStore(kind, tmpPrefix) {
+  const dataDir = await mkdtemp(join(tmpdir(), tmpPrefix))
+  const removeDir = onExit(() => rm(dataDir, { recursive: true, force: true }))
+  const schema = kind === 'postgres' ? `svc_bench_${randomBytes(6).toString('hex')}` : undefined
+  const dropIt = schema ? onExit(() => dropSchema(schema)) : async () => {}
+  return {
+    dataDir,
+    schema,
+    remove: async () => {
+      await dropIt()
+      await removeDir()
+    },
+  }
+}
+
+/** The environment of a hub process on `store` (freshStore's), on a free loopback port. */
+export function hubEnv({ dataDir, schema }, logLevel) {
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_HUB_DATA: dataDir,
+    SVC_HUB_LOG_LEVEL: logLevel,
+  }
+  delete env.DATABASE_URL
+  delete env.SVC_HUB_DATABASE_SCHEMA
+  if (schema) Object.assign(env, { DATABASE_URL: PG_URL, SVC_HUB_DATABASE_SCHEMA: schema })
+  return env
 }
 
 // ---- HTTP
