@@ -1,12 +1,10 @@
 import { ApiError } from '../errors/index.js'
+import type { AccountWithRoleRow } from '../store/accounts-repo.js'
 import type { AccountRow, Role } from '../store/schema.js'
 import type { Repos } from '../store/store.js'
 import type { Caller } from './caller.js'
 
 export type Access = 'read' | 'write'
-
-/** An account with the caller's role in it: none on a user account or for a non-member. */
-export type AccountWithRole = { readonly account: AccountRow; readonly role: Role | undefined }
 
 const GRANTS: Record<Role, readonly Access[]> = {
   owner: ['read', 'write'],
@@ -24,7 +22,7 @@ export async function accountWithRoleOrThrow(
   repos: Repos,
   caller: Caller,
   handle: string,
-): Promise<AccountWithRole> {
+): Promise<AccountWithRoleRow> {
   return found(handle, await repos.accounts.findWithRole(handle, caller.userId))
 }
 
@@ -40,18 +38,22 @@ export async function hasAccess(
   account: AccountRow,
   access: Access,
 ): Promise<boolean> {
-  if (account.kind === 'user') return account.id === caller.userId
-  return allows(
-    caller,
-    { account, role: await repos.accounts.roleOf(account.id, caller.userId) },
-    access,
-  )
+  return allows(caller, { account, role: await roleIn(repos, caller, account) }, access)
+}
+
+/** The caller's role in `account`: none in a user account (asked of no one) or for a non-member. */
+async function roleIn(
+  repos: Repos,
+  caller: Caller,
+  account: AccountRow,
+): Promise<Role | undefined> {
+  return account.kind === 'user' ? undefined : repos.accounts.roleOf(account.id, caller.userId)
 }
 
 /** The rule of `hasAccess` on an account whose caller's role is known already. */
 export function allows(
   caller: Caller,
-  { account, role }: AccountWithRole,
+  { account, role }: AccountWithRoleRow,
   access: Access,
 ): boolean {
   if (account.kind === 'user') return account.id === caller.userId
@@ -66,16 +68,13 @@ export async function requireAccess(
   access: Access,
   what: string,
 ): Promise<void> {
-  if (await hasAccess(repos, caller, account, access)) return
-  const role =
-    account.kind === 'user' ? undefined : await repos.accounts.roleOf(account.id, caller.userId)
-  requireAccessWith(caller, { account, role }, access, what)
+  requireAccessWith(caller, { account, role: await roleIn(repos, caller, account) }, access, what)
 }
 
 /** `requireAccess` on an account whose caller's role is known already (no query). */
 export function requireAccessWith(
   caller: Caller,
-  known: AccountWithRole,
+  known: AccountWithRoleRow,
   access: Access,
   what: string,
 ): void {

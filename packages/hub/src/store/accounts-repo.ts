@@ -7,7 +7,7 @@ import { TokenCache } from './token-cache.js'
 export type TokenWithUser = TokenRow & { user_handle: string }
 
 /** An account with a user's role in it (none: a user account, or not a member). */
-export type AccountWithRoleRow = { account: AccountRow; role: Role | undefined }
+export type AccountWithRoleRow = { readonly account: AccountRow; readonly role: Role | undefined }
 
 /** Users, organisations, memberships, PATs and organisation API keys. */
 export class AccountsRepo {

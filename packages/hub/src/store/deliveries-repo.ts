@@ -124,8 +124,8 @@ export class DeliveriesRepo {
 
   /**
    * Claims at most `limit` rows due at `now`, oldest due first, until `leaseUntil`: one statement
-   * with one SQL text (so SQLite reuses its prepared statement), the webhook and the event looked
-   * up by primary key.
+   * with one SQL text (so SQLite reuses its prepared statement), the webhook looked up by primary
+   * key; then each event's body (`#eventBodies`).
    */
   async claim(limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
     const claimToken = randomBytes(12).toString('hex')
@@ -133,14 +133,10 @@ export class DeliveriesRepo {
     // runs the whole UPDATE under its one write lock, which is the same guarantee.
     const lock = this.capabilities.skipLocked ? sql`for update skip locked` : sql.raw('')
     const cte = this.capabilities.dataModifyingCte
-    // Where RETURNING cannot join (SQLite), scalar subqueries look the webhook and the event up.
+    // Where RETURNING cannot join (SQLite), scalar subqueries look the webhook up.
     const targets = cte
       ? sql.raw('')
-      : sql`, ${sql.join([
-          targetColumn('webhooks', 'webhook_id', 'url'),
-          targetColumn('webhooks', 'webhook_id', 'secret'),
-          targetColumn('webhooks', 'webhook_id', 'active'),
-        ])}`
+      : sql`, ${sql.join([webhookColumn('url'), webhookColumn('secret'), webhookColumn('active')])}`
     const update = sql<Claimed>`
       update webhook_deliveries set claim_token = ${claimToken}, next_attempt_at = ${leaseUntil}
       where id in (
@@ -396,7 +392,7 @@ export class DeliveriesRepo {
   }
 }
 
-/** `(select column from table where id = webhook_deliveries.key) as column`, for a RETURNING. */
-function targetColumn(table: string, key: string, column: string) {
-  return sql`(select ${sql.ref(column)} from ${sql.table(table)} as t where t.id = ${sql.ref(`webhook_deliveries.${key}`)}) as ${sql.ref(column)}`
+/** `(select column from webhooks where id = webhook_deliveries.webhook_id) as column`, for a RETURNING. */
+function webhookColumn(column: string) {
+  return sql`(select ${sql.ref(column)} from webhooks as w where w.id = webhook_deliveries.webhook_id) as ${sql.ref(column)}`
 }

@@ -5,8 +5,8 @@ import { byCodeUnits, newId, now } from './ids.js'
 import { pastKeyset, type HandleSlugCursor } from './keyset.js'
 import { readableBy } from './readable-by.js'
 import type { Database, ProjectRow } from './schema.js'
-import type { StoredFile } from './stacks-repo.js'
 import type { ReadCache } from './read-cache.js'
+import type { StoredFile } from './stacks-repo.js'
 
 export type ProjectWithRefs = ProjectRow & {
   account_handle: string
@@ -17,13 +17,11 @@ export type ProjectWithRefs = ProjectRow & {
 }
 
 /** Projects, their flat config and base files. */
-/** The rows of `findWithAccess`, kept while the store does not change (store/read-cache.ts). */
-export type ProjectReads = ReadCache
-
 export class ProjectsRepo {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly reads?: ProjectReads,
+    /** Keeps the rows of `findWithAccess` (store/read-cache.ts); none in a transaction. */
+    private readonly reads?: ReadCache,
   ) {}
 
   async create(

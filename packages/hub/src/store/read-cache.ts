@@ -1,9 +1,9 @@
 import { Lru } from './lru.js'
 
 /**
- * Tells whether anything in the store may have changed: `version()` moves on every write this
- * process sends and on every commit of another process, and is undefined while that cannot be
- * known (then nothing is cached).
+ * Tells whether a kept read may have changed: `version()` moves on every statement this process
+ * sends that may change one (`mayChangeReads`) and on every change by another process, and is
+ * undefined while that cannot be known (then nothing is cached).
  */
 export type StoreChangeFeed = {
   version(): string | undefined
@@ -43,9 +43,10 @@ export const READ_CACHE_SIZE = 10_000
 type Entry = { readonly value: unknown; readonly version: string; readonly readAt: number }
 
 /**
- * The answers of one hot read, by key, used again only while the store as a whole has not
- * changed since they were read (as tokens are in store/token-cache.ts, but coarser): any write,
- * here or in another process, sets every one aside. A read whose answer may straddle a change is not kept.
+ * The answers of one hot read, by key, used again only while nothing they hold has changed since
+ * they were read (as tokens are in store/token-cache.ts, but coarser): any write to one of
+ * {@link READ_TABLES}, here or in another process, sets every one aside. A read whose answer may
+ * straddle a change is not kept.
  * Off (every read a query) until a feed is attached; only the store's own repositories use it,
  * never a transaction's, whose reads must see its own writes.
  */

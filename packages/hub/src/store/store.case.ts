@@ -188,7 +188,7 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       // `hub` plays a serving hub; `store` another process on the same data (svc-hub admin).
       const hub = await openStore(underTest.options)
       try {
-        await hub.cacheTokenLookups()
+        await hub.cacheReads()
         const alice = await store.accounts.create('alice', 'user')
         const hash = sha256('svc_pat_cached')
         expect(await hub.accounts.findTokenByHash(hash)).toBeUndefined()
@@ -563,7 +563,7 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
     ) {
       const hub = await openStore(underTest.options)
       try {
-        await hub.cacheTokenLookups()
+        await hub.cacheReads()
         const acme = await store.accounts.create('acme', 'org')
         const carol = await store.accounts.create('carol', 'user')
         const stack = await store.stacks.ensure(acme.id, 'web-stack')

@@ -17,7 +17,6 @@ import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
 import { TokenCache } from './token-cache.js'
 import { ReadCache } from './read-cache.js'
-import type { ProjectReads } from './projects-repo.js'
 import { StoreUnavailable } from './unavailable.js'
 import { WebhooksRepo } from './webhooks-repo.js'
 
@@ -42,7 +41,7 @@ export class Repos {
     db: Kysely<Database>,
     capabilities: DialectCapabilities,
     tokens?: TokenCache,
-    projectReads?: ProjectReads,
+    projectReads?: ReadCache,
   ) {
     this.accounts = new AccountsRepo(db, tokens)
     this.blobs = new BlobsRepo(db)
@@ -69,11 +68,11 @@ export class Store extends Repos {
   readonly capabilities: DialectCapabilities
   readonly #dialect: StoreDialect
   readonly #tokens: TokenCache
-  readonly #projectReads: ProjectReads
+  readonly #projectReads: ReadCache
 
   constructor(dialect: StoreDialect) {
     const tokens = new TokenCache()
-    const projectReads: ProjectReads = new ReadCache()
+    const projectReads = new ReadCache()
     super(dialect.db, dialect.capabilities, tokens, projectReads)
     this.#tokens = tokens
     this.#projectReads = projectReads
@@ -88,7 +87,7 @@ export class Store extends Repos {
    * the project, for as long as it can tell of any change to those (store/read-cache.ts). The hub's
    * server turns it on; tools and tests read every time.
    */
-  async cacheTokenLookups(): Promise<void> {
+  async cacheReads(): Promise<void> {
     const feed = await this.#dialect.watchTokenChanges?.()
     if (feed) this.#tokens.attach(feed)
     this.#projectReads.attach(await this.#dialect.watchChanges?.())

@@ -43,7 +43,7 @@ export class HubSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig
   readonly #writes: WriteCount
 
-  /** `writes` counts every statement sent that is not a select (store/read-cache.ts). */
+  /** `writes` counts every statement sent that may change a kept read (store/read-cache.ts). */
   constructor(config: SqliteDialectConfig, writes: WriteCount = { count: 0 }) {
     super(config)
     this.#config = config
@@ -54,8 +54,6 @@ export class HubSqliteDialect extends SqliteDialect {
     return new HubSqliteDriver(this.#config, this.#writes)
   }
 }
-
-/** Statements sent that may write: bumped before each one runs, whether it succeeds or not. */
 
 class HubSqliteDriver extends SqliteDriver {
   readonly #writes: WriteCount
