@@ -7,14 +7,13 @@
 // SVC_BENCH_HUB_BIN: the svc-hub.js to run instead of packages/hub/bin/svc-hub.js.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { runNode } from './lib/child-runs.js'
 import {
   call,
+  createBenchAccount,
   describeRun,
   expectStatus,
   finishReport,
   fmt,
-  HUB_BIN,
   progress,
   readStores,
   runMain,
@@ -169,14 +168,7 @@ async function setUp(hub, upload, problems) {
   if (!adminPat) problems.push('no admin PAT on stderr at first start')
   else await expectStatus(200, call(hub.url, '/v1/user', { token: adminPat }), 'GET /v1/user')
 
-  const admin = async (...args) => {
-    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env: hub.env })
-    if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
-    return JSON.parse(run.stdout)
-  }
-  await admin('create-user', 'bench')
-  await admin('create-org', ORG, '--owner', 'bench')
-  const { token } = await admin('create-token', 'bench', '--scopes', SCOPES)
+  const { token } = await createBenchAccount(hub.env, ORG, SCOPES)
 
   await expectStatus(
     201,

@@ -19,14 +19,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { distinctErrors, measureAll, readRuns, runNode } from './lib/child-runs.js'
+import { distinctErrors, measureAll, readRuns } from './lib/child-runs.js'
 import {
   call,
+  createBenchAccount,
   describeRun,
   expectStatus,
   finishReport,
   fmt,
-  HUB_BIN,
   onExit,
   progress,
   readStores,
@@ -217,14 +217,7 @@ async function withHubTime(hub, requests, work) {
  */
 async function startBenchHub(kind, apps, home, options) {
   const hub = await startHub(kind, { tmpPrefix: 'svc-publish-bench-', logLevel: 'info' })
-  const admin = async (...args) => {
-    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env: hub.env })
-    if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
-    return JSON.parse(run.stdout)
-  }
-  await admin('create-user', 'bench')
-  await admin('create-org', ORG, '--owner', 'bench')
-  const { token } = await admin('create-token', 'bench', '--scopes', SCOPES)
+  const { token } = await createBenchAccount(hub.env, ORG, SCOPES)
   const bench = { ...hub, kind, token, versions: { demo: 0, big: 0 } }
   bench.cli = cliEnv(home, bench)
 

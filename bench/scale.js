@@ -22,15 +22,14 @@
 // the run's users are deleted at the end.
 import { readdirSync, readFileSync } from 'node:fs'
 import { Redis } from 'ioredis'
-import { runNode } from './lib/child-runs.js'
 import { startCluster } from './lib/hub-cluster.js'
 import {
   call,
+  createBenchAccount,
   describeRun,
   expectStatus,
   finishReport,
   fmt,
-  HUB_BIN,
   onExit,
   progress,
   runMain,
@@ -161,14 +160,7 @@ async function measuringCpu(processes, work) {
 /** The bench's user, organisation, PAT, APIs, first stack version and project; answers them. */
 async function setUp(cluster, upload) {
   const [hub] = cluster.hubs
-  const admin = async (...args) => {
-    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env: cluster.env })
-    if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
-    return JSON.parse(run.stdout)
-  }
-  const user = await admin('create-user', 'bench')
-  await admin('create-org', ORG, '--owner', 'bench')
-  const { token } = await admin('create-token', 'bench', '--scopes', SCOPES)
+  const { user, token } = await createBenchAccount(cluster.env, ORG, SCOPES)
   // Not GET /v1/user: the rate-limit check counts that route's requests of this user.
   for (const slug of ['billing', HOOKS_API]) {
     await expectStatus(

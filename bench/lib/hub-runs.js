@@ -18,6 +18,7 @@ import {
   machineInfo,
   sourceRevision,
 } from './machine.js'
+import { runNode } from './child-runs.js'
 import { killAll, startServer } from './servers.js'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -164,6 +165,22 @@ export function hubEnv({ dataDir, schema }, logLevel) {
   delete env.SVC_HUB_DATABASE_SCHEMA
   if (schema) Object.assign(env, { DATABASE_URL: PG_URL, SVC_HUB_DATABASE_SCHEMA: schema })
   return env
+}
+
+/**
+ * Through `svc-hub admin` on the store of `env` (a hub's environment): the user `bench`, the
+ * organisation `org` it owns, and a PAT of bench's with `scopes`; answers the user and the PAT.
+ */
+export async function createBenchAccount(env, org, scopes) {
+  const admin = async (...args) => {
+    const run = await runNode([HUB_BIN, 'admin', ...args, '--json'], { env })
+    if (run.code !== 0) throw new Error(`svc-hub admin ${args.join(' ')}: ${run.stderr}`)
+    return JSON.parse(run.stdout)
+  }
+  const user = await admin('create-user', 'bench')
+  await admin('create-org', org, '--owner', 'bench')
+  const { token } = await admin('create-token', 'bench', '--scopes', scopes)
+  return { user, token }
 }
 
 // ---- HTTP
