@@ -79,6 +79,8 @@ export async function startHub(
     port: config.port,
     hostname: config.host,
   }) as Server
+  // First of the request's listeners: its kept reads see every commit made before it arrived.
+  server.prependListener('request', () => store.requestArrived())
   lingerOnClose(server)
   const connections = new ConnectionDrain(server)
   try {

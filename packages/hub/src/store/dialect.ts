@@ -73,6 +73,12 @@ export type StoreDialect = {
    * must be told it: left alone, it takes its bookkeeping tables in any schema for its own.
    */
   schema?(): Promise<string | undefined>
+  /**
+   * Told by the server of each request as it arrives: a change another process committed before
+   * it must be seen by its reads (an engine that looks for such changes only now and then looks
+   * again).
+   */
+  requestArrived?(): void
   /** Starts telling of token changes made by other processes (none: tokens are not cached). */
   watchTokenChanges?(): Promise<TokenChangeFeed>
   /**

@@ -576,11 +576,15 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
 
     it('a serving store keeps a project route’s read until anything changes, here or elsewhere', () =>
       withServingHub(async (hub, { acme, carol, project }) => {
-        const read = () => hub.projects.findWithAccess('acme', 'my-app', carol.id)
+        // Each read is a request's, told to the store as it arrives, as the server does.
+        const read = () => {
+          hub.requestArrived()
+          return hub.projects.findWithAccess('acme', 'my-app', carol.id)
+        }
         expect((await read())?.role).toBeUndefined()
-        // Another process's change: on SQLite the next read sees it (data_version); on PostgreSQL
-        // once the tables' trigger notice lands, a few milliseconds after the commit, well within
-        // the 5 s a read is kept at most.
+        // Another process's change: on SQLite the next request sees it (data_version); on
+        // PostgreSQL once the tables' trigger notice lands, a few milliseconds after the commit,
+        // well within the 5 s a read is kept at most.
         const eventually = (check: () => Promise<void>) =>
           vi.waitFor(check, { timeout: kind === 'sqlite' ? 0 : 2_000, interval: 20 })
         // Once the notices of the writes above have landed, a read again costs no query.
@@ -645,6 +649,29 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
         await hub.accounts.setRole(acme.id, carol.id, 'reader')
         expect((await read())?.role).toBe('reader')
       }))
+
+    if (kind === 'sqlite')
+      it('on SQLite a request looks at data_version once: the next request, or a millisecond later, looks again', () =>
+        withServingHub(async (hub, { acme, carol }) => {
+          vi.useFakeTimers({ toFake: ['performance'] })
+          try {
+            const read = () => hub.projects.findWithAccess('acme', 'my-app', carol.id)
+            hub.requestArrived()
+            expect((await read())?.role).toBeUndefined()
+            await store.accounts.setRole(acme.id, carol.id, 'reader')
+            // The same request, the same instant: its reads are of one moment.
+            expect((await read())?.role).toBeUndefined()
+            hub.requestArrived()
+            expect((await read())?.role).toBe('reader')
+            await store.accounts.setRole(acme.id, carol.id, 'writer')
+            expect((await read())?.role).toBe('reader')
+            // Reads outside a request (none in the hub) look again after a millisecond.
+            vi.advanceTimersByTime(1)
+            expect((await read())?.role).toBe('writer')
+          } finally {
+            vi.useRealTimers()
+          }
+        }))
 
     if (kind === 'postgres')
       it('the tables whose changes notify the hubs are the ones a kept read holds', async () => {

@@ -93,6 +93,14 @@ export class Store extends Repos {
     this.#projectReads.attach(await this.#dialect.watchChanges?.())
   }
 
+  /**
+   * The server calls this as each request arrives, before the request's first read: whatever
+   * another process committed until now is then seen by the request's kept reads.
+   */
+  requestArrived(): void {
+    this.#dialect.requestArrived?.()
+  }
+
   /** The raw query builder, for tests and one-off tools; hub code goes through the repositories. */
   get kysely(): Kysely<Database> {
     return this.#dialect.db
