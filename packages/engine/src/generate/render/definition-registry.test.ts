@@ -3,6 +3,7 @@ import type { DefinitionKey } from './definition.js'
 import { DefinitionMismatchError } from './definition-mismatch-error.js'
 import { createDefinitionRegistry } from './definition-registry.js'
 import { createIdentifier } from './identifier.js'
+import { normalizeCode } from './normalize-code.js'
 
 const pet = (generatorKey: string): DefinitionKey => ({
   identifier: createIdentifier('Pet', 'type'),
@@ -43,6 +44,24 @@ describe('the definition registry', () => {
       DefinitionMismatchError,
     )
     expect(registry.get('Pet', 'types.ts')?.code).toBe('export type Pet = {}')
+  })
+
+  it('keeps code as files hold it: Unix newlines, no blank lines before, no whitespace after', () => {
+    const registry = createDefinitionRegistry()
+    registry.register({ ...pet('a'), code: ' \t\r\n\nexport type Pet = {\r\n  a: 1\r}\n \t\n' })
+    expect(registry.get('Pet', 'types.ts')?.code).toBe('export type Pet = {\n  a: 1\n}')
+    registry.register({
+      identifier: createIdentifier('Empty', 'type'),
+      exportPath: 'types.ts',
+      generatorKey: 'a',
+      code: ' \n\t\n',
+    })
+    expect(registry.get('Empty', 'types.ts')?.code).toBe('')
+  })
+
+  it('normalizes code once for all: normalizing again changes nothing', () => {
+    for (const code of ['', ' ', '\n\nx', '\t x \n', 'a\r\n\r\nb\r', ' \n \n y\n\n ', 'x = 1'])
+      expect(normalizeCode(normalizeCode(code))).toBe(normalizeCode(code))
   })
 
   it('keys by name and export path together', () => {

@@ -37,6 +37,7 @@ export interface DefinitionBody {
 
 /** A registered definition whose code is known. Frozen. */
 export interface Definition extends DefinitionKey {
+  /** The body's code with Unix newlines, without blank lines before or whitespace after. */
   readonly code: string
   readonly dependsOn: readonly DefinitionDependency[]
   readonly imports: readonly PackageImport[]

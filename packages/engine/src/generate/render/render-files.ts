@@ -1,4 +1,5 @@
 import type { Definition, DefinitionDependency } from './definition.js'
+import { normalizeCode } from './normalize-code.js'
 import type { DefinitionRegistry } from './definition-registry.js'
 import { relativeSpecifier, type ImportExtension } from './export-path.js'
 import { orderDefinitions } from './order-definitions.js'
@@ -179,19 +180,6 @@ function renderFile(exportPath: string, emitted: Definition[], context: FileCont
   const content = `${[header, imports, body].filter((part) => part !== '').join('\n\n')}\n`
   return { content, lines: content.split('\n').length - 1, characters: content.length }
 }
-
-/** Unix newlines, no blank lines before, no whitespace after: blank lines are the renderer's. */
-function normalizeCode(code: string): string {
-  // Most generated code has no carriage return and starts with its first character: skip the
-  // passes that would copy it unchanged.
-  const lines = code.includes('\r') ? code.replace(/\r\n?/g, '\n') : code
-  const first = lines.charCodeAt(0)
-  const body =
-    first === 32 || first === 9 || first === 10 ? lines.replace(LEADING_BLANK, '') : lines
-  return body.trimEnd()
-}
-
-const LEADING_BLANK = /^(?:[ \t]*\n)+/
 
 /**
  * Whether `name` occurs in `code` as a whole word: with no identifier character (`[A-Za-z0-9_$]`)
