@@ -42,13 +42,18 @@ export function toIdentifierName(text: string, casing: IdentifierCasing): string
 const pascalNames = new Map<string, string>()
 const camelNames = new Map<string, string>()
 const CACHE_LIMIT = 100_000
+const ASCII = /^[\x00-\x7f]*$/
 
 function identifierNameOf(text: string, casing: IdentifierCasing): string {
-  const folded = text.normalize('NFKD').replace(/\p{M}/gu, '')
+  // ASCII text is its own NFKD form and has no marks: the Unicode passes are for the rest.
+  const plain = ASCII.test(text)
+  const folded = plain ? text : text.normalize('NFKD').replace(/\p{M}/gu, '')
   const screaming = !/[a-z]/.test(folded)
-  const ascii = folded.replace(/[^\x00-\x7f]/gu, (char) =>
-    /[\p{L}\p{N}]/u.test(char) ? ` U${(char.codePointAt(0) ?? 0).toString(16)} ` : ' ',
-  )
+  const ascii = plain
+    ? folded
+    : folded.replace(/[^\x00-\x7f]/gu, (char) =>
+        /[\p{L}\p{N}]/u.test(char) ? ` U${(char.codePointAt(0) ?? 0).toString(16)} ` : ' ',
+      )
   const words = ascii
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
