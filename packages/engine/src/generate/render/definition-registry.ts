@@ -78,10 +78,10 @@ class DefinitionRegistryImpl implements DefinitionRegistry {
     if (entry.definition !== undefined) throw new Error(`${where} is already filled`)
     const definition = Object.freeze({
       ...entry.key,
-      // Normalised here as well as at render: reading the whole string makes V8 join the pieces
-      // a generator concatenated into one string while they are young. Kept as a tree of pieces
-      // until render, they were copied by every young-generation GC of the run (about 80 ms of
-      // `svc generate` on GitHub's description).
+      // Normalised as it is filled, not at render: reading the whole string makes V8 join the
+      // pieces a generator concatenated into one string while they are young. Kept as a tree of
+      // pieces until render, they were copied by every young-generation GC of the run (about
+      // 80 ms of `svc generate` on GitHub's description).
       code: normalizeCode(body.code),
       dependsOn: Object.freeze((body.dependsOn ?? []).map((d) => Object.freeze({ ...d }))),
       imports: Object.freeze((body.imports ?? []).map((i) => Object.freeze({ ...i }))),

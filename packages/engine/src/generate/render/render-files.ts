@@ -1,5 +1,4 @@
 import type { Definition, DefinitionDependency } from './definition.js'
-import { normalizeCode } from './normalize-code.js'
 import type { DefinitionRegistry } from './definition-registry.js'
 import { relativeSpecifier, type ImportExtension } from './export-path.js'
 import { orderDefinitions } from './order-definitions.js'
@@ -63,23 +62,22 @@ export function renderFiles(
   for (const unfilled of registry.unfilled())
     report(unfilled.exportPath, `Definition ${describe(unfilled)} was reserved but never filled`)
   const byFile = new Map<string, Map<string, Definition>>()
-  const code = new Map<Definition, string>()
-  for (const definition of registry.definitions()) {
+  const definitions = registry.definitions()
+  for (const definition of definitions) {
     const names = byFile.get(definition.exportPath) ?? new Map<string, Definition>()
     byFile.set(definition.exportPath, names.set(definition.identifier.name, definition))
-    code.set(definition, normalizeCode(definition.code))
   }
   const left = new Set<Definition>()
   const resolve = (dependency: DefinitionDependency) =>
     byFile.get(dependency.exportPath)?.get(dependency.name)
-  const mentions = (definition: Definition, name: string) => hasWord(code.get(definition)!, name)
+  const mentions = (definition: Definition, name: string) => hasWord(definition.code, name)
   // Leaving a definition out can break those that use it: repeat until nothing changes.
   const leaveOutBroken = () => {
     for (let changed = true; changed;) {
       changed = false
-      for (const [definition, source] of code) {
-        if (left.has(definition) || source === '') continue
-        const problem = dependencyProblem(definition, { resolve, mentions, code, left })
+      for (const definition of definitions) {
+        if (left.has(definition) || definition.code === '') continue
+        const problem = dependencyProblem(definition, { resolve, mentions, left })
         if (problem === undefined) continue
         left.add(definition)
         report(definition.exportPath, problem)
@@ -97,16 +95,13 @@ export function renderFiles(
     empty.length = 0
     for (const exportPath of paths) {
       const all = [...byFile.get(exportPath)!.values()]
-      const emitted = all.filter((d) => code.get(d) !== '' && !left.has(d))
+      const emitted = all.filter((d) => d.code !== '' && !left.has(d))
       if (emitted.length === 0) {
         if (!errors.has(exportPath)) empty.push(exportPath)
         continue
       }
       try {
-        files.set(
-          exportPath,
-          renderFile(exportPath, emitted, { code, resolve, mentions, ...options }),
-        )
+        files.set(exportPath, renderFile(exportPath, emitted, { resolve, mentions, ...options }))
       } catch (error) {
         report(exportPath, error instanceof Error ? error.message : String(error))
         for (const definition of all) left.add(definition)
@@ -120,18 +115,18 @@ export function renderFiles(
 /** Why a definition cannot render: a dependency it uses is missing, empty or left out. */
 function dependencyProblem(
   definition: Definition,
-  context: Pick<FileContext, 'resolve' | 'mentions' | 'code'> & {
+  context: Pick<FileContext, 'resolve' | 'mentions'> & {
     readonly left: ReadonlySet<Definition>
   },
 ): string | undefined {
-  const { resolve, mentions, code, left } = context
+  const { resolve, mentions, left } = context
   for (const dependency of definition.dependsOn) {
     if (!mentions(definition, dependency.name)) continue
     const found = resolve(dependency)
     const which =
       found === undefined
         ? 'is not registered'
-        : code.get(found) === ''
+        : found.code === ''
           ? 'has no code'
           : left.has(found)
             ? 'could not be rendered'
@@ -143,7 +138,6 @@ function dependencyProblem(
 }
 
 interface FileContext extends RenderFilesOptions {
-  readonly code: ReadonlyMap<Definition, string>
   readonly resolve: (dependency: DefinitionDependency) => Definition | undefined
   /**
    * Whether the definition's code has `name` as a whole word. A dependency or import whose name
@@ -154,7 +148,7 @@ interface FileContext extends RenderFilesOptions {
 
 /** Renders the non-empty definitions of one file, given in registration order. */
 function renderFile(exportPath: string, emitted: Definition[], context: FileContext) {
-  const { code, resolve, mentions, importExtension = '.js', header = GENERATED_HEADER } = context
+  const { resolve, mentions, importExtension = '.js', header = GENERATED_HEADER } = context
   const position = new Map(emitted.map((definition, index) => [definition, index]))
   const requests: ImportRequest[] = []
   const mustFollow = emitted.map((definition) => {
@@ -175,7 +169,7 @@ function renderFile(exportPath: string, emitted: Definition[], context: FileCont
   const declared = new Set(emitted.map((definition) => definition.identifier.name))
   const imports = renderImports(exportPath, requests, declared).join('\n')
   const body = orderDefinitions(emitted.length, (index) => mustFollow[index]!)
-    .map((index) => code.get(emitted[index]!)!)
+    .map((index) => emitted[index]!.code)
     .join('\n\n')
   const content = `${[header, imports, body].filter((part) => part !== '').join('\n\n')}\n`
   return { content, lines: content.split('\n').length - 1, characters: content.length }
