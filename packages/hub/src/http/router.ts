@@ -32,9 +32,10 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'The caller may not do this (`forbidden`, `insufficient_scope`)',
   404: 'No such resource (`not_found`)',
   409: 'Conflicts with what is stored',
+  413: "The account's storage quota would be exceeded (`quota_exceeded`)",
   415: 'The body has the wrong content type (`unsupported_media_type`)',
   422: 'The request is not valid (see the code)',
-  429: 'Too many requests in the window (`rate_limited`); see `Retry-After`',
+  429: "Too many requests in the window (`rate_limited`), or the caller's queue is full (`queue_full`); see `Retry-After`",
   502: 'An outbound request of the hub failed (`source_unreachable`)',
   503: 'Try again later (`unavailable`)',
 }
