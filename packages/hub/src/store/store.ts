@@ -8,7 +8,7 @@ import { DeliveriesRepo } from './deliveries-repo.js'
 import { DeploymentsRepo } from './deployments-repo.js'
 import { IdempotencyRepo } from './idempotency-repo.js'
 import { LibrariesRepo } from './libraries-repo.js'
-import type { DialectCapabilities, StoreDialect } from './dialect.js'
+import type { DialectCapabilities, LockWaits, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
 import { ProjectsRepo } from './projects-repo.js'
 import { RateLimitsRepo } from './rate-limits-repo.js'
@@ -19,6 +19,8 @@ import { TokenCache } from './token-cache.js'
 import { ReadCache } from './read-cache.js'
 import { StoreUnavailable } from './unavailable.js'
 import { WebhooksRepo } from './webhooks-repo.js'
+
+const NO_LOCK_WAITS: LockWaits = Object.freeze({ waiting: 0, total: 0 })
 
 /** The repositories over one connection or one transaction. */
 export class Repos {
@@ -108,6 +110,11 @@ export class Store extends Repos {
 
   get describe(): string {
     return this.#dialect.describe
+  }
+
+  /** The queries that waited for another process's lock on the store (SQLite), for metrics. */
+  get lockWaits(): Readonly<LockWaits> {
+    return this.#dialect.lockWaits ?? NO_LOCK_WAITS
   }
 
   /** Runs `work` in one transaction: everything it writes lands, or nothing does. */

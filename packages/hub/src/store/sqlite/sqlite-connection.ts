@@ -4,6 +4,7 @@ import {
   type QueryResult,
   type SqliteDatabase,
 } from 'kysely'
+import type { LockWaits } from '../dialect.js'
 import { mayChangeReads, type WriteCount } from '../read-cache.js'
 import { StoreUnavailable } from '../unavailable.js'
 import type { ConnectionTurns } from './connection-turns.js'
@@ -24,6 +25,8 @@ export type HubSqliteOptions = {
   readonly busyMs: number
   /** Counts every statement sent that may change a kept read (store/read-cache.ts). */
   readonly writes: WriteCount
+  /** Counts the queries that found another process's lock (the hub's metrics show them). */
+  readonly lockWaits: LockWaits
 }
 
 const BEGIN = CompiledQuery.raw('begin immediate')
@@ -102,23 +105,38 @@ export class HubSqliteConnection implements DatabaseConnection {
    * given to others between tries, until the busy timeout.
    */
   async #waitingForLocks<T>(attempt: () => T): Promise<T> {
-    const { busyMs } = this.#options
-    const deadline = performance.now() + busyMs
-    for (let tries = 0; ; tries++) {
-      try {
-        return attempt()
-      } catch (error) {
-        if (!isBusy(error)) throw sqliteOutage(error) ?? error
+    const started = performance.now()
+    let busy: unknown
+    try {
+      return attempt()
+    } catch (error) {
+      if (!isBusy(error)) throw sqliteOutage(error) ?? error
+      busy = error
+    }
+    const { busyMs, lockWaits } = this.#options
+    const deadline = started + busyMs
+    lockWaits.total++
+    lockWaits.waiting++
+    try {
+      for (let tries = 0; ; tries++) {
         const left = deadline - performance.now()
         if (left <= 0) {
           throw new StoreUnavailable(
             `SQLite: another process held the database for longer than the busy timeout (${busyMs} ms)`,
             'busy',
-            { cause: error },
+            { cause: busy },
           )
         }
         await this.#turns.pause(Math.min(PAUSES_MS[Math.min(tries, PAUSES_MS.length - 1)]!, left))
+        try {
+          return attempt()
+        } catch (error) {
+          if (!isBusy(error)) throw sqliteOutage(error) ?? error
+          busy = error
+        }
       }
+    } finally {
+      lockWaits.waiting--
     }
   }
 

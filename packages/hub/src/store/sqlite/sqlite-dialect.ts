@@ -2,7 +2,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
-import { DEFAULT_STORE_TIMEOUTS, type DialectCapabilities, type StoreDialect } from '../dialect.js'
+import {
+  DEFAULT_STORE_TIMEOUTS,
+  type DialectCapabilities,
+  type LockWaits,
+  type StoreDialect,
+} from '../dialect.js'
 import type { Database } from '../schema.js'
 import type { WriteCount } from '../read-cache.js'
 import { HubSqliteDialect } from './sqlite-driver.js'
@@ -50,8 +55,9 @@ export function openSqlite(
   // the lock without blocking the event loop, up to `busyTimeoutMs` (sqlite-connection.ts).
   database.pragma('busy_timeout = 0')
   const writes: WriteCount = { count: 0 }
+  const lockWaits: LockWaits = { waiting: 0, total: 0 }
   const db = new Kysely<Database>({
-    dialect: new HubSqliteDialect({ database, busyMs: busyTimeoutMs, writes }),
+    dialect: new HubSqliteDialect({ database, busyMs: busyTimeoutMs, writes, lockWaits }),
   })
   const dataVersionStatement = database.prepare('pragma data_version').pluck()
   // Reading `data_version` takes a read transaction (locks on the WAL index: three system calls),
@@ -76,6 +82,7 @@ export function openSqlite(
     db,
     capabilities: SQLITE_CAPABILITIES,
     describe: `sqlite ${file}`,
+    lockWaits,
     ping: async () => {
       await sql`select 1`.execute(db)
     },
