@@ -10,6 +10,7 @@ import { IdempotencyRepo } from './idempotency-repo.js'
 import { LibrariesRepo } from './libraries-repo.js'
 import type { DialectCapabilities, LockWaits, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
+import { refuseNewerStore } from './migrations/newer-store.js'
 import { ProjectsRepo } from './projects-repo.js'
 import { RateLimitsRepo } from './rate-limits-repo.js'
 import { SessionsRepo } from './sessions-repo.js'
@@ -124,15 +125,23 @@ export class Store extends Repos {
       .execute((trx) => work(new Repos(trx, this.capabilities, this.#tokens)))
   }
 
-  /** Applies every pending migration; safe to run from several processes at once. */
+  /**
+   * Applies every pending migration; safe to run from several processes at once. A store that a
+   * newer hub migrated is refused (StoreConfigError), unchanged.
+   */
   async migrate(): Promise<void> {
     const schema = await this.#dialect.schema?.()
+    const provider = migrationProvider(this.capabilities)
     const migrator = new Migrator({
       db: this.#dialect.db,
-      provider: migrationProvider(this.capabilities),
+      provider,
       ...(schema ? { migrationTableSchema: schema } : {}),
     })
     let { error, results } = await migrator.migrateToLatest()
+    if (error) {
+      const known = Object.keys(await provider.getMigrations())
+      await refuseNewerStore(this.#dialect.db, known, schema)
+    }
     // SQLite has no migration lock across processes: when several start on a new file at once,
     // a slower one fails on tables another just made. A later look finds them applied.
     for (let attempt = 1; error && attempt < 5; attempt++) {
@@ -141,9 +150,8 @@ export class Store extends Repos {
     }
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName
-      throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, {
-        cause: error,
-      })
+      const which = failed ? `database migration ${failed}` : 'database migration'
+      throw new Error(`${which} failed: ${String(error)}`, { cause: error })
     }
   }
 
