@@ -75,7 +75,10 @@ describe('SQLite: another process holds the write lock', () => {
 
     expectUnavailable(await push, '1')
     expect(await lockWaiting(running)).toBe(0)
-    expect(running.stdout()).toMatch(/"msg":"store unavailable"/)
+    await eventually(
+      () => (running.stdout().includes('"msg":"store unavailable"') ? true : undefined),
+      'the hub to log the outage',
+    )
 
     await lock.release()
     lock = undefined
@@ -139,7 +142,10 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
     expect((await call(`${running.url}/healthz`)).status).toBe(200)
     expect((await call(`${running.url}/readyz`)).status).toBe(200)
     expect(await expectConsistentChain(running, 'full')).toBe(1)
-    expect(running.stdout()).toMatch(/"msg":"store unavailable"/)
+    await eventually(
+      () => (running.stdout().includes('"msg":"store unavailable"') ? true : undefined),
+      'the hub to log the outage',
+    )
     expect(running.stdout()).not.toMatch(/cannot rollback|"msg":"unhandled error"/)
 
     rmSync(filler)
