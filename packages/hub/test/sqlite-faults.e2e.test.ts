@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { PASSWORD } from './support/browser.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { call, type Reply } from './support/http.js'
 import { eventually } from './support/poll.js'
@@ -16,6 +17,7 @@ import {
   pushDocument,
   taggedDocument,
 } from './support/workload.js'
+import { WebSession } from './support/web-session.js'
 
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -146,6 +148,14 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
       json: { owner: 'admin', slug: 'more', name: 'more', visibility: 'private' },
     })
     expectUnavailable(created, '5')
+    const signUp = await new WebSession(running.url).submit('/signup', {
+      handle: 'newcomer',
+      password: PASSWORD,
+      confirm: PASSWORD,
+    })
+    expect(signUp.status).toBe(503)
+    expect(signUp.headers.get('retry-after')).toBe('5')
+    expect(signUp.text).toContain('Try again shortly')
     // The process is alive and reads work.
     expect((await call(`${running.url}/healthz`)).status).toBe(200)
     expect((await call(`${running.url}/readyz`)).status).toBe(200)
@@ -166,5 +176,6 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
     expect(again.status, again.text).toBe(202)
     expect(await expectConsistentChain(running, 'full')).toBe(2)
     expect((await call(`${running.url}/v1/apis/admin/more`, { token })).status).toBe(404)
+    await new WebSession(running.url).signUp('newcomer')
   })
 })
