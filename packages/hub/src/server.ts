@@ -8,6 +8,7 @@ import { DocumentAnalysis } from './apis/document-analysis.js'
 import { createApp } from './app.js'
 import type { HubConfig } from './config.js'
 import { createMetrics } from './middleware/metrics.js'
+import { registerStoreMetrics } from './middleware/store-metrics.js'
 import { RateLimits } from './ratelimit/index.js'
 import { openStore, startWait, storeOptions } from './store/index.js'
 import { ConnectionDrain } from './http/connection-drain.js'
@@ -99,6 +100,7 @@ export async function startHub(
     ? `http://localhost:${address.port}`
     : config.publicUrl
   const metrics = createMetrics()
+  registerStoreMetrics(metrics.registry, store)
   const documents = new DocumentAnalysis(metrics.documents)
   const outbound = outboundClient(config)
   const dispatcher = options.dispatcher

@@ -10,6 +10,7 @@ import { startHub, type HubProcess } from './support/hub-process.js'
 import { call, type Reply } from './support/http.js'
 import { eventually } from './support/poll.js'
 import { redisAvailable, redisUrl } from './support/redis.js'
+import { startTcpProxy } from './support/tcp-proxy.js'
 
 /** GET /v1/user made small, so that a budget is spent in a few requests. */
 const LIMITS = { SVC_HUB_RATE_LIMITS: 'GET /v1/user=20/60' }
@@ -153,6 +154,50 @@ const redisServer = spawnSync('redis-server', ['--version']).status === 0
     expect(back.status).toBe(200)
     expect(remaining(back)).toBe(19)
     expect(await routeKeysIn(url)).toHaveLength(1)
+  })
+})
+
+describe.skipIf(!withRedis)('when the network to Redis stops forwarding (a partition)', () => {
+  it('the hub warns once, keeps answering and limiting in memory, and counts in Redis again once the network is back', async () => {
+    const direct = new URL(redisUrl())
+    const proxy = await startTcpProxy({
+      host: direct.hostname,
+      port: Number(direct.port || 6379),
+    })
+    const proxied = new URL(direct)
+    proxied.host = proxy.host
+    const hub = await startHub('sqlite', { env: { ...LIMITS, REDIS_URL: proxied.href } })
+    hubs.push(hub)
+    try {
+      const user = () => call(`${hub.url}/v1/user`, { token: hub.adminPat })
+      const remaining = (reply: Reply) => Number(reply.headers.get('ratelimit-remaining'))
+      const said = (line: string) => hub.stdout().split(line).length - 1
+      // A key of this test's own user in a Redis other tests share: the admin of a new store.
+      expect((await Promise.all([user(), user(), user()])).map(remaining).sort()).toEqual([
+        17, 18, 19,
+      ])
+      expect(said(NOT_REACHABLE)).toBe(0)
+
+      proxy.partition()
+      // The first request waits for the command timeouts that open the circuit; it is answered.
+      const first = await user()
+      expect(first.status).toBe(200)
+      await eventually(() => (said(NOT_REACHABLE) === 1 ? true : undefined), 'the warning')
+      // Then counted in this process's memory, from 1: as strict as the shared count.
+      const away = await burst([hub], hub.adminPat, 21)
+      expect(statuses(away)).toEqual({ 200: 19, 429: 2 })
+      expect(said(NOT_REACHABLE)).toBe(1)
+
+      proxy.heal()
+      await eventually(() => (said(READY) === 2 ? true : undefined), 'the hub to log Redis back')
+      // Counted in Redis again, where the count stopped before the partition.
+      const back = await user()
+      expect(back.status).toBe(200)
+      expect(remaining(back)).toBe(16)
+      expect(said(NOT_REACHABLE)).toBe(1)
+    } finally {
+      await proxy.close()
+    }
   })
 })
 

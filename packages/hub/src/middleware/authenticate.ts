@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory'
+import type { Logger } from 'pino'
 import { resolveApiKey } from '../auth/api-key.js'
 import { inProcessCaller, type Caller } from '../auth/caller.js'
 import type { Scope } from '../auth/scopes.js'
@@ -56,7 +57,7 @@ export const authenticate = createMiddleware<HubEnv>(async function authenticate
         const key = await resolveApiKey(store, credential)
         c.set('keyCaller', { keyId: key.id, orgId: key.org_id, orgHandle: key.org_handle })
       } else {
-        c.set('caller', await resolve(store, credential))
+        c.set('caller', await resolve(store, credential, c.get('log')))
       }
     })
   }
@@ -68,7 +69,9 @@ function bearer(header: string): string {
   return /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? ''
 }
 
-async function resolve(store: HubEnv['Variables']['hub']['store'], pat: string): Promise<Caller> {
+type HubStore = HubEnv['Variables']['hub']['store']
+
+async function resolve(store: HubStore, pat: string, log: Logger): Promise<Caller> {
   if (!pat) throw unauthorized('malformed')
   if (!isWellFormed(pat, PAT_PREFIX)) throw unauthorized('malformed', 'not-a-pat')
   const token = await store.accounts.findTokenByHash(hashSecret(pat))
@@ -77,7 +80,7 @@ async function resolve(store: HubEnv['Variables']['hub']['store'], pat: string):
   const at = new Date()
   if (token.expires_at && token.expires_at <= at.toISOString()) throw unauthorized('expired')
   if (!token.last_used_at || Date.parse(token.last_used_at) + TOUCH_INTERVAL_MS < at.getTime()) {
-    await store.accounts.touchToken(token.id, at.toISOString())
+    touchLater(store, token.id, at.toISOString(), log)
   }
   return {
     userId: token.user_id,
@@ -86,6 +89,23 @@ async function resolve(store: HubEnv['Variables']['hub']['store'], pat: string):
     scopes: token.scopes.split(' ').filter(Boolean) as Scope[],
     expiresAt: token.expires_at,
   }
+}
+
+/** Tokens whose `last_used_at` is being written now. */
+const touching = new Set<string>()
+
+/**
+ * Writes a token's `last_used_at` without holding the request: bookkeeping must not delay nor
+ * fail a read while the store cannot write (another process holds SQLite's write lock, the disk
+ * is full). One write per token at a time; one that fails is made by a later request.
+ */
+function touchLater(store: HubStore, tokenId: string, at: string, log: Logger): void {
+  if (touching.has(tokenId)) return
+  touching.add(tokenId)
+  store.accounts
+    .touchToken(tokenId, at)
+    .catch((error: unknown) => log.warn({ err: error, tokenId }, 'token use not recorded'))
+    .finally(() => touching.delete(tokenId))
 }
 
 /**

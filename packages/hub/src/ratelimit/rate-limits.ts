@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { HubConfig } from '../config.js'
 import type { Store } from '../store/store.js'
 import { Limiter, type Limit, type Verdict } from './limiter.js'
 import { OverrideCache } from './overrides.js'
+import type { RedisCircuit } from './redis-circuit.js'
 import { connectRedis } from './redis.js'
 import type { RateLimitSettings } from './settings.js'
 import { fallbackLimit, routeKey, type RouteLimit } from './table.js'
@@ -35,9 +35,9 @@ export class RateLimits {
   readonly #defaults: ReadonlyMap<string, RouteLimit>
   readonly #overrides: OverrideCache
   readonly #limiter: Limiter
-  readonly #redis: Redis | undefined
+  readonly #redis: RedisCircuit | undefined
 
-  constructor(settings: RateLimitSettings, store: Store, log: Logger, redis?: Redis) {
+  constructor(settings: RateLimitSettings, store: Store, log: Logger, redis?: RedisCircuit) {
     this.settings = settings
     this.#defaults = new Map(settings.defaults.map((row) => [routeKey(row), row]))
     this.#overrides = new OverrideCache(store, settings.overrideCacheMs, log)
@@ -105,7 +105,7 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
-    this.#redis?.disconnect()
+    this.#redis?.stop()
   }
 }
 

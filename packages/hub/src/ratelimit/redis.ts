@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
+import { RedisCircuit } from './redis-circuit.js'
 
 /** How long the hub waits for Redis on start before it serves with counts in its own memory. */
 const CONNECT_TIMEOUT_MS = 2_000
@@ -7,11 +8,12 @@ const CONNECT_TIMEOUT_MS = 2_000
 const COMMAND_TIMEOUT_MS = 500
 
 /**
- * The Redis client of the rate limiter. Commands never wait for a connection (no offline queue,
- * no retries): while Redis is away each count fails at once and the limiter counts in process
- * memory. The client reconnects on its own; the log says when Redis goes and comes back.
+ * The Redis client of the rate limiter, behind its circuit (redis-circuit.ts). Commands never
+ * wait for a connection (no offline queue, no retries): while Redis is away each count fails at
+ * once, and once the circuit is open none is sent; the limiter counts in process memory. The
+ * client reconnects on its own; the log says when Redis goes and comes back.
  */
-export async function connectRedis(url: string, log: Logger): Promise<Redis> {
+export async function connectRedis(url: string, log: Logger): Promise<RedisCircuit> {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -21,26 +23,13 @@ export async function connectRedis(url: string, log: Logger): Promise<Redis> {
     // Backs off to one attempt every 2 s while Redis is away.
     retryStrategy: (times) => Math.min(times * 100, 2_000),
   })
-  const target = describe(url)
-  let reachable: boolean | undefined
-  redis.on('ready', () => {
-    if (reachable !== true) log.info({ redis: target }, 'rate limit store ready')
-    reachable = true
-  })
-  redis.on('error', (error: Error) => {
-    if (reachable === false) return
-    reachable = false
-    log.warn(
-      { redis: target, err: error },
-      'rate limit store not reachable; counting in this process until it is back',
-    )
-  })
+  const circuit = new RedisCircuit(redis, log, describe(url))
   try {
     await redis.connect()
   } catch {
-    // Logged by the error listener; the client keeps reconnecting.
+    // The circuit heard it (the client's `error` event) and logged it; the client reconnects.
   }
-  return redis
+  return circuit
 }
 
 /** The URL without its password, for logs. */

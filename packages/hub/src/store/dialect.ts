@@ -58,6 +58,14 @@ export const DEFAULT_STORE_TIMEOUTS: StoreTimeouts = {
   busyMs: 5_000,
 }
 
+/** Queries that found another process's lock on the store and waited for it (SQLite). */
+export type LockWaits = {
+  /** Waiting now. */
+  waiting: number
+  /** Since the store was opened. */
+  total: number
+}
+
 export type RecordColumn = readonly [name: string, type: 'text' | 'integer']
 
 /** An opened engine: its Kysely instance and what it can do. */
@@ -86,4 +94,6 @@ export type StoreDialect = {
    * (none: reads are not cached).
    */
   watchChanges?(): Promise<StoreChangeFeed>
+  /** The queries that waited for another process's lock (engines whose locks are per file). */
+  readonly lockWaits?: Readonly<LockWaits>
 }

@@ -8,8 +8,9 @@ import { DeliveriesRepo } from './deliveries-repo.js'
 import { DeploymentsRepo } from './deployments-repo.js'
 import { IdempotencyRepo } from './idempotency-repo.js'
 import { LibrariesRepo } from './libraries-repo.js'
-import type { DialectCapabilities, StoreDialect } from './dialect.js'
+import type { DialectCapabilities, LockWaits, StoreDialect } from './dialect.js'
 import { migrationProvider } from './migrations/index.js'
+import { refuseNewerStore } from './migrations/newer-store.js'
 import { ProjectsRepo } from './projects-repo.js'
 import { RateLimitsRepo } from './rate-limits-repo.js'
 import { SessionsRepo } from './sessions-repo.js'
@@ -19,6 +20,8 @@ import { TokenCache } from './token-cache.js'
 import { ReadCache } from './read-cache.js'
 import { StoreUnavailable } from './unavailable.js'
 import { WebhooksRepo } from './webhooks-repo.js'
+
+const NO_LOCK_WAITS: LockWaits = Object.freeze({ waiting: 0, total: 0 })
 
 /** The repositories over one connection or one transaction. */
 export class Repos {
@@ -110,6 +113,11 @@ export class Store extends Repos {
     return this.#dialect.describe
   }
 
+  /** The queries that waited for another process's lock on the store (SQLite), for metrics. */
+  get lockWaits(): Readonly<LockWaits> {
+    return this.#dialect.lockWaits ?? NO_LOCK_WAITS
+  }
+
   /** Runs `work` in one transaction: everything it writes lands, or nothing does. */
   transaction<T>(work: (tx: Repos) => Promise<T>): Promise<T> {
     return this.#dialect.db
@@ -117,15 +125,23 @@ export class Store extends Repos {
       .execute((trx) => work(new Repos(trx, this.capabilities, this.#tokens)))
   }
 
-  /** Applies every pending migration; safe to run from several processes at once. */
+  /**
+   * Applies every pending migration; safe to run from several processes at once. A store that a
+   * newer hub migrated is refused (StoreConfigError), unchanged.
+   */
   async migrate(): Promise<void> {
     const schema = await this.#dialect.schema?.()
+    const provider = migrationProvider(this.capabilities)
     const migrator = new Migrator({
       db: this.#dialect.db,
-      provider: migrationProvider(this.capabilities),
+      provider,
       ...(schema ? { migrationTableSchema: schema } : {}),
     })
     let { error, results } = await migrator.migrateToLatest()
+    if (error) {
+      const known = Object.keys(await provider.getMigrations())
+      await refuseNewerStore(this.#dialect.db, known, schema)
+    }
     // SQLite has no migration lock across processes: when several start on a new file at once,
     // a slower one fails on tables another just made. A later look finds them applied.
     for (let attempt = 1; error && attempt < 5; attempt++) {
@@ -134,9 +150,8 @@ export class Store extends Repos {
     }
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName
-      throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, {
-        cause: error,
-      })
+      const which = failed ? `database migration ${failed}` : 'database migration'
+      throw new Error(`${which} failed: ${String(error)}`, { cause: error })
     }
   }
 

@@ -14,6 +14,8 @@ export const HUB_BIN = fileURLToPath(new URL('../../bin/svc-hub.js', import.meta
 
 export type HubProcess = {
   readonly kind: StoreKind
+  /** The hub's process id (that of the `under` command, which execs the hub). */
+  readonly pid: number
   /** Where the hub listens, e.g. `http://127.0.0.1:41234`. */
   readonly url: string
   /** The one-time PAT of `admin` printed on first start. */
@@ -69,6 +71,12 @@ export type StartOptions = {
   reuse?: Pick<HubProcess, 'dataDir' | 'schema'>
   /** More arguments of `svc-hub serve`, such as `--no-dispatcher`. */
   args?: readonly string[]
+  /**
+   * A command the hub runs under, followed by the hub's own command line (`node svc-hub.js serve
+   * …`), which it must exec so that the process stays the one started: e.g. `['unshare', '-rm',
+   * 'sh', '-c', 'mount … && exec "$0" "$@"']`.
+   */
+  under?: readonly string[]
 }
 
 /**
@@ -98,7 +106,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
       ? { kind: 'sqlite', dataDir }
       : { kind: 'postgres', url: postgresUrl(), ...(schema ? { schema } : {}) }
 
-  const running = spawnHubBin(['serve', ...(options.args ?? [])], env)
+  const running = spawnHubBin(['serve', ...(options.args ?? [])], env, options.under)
   const { child, stdout, stderr } = running
 
   const url = await waitFor(
@@ -117,6 +125,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
 
   return {
     kind,
+    pid: child.pid!,
     url,
     adminPat,
     env,
@@ -181,9 +190,14 @@ afterEach(() => {
 })
 
 /** `svc-hub <args>`, its output collected, and the ways to end it. */
-function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
+function spawnHubBin(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  under: readonly string[] = [],
+) {
   assertBuildFresh()
-  const child = spawn(process.execPath, [HUB_BIN, ...args], {
+  const [file, ...prefix] = [...under, process.execPath]
+  const child = spawn(file, [...prefix, HUB_BIN, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -2,10 +2,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
-import { DEFAULT_STORE_TIMEOUTS, type DialectCapabilities, type StoreDialect } from '../dialect.js'
+import {
+  DEFAULT_STORE_TIMEOUTS,
+  type DialectCapabilities,
+  type LockWaits,
+  type StoreDialect,
+} from '../dialect.js'
 import type { Database } from '../schema.js'
 import type { WriteCount } from '../read-cache.js'
-import { HubSqliteDialect, reusingStatements } from './sqlite-driver.js'
+import { HubSqliteDialect } from './sqlite-driver.js'
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = {
   name: 'sqlite',
@@ -38,17 +43,21 @@ export function openSqlite(
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     file = path.join(dataDir, 'hub.db')
   }
-  const database = new SqliteDatabase(file)
+  // SQLite waits for another process's lock itself only while the file is opened (before the
+  // process serves anything): switching a new file to WAL takes it whole.
+  const database = new SqliteDatabase(file, { timeout: Math.trunc(busyTimeoutMs) })
   // WAL lets readers (and other processes: `svc-hub admin`, a worker, a second hub) run beside
-  // the writer; the busy timeout makes a writer wait for another process's write instead of
-  // failing at once (transactions begin IMMEDIATE for the same reason: sqlite-driver.ts).
+  // the writer; transactions begin IMMEDIATE (sqlite-driver.ts).
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
-  database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   database.pragma('synchronous = NORMAL')
+  // From now on a statement that finds the file locked fails at once, and the driver waits for
+  // the lock without blocking the event loop, up to `busyTimeoutMs` (sqlite-connection.ts).
+  database.pragma('busy_timeout = 0')
   const writes: WriteCount = { count: 0 }
+  const lockWaits: LockWaits = { waiting: 0, total: 0 }
   const db = new Kysely<Database>({
-    dialect: new HubSqliteDialect({ database: reusingStatements(database) }, writes),
+    dialect: new HubSqliteDialect({ database, busyMs: busyTimeoutMs, writes, lockWaits }),
   })
   const dataVersionStatement = database.prepare('pragma data_version').pluck()
   // Reading `data_version` takes a read transaction (locks on the WAL index: three system calls),
@@ -73,6 +82,7 @@ export function openSqlite(
     db,
     capabilities: SQLITE_CAPABILITIES,
     describe: `sqlite ${file}`,
+    lockWaits,
     ping: async () => {
       await sql`select 1`.execute(db)
     },
