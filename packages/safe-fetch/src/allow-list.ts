@@ -36,6 +36,14 @@ export class AllowList {
     return new AllowList(this.#cidrs, this.#origins, true)
   }
 
+  /**
+   * This list without the loopback targets {@link withLoopback} added (the operator's own CIDRs
+   * and origins stay): for a request that a local trial must not serve as its own machine's.
+   */
+  withoutLoopback(): AllowList {
+    return this.#loopback ? new AllowList(this.#cidrs, this.#origins) : this
+  }
+
   /** @internal Whether a CIDR entry contains `address`, or it is loopback and loopback is admitted. */
   admitsAddress(address: IpAddress): boolean {
     if (this.#loopback && addressRange(address) === 'loopback') return true

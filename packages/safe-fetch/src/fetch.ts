@@ -1,6 +1,6 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { EMPTY_ALLOW_LIST } from './allow-list.js'
+import { EMPTY_ALLOW_LIST, type AllowList } from './allow-list.js'
 import { Deadline } from './deadline.js'
 import { afterRedirects } from './errors.js'
 import { inspectUrl, resolveDestination, type GuardOptions } from './guard.js'
@@ -20,6 +20,12 @@ export type SafeRequest = {
   /** Default `{ follow: 'none' }`. */
   redirects?: RedirectPolicy
   signal?: AbortSignal
+  /**
+   * The allow-list of this request (every hop) instead of the client's: a caller that serves
+   * requests of several kinds narrows it for some (a hub's local trial admits loopback targets
+   * only for requests from its own machine).
+   */
+  allow?: AllowList
 }
 
 export type SafeFetch = (url: string | URL, request?: SafeRequest) => Promise<SafeResponse>
@@ -65,7 +71,8 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
     if (closed) throw new Error('this safe-fetch client is closed')
     const policy = request.redirects ?? NO_REDIRECTS
     validate(request.timeoutMs, policy)
-    let checked = verdicts.inspect(input)
+    const hopAllow = request.allow ?? allow
+    let checked = request.allow ? inspectUrl(input, request.allow) : verdicts.inspect(input)
     let hop: Hop = {
       method: (request.method ?? 'GET').toUpperCase(),
       headers: request.headers ?? {},
@@ -79,7 +86,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
       for (;;) {
         const href = checked.url.href
         const destination = await deadline.race(
-          resolveDestination(checked, { allow, resolve }),
+          resolveDestination(checked, { allow: hopAllow, resolve }),
           href,
         )
         if (following !== undefined) redirects.push(following)
@@ -96,7 +103,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
         // Before the next hop, so a same-origin hop can take the freed socket.
         await discardBody(message)
         following = next.url.href
-        checked = inspectUrl(next.url, allow)
+        checked = inspectUrl(next.url, hopAllow)
         hop = next.hop
       }
     } catch (error) {

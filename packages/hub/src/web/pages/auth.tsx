@@ -1,6 +1,5 @@
 import { Hono } from 'hono'
 import { handleProblem } from '@svc/project-format'
-import { clientAddress } from '../../ratelimit/identity.js'
 import { Field, Form, FormError } from '../components.js'
 import type { WebContext, WebEnv } from '../env.js'
 import { page, redirectWith, retryAfter } from '../responses.js'
@@ -23,7 +22,7 @@ export function authPages() {
     if (c.get('hub').config.signup === 'closed') return signUpPage(c, {}, 403)
     const form = await c.req.parseBody()
     const handle = formText(form, 'handle').trim().toLowerCase()
-    const wait = await authThrottles(c).signUp.spend(clientAddress(c))
+    const wait = await authThrottles(c).signUp.spend(c.get('client').address)
     if (wait > 0) {
       const message = `Too many sign-ups from your address. Try again ${retryAfter(c, wait)}.`
       return signUpPage(c, { handle, errors: { form: message } }, 429)
@@ -69,7 +68,7 @@ export function authPages() {
     const handle = formText(form, 'handle').trim().toLowerCase()
     const password = formText(form, 'password')
     const next = safeNext(formText(form, 'next'))
-    const address = clientAddress(c)
+    const address = c.get('client').address
     const throttle = authThrottles(c).signIn
     const wait = await throttle.begin(handle, address)
     if (wait) {

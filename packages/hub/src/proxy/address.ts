@@ -1,0 +1,43 @@
+import ipaddr from 'ipaddr.js'
+
+/** An IP address; an IPv4-mapped IPv6 one (`::ffff:a.b.c.d`) is always reduced to its IPv4 form. */
+export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6
+
+/** An IPv4 address and port (`192.0.2.60:4711`, `192.0.2.60:_hidden`). */
+const IPV4_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5}|_[A-Za-z0-9._-]+)$/
+/** A bracketed IPv6 address, with or without a port (`[2001:db8::17]:4711`). */
+const IPV6_BRACKETED = /^\[([^\]]+)\](?::(\d{1,5}|_[A-Za-z0-9._-]+))?$/
+
+/**
+ * The address in one node of a forwarding header or of a socket, or undefined when it names
+ * none: `unknown`, an obfuscated identifier (`_hidden`), a malformed value. Accepts what proxies
+ * write: a dotted quad or an IPv6 address, bracketed or not, with a port (a number, or an
+ * obfuscated one) or without. Only the canonical dotted quad is IPv4 here: a header is written by
+ * a proxy, never the `inet_aton` forms (`127.1`, `0x7f.1`) that a resolver would also read.
+ *
+ * @example
+ * nodeAddress('[::ffff:192.0.2.60]:4711')?.toString() // '192.0.2.60'
+ */
+export function nodeAddress(text: string): IpAddress | undefined {
+  const node = text.trim()
+  const bracketed = IPV6_BRACKETED.exec(node)
+  if (bracketed) return ipv6(bracketed[1]!)
+  const withPort = IPV4_PORT.exec(node)
+  if (withPort) return ipv4(withPort[1]!)
+  return node.includes(':') ? ipv6(node) : ipv4(node)
+}
+
+function ipv4(text: string): IpAddress | undefined {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : undefined
+}
+
+function ipv6(text: string): IpAddress | undefined {
+  // ipaddr.js also reads an IPv4 text as IPv6 (mapped): inside brackets only IPv6 is meant.
+  if (!text.includes(':') || !ipaddr.IPv6.isValid(text)) return undefined
+  return ipaddr.process(text)
+}
+
+/** How a client address is written: dotted quad, or compressed IPv6 (RFC 5952). */
+export function addressText(address: IpAddress): string {
+  return address.toString()
+}
