@@ -70,14 +70,17 @@ export function authPages() {
     const next = safeNext(formText(form, 'next'))
     const address = c.get('client').address
     const throttle = authThrottles(c).signIn
-    const wait = await throttle.begin(handle, address)
-    if (wait) {
-      const who = wait.reason === 'account' ? 'to this account from' : 'from'
-      const error = `Too many failed sign-ins ${who} your address. Try again ${retryAfter(c, wait.seconds)}.`
-      return signInPage(c, { handle, next, error }, 429)
-    }
     const { store } = c.get('hub')
     const account = handle ? await store.accounts.find(handle) : undefined
+    // Handles are public (account pages), so which budget an attempt spends tells nothing new.
+    const wait = await throttle.begin(handle, address, account?.kind === 'user')
+    if (wait) {
+      const error =
+        wait.reason === 'account'
+          ? `Too many failed sign-ins to this account from your address. Try again ${retryAfter(c, wait.seconds)}.`
+          : `Too many failed sign-ins from your address to accounts that do not exist. Try again ${retryAfter(c, wait.seconds)}.`
+      return signInPage(c, { handle, next, error }, 429)
+    }
     const stored =
       account?.kind === 'user' ? await store.sessions.passwordOf(account.id) : undefined
     // Unknown users cost the same scrypt as known ones: the answer's time tells nothing.
