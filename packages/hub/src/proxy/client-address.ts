@@ -44,5 +44,9 @@ export function resolveClientAddress(
   const from = peer === undefined ? undefined : nodeAddress(peer)
   if (from === undefined) return peer || 'unknown'
   if (headerValue === undefined || !settings.trusted.trusts(from)) return from.toString()
-  return clientAddress(from, forwardedHops(settings.header, headerValue), settings.trusted).toString()
+  return clientAddress(
+    from,
+    forwardedHops(settings.header, headerValue),
+    settings.trusted,
+  ).toString()
 }

@@ -44,5 +44,7 @@ export function forwardedHops(header: ClientAddressHeader, value: string): Hop[]
   } catch {
     return []
   }
-  return elements.map((element) => (element.for === undefined ? undefined : nodeAddress(element.for)))
+  return elements.map((element) =>
+    element.for === undefined ? undefined : nodeAddress(element.for),
+  )
 }
