@@ -123,6 +123,19 @@ describe('a hub behind a trusted proxy (SVC_HUB_TRUSTED_PROXIES=127.0.0.1)', () 
   })
   afterAll(() => hub?.dispose())
 
+  it('says whom it trusts when it starts', () => {
+    const listening = hub
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'listening')
+    expect(listening).toMatchObject({
+      trustedProxies: '127.0.0.1',
+      clientAddressHeader: 'x-forwarded-for',
+    })
+  })
+
   it("counts bad tokens per forwarded client: A's 60 spend A's budget, B and the proxy itself are answered", async () => {
     for (let i = 1; i <= 60; i++) {
       // What A claims left of the address the proxy appended does not make it another client.

@@ -216,9 +216,7 @@ webhooks.openapi(
     const { api, webhook } = await managedWebhook(c, params)
     const { store } = c.get('hub')
     const url =
-      body.url === undefined
-        ? undefined
-        : outboundUrl(body.url, requestAllowList(c), 'json.url')
+      body.url === undefined ? undefined : outboundUrl(body.url, requestAllowList(c), 'json.url')
     const row = await store.webhooks.update(
       api.id,
       webhook.id,

@@ -71,7 +71,7 @@ describe('the sign-in throttle', () => {
     expect(await fail(throttle, 'dave', A, FREE_FAILURES + 1)).toBe(FREE_FAILURES + 1)
   })
 
-  it('gives one address a budget of failures at handles that are no user\'s', async () => {
+  it("gives one address a budget of failures at handles that are no user's", async () => {
     const throttle = new SignInThrottle()
     for (let i = 0; i < UNKNOWN_FAILURES; i++) {
       expect(await begin(throttle, `made-up-${i}`, A)).toBeUndefined()
