@@ -20,6 +20,9 @@ const IPV6_BRACKETED = /^\[([^\]]+)\](?::(\d{1,5}|_[A-Za-z0-9._-]+))?$/
  */
 export function nodeAddress(text: string): IpAddress | undefined {
   const node = text.trim()
+  // How Node writes an IPv4 peer of a dual-stack socket: read as IPv4 at once (ipaddr.js's IPv6
+  // parser is the slowest step of a request's client).
+  if (node.startsWith('::ffff:') && node.includes('.')) return ipv4(node.slice(7))
   const bracketed = IPV6_BRACKETED.exec(node)
   if (bracketed) return ipv6(bracketed[1]!)
   const withPort = IPV4_PORT.exec(node)
@@ -27,13 +30,20 @@ export function nodeAddress(text: string): IpAddress | undefined {
   return node.includes(':') ? ipv6(node) : ipv4(node)
 }
 
+/** Before ipaddr.js, whose checks throw and catch on what is no address: 40 times slower. */
+const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/
+const IPV6_CHARACTERS = /^[0-9A-Fa-f:.]+(?:%[\w.-]+)?$/
+
 function ipv4(text: string): IpAddress | undefined {
-  return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : undefined
+  if (!DOTTED_QUAD.test(text) || !ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined
+  return ipaddr.IPv4.parse(text)
 }
 
 function ipv6(text: string): IpAddress | undefined {
   // ipaddr.js also reads an IPv4 text as IPv6 (mapped): inside brackets only IPv6 is meant.
-  if (!text.includes(':') || !ipaddr.IPv6.isValid(text)) return undefined
+  if (!text.includes(':') || !IPV6_CHARACTERS.test(text) || !ipaddr.IPv6.isValid(text)) {
+    return undefined
+  }
   return ipaddr.process(text)
 }
 

@@ -55,6 +55,22 @@ describe('requestClient', () => {
     expect(await clientOf('192.0.2.9', headers)).toEqual({ address: '192.0.2.9', local: false })
   })
 
+  it('trusting nobody, is the peer, an IPv4-mapped one as IPv4, whatever the headers say', async () => {
+    const none = { trusted: parseTrustedProxies(''), header: 'x-forwarded-for' } as const
+    const plain = new Hono().get('/', (c) => c.json(requestClient(c, none)))
+    const env = (peer: string) => ({ incoming: { socket: { remoteAddress: peer } } })
+    const headers = { host: 'localhost', 'x-forwarded-for': '198.51.100.7' }
+    for (const [peer, address] of [
+      ['::ffff:203.0.113.9', '203.0.113.9'],
+      ['2001:db8::9', '2001:db8::9'],
+      ['127.0.0.1', '127.0.0.1'],
+    ])
+      expect(await (await plain.request('/', { headers }, env(peer!))).json()).toEqual({
+        address,
+        local: false,
+      })
+  })
+
   it('takes the client an in-process caller passed on; without one or a socket, unknown', async () => {
     const given: RequestClient = { address: '198.51.100.7', local: false }
     const passed = await app.request('/', {}, { [IN_PROCESS_CLIENT]: given })

@@ -36,11 +36,23 @@ export function requestClient(c: Context, settings: ProxySettings): RequestClien
   if (env && IN_PROCESS_CLIENT in env) return env[IN_PROCESS_CLIENT] ?? NO_CLIENT
   const peer = socketPeer(c)
   if (peer === undefined) return NO_CLIENT
-  const forwarded = settings.trusted.none ? undefined : c.req.header(settings.header)
+  // Trusting nobody (the default), the peer is the client: no header is read on the hot path.
+  const address = settings.trusted.none
+    ? unmapped(peer)
+    : resolveClientAddress(peer, c.req.header(settings.header), settings)
+  let local: boolean | undefined
   return {
-    address: resolveClientAddress(peer, forwarded, settings),
-    local: isLoopback(peer) && isLoopbackHost(c.req.header('host')) && !forwardingHeader(c),
+    address,
+    // Asked only by what a local trial allows (outbound targets), so worked out then.
+    get local() {
+      return (local ??= isLoopback(peer) && isLoopbackHost(c.req.header('host')) && !forwarded(c))
+    },
   }
+}
+
+/** The peer as written, an IPv4 client of a dual-stack socket (`::ffff:a.b.c.d`) as IPv4. */
+function unmapped(peer: string): string {
+  return peer.startsWith('::ffff:') && peer.includes('.') ? peer.slice(7) : peer
 }
 
 function socketPeer(c: Context): string | undefined {
@@ -52,7 +64,7 @@ function socketPeer(c: Context): string | undefined {
   }
 }
 
-function forwardingHeader(c: Context): boolean {
+function forwarded(c: Context): boolean {
   return FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined)
 }
 
@@ -60,14 +72,13 @@ function isLoopback(text: string): boolean {
   return nodeAddress(text)?.range() === 'loopback'
 }
 
-/** `localhost`, `*.localhost`, a loopback address, with or without a port. */
+/** A `Host` header's name and optional port: `localhost:8080`, `[::1]:8080`, `127.0.0.1`. */
+const HOST_HEADER = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+))(?::\d{1,5})?$/
+
+/** `localhost`, `*.localhost` or a loopback address, with or without a port. */
 function isLoopbackHost(host: string | undefined): boolean {
-  if (!host) return false
-  let name: string
-  try {
-    name = new URL(`http://${host}`).hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
-  } catch {
-    return false
-  }
+  const match = host === undefined ? null : HOST_HEADER.exec(host)
+  if (!match) return false
+  const name = (match[1] ?? match[2] ?? '').toLowerCase().replace(/\.$/, '')
   return name === 'localhost' || name.endsWith('.localhost') || isLoopback(name)
 }
