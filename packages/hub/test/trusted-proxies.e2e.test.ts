@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startHub, type HubProcess } from './support/hub-process.js'
+import { eventually } from './support/poll.js'
 import { expectStoreUnchanged } from './support/store-snapshot.js'
 import { WebSession } from './support/web-session.js'
 
@@ -46,14 +47,20 @@ function get(
   })
 }
 
-/** The `request` log lines of `hub` whose `X-Request-Id` is one of `ids`. */
-function requestLines(hub: HubProcess, ids: readonly string[]): Record<string, unknown>[] {
-  return hub
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.msg === 'request' && ids.includes(line.requestId as string))
+/**
+ * The `request` log lines of `hub` whose `X-Request-Id` is one of `ids`, once there is one for
+ * each (the hub writes its log without waiting, so the last lines may still be on their way).
+ */
+function requestLines(hub: HubProcess, ids: readonly string[]): Promise<Record<string, unknown>[]> {
+  return eventually(() => {
+    const lines = hub
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'request' && ids.includes(line.requestId as string))
+    return lines.length === ids.length ? lines : undefined
+  }, `a request line for each of ${ids.length} requests`)
 }
 
 const UNKNOWN_TOKEN = `svc_pat_${'A'.repeat(43)}`
@@ -99,8 +106,7 @@ describe('a hub that trusts no proxy (the default)', () => {
       200,
     )
     // Every log line names the socket's address, never a forged one.
-    const lines = requestLines(hub, ids)
-    expect(lines).toHaveLength(60)
+    const lines = await requestLines(hub, ids)
     expect(new Set(lines.map((line) => line.clientAddress))).toEqual(new Set(['127.0.0.1']))
   })
 })
@@ -155,7 +161,7 @@ describe('a hub behind a trusted proxy (SVC_HUB_TRUSTED_PROXIES=127.0.0.1)', () 
       from: '127.0.0.2',
     })
     expect(claimed.status).toBe(200)
-    const lines = requestLines(
+    const lines = await requestLines(
       hub,
       Array.from({ length: 60 }, (_, i) => `client-a-${i + 1}`),
     )
