@@ -1,4 +1,5 @@
 import { request } from 'node:http'
+import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { eventually } from './support/poll.js'
@@ -23,15 +24,17 @@ type Answer = {
 function get(
   hub: HubProcess,
   path: string,
-  options: { token?: string; headers?: Record<string, string>; from?: string } = {},
+  options: { token?: string; headers?: Record<string, string>; from?: string; to?: string } = {},
 ): Promise<Answer> {
   const headers = {
     ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     ...options.headers,
   }
   return new Promise((resolve, reject) => {
+    const url = new URL(path, hub.url)
+    if (options.to) url.hostname = options.to
     const req = request(
-      `${hub.url}${path}`,
+      url,
       { headers, localAddress: options.from ?? '127.0.0.1', agent: false },
       (response) => {
         let text = ''
@@ -210,4 +213,39 @@ describe('a hub behind a trusted proxy (SVC_HUB_TRUSTED_PROXIES=127.0.0.1)', () 
     )
     // About 105 scrypt hashes (0.35 s each on an idle core): minutes on a loaded machine.
   }, 300_000)
+})
+
+/** A non-loopback IPv4 address of this machine, if it has one. */
+function otherAddress(): string | undefined {
+  for (const addresses of Object.values(networkInterfaces()))
+    for (const address of addresses ?? [])
+      if (address.family === 'IPv4' && !address.internal) return address.address
+  return undefined
+}
+
+describe('a peer that is not a trusted proxy (HOST=0.0.0.0, SVC_HUB_TRUSTED_PROXIES=loopback)', () => {
+  let hub: HubProcess
+  beforeAll(async () => {
+    hub = await startHub('sqlite', {
+      env: { HOST: '0.0.0.0', SVC_HUB_TRUSTED_PROXIES: 'loopback' },
+    })
+  })
+  afterAll(() => hub?.dispose())
+
+  it("counts a non-loopback peer as its own address whatever it forwards, and a loopback proxy's client as forwarded", async (context) => {
+    const other = otherAddress()
+    if (other === undefined) {
+      context.skip('this machine has no non-loopback address to connect from')
+      return
+    }
+    const headers = { 'x-forwarded-for': '198.51.100.5', 'x-request-id': 'from-elsewhere' }
+    expect((await get(hub, '/v1/user', { headers, from: other, to: other })).status).toBe(401)
+    const proxied = { 'x-forwarded-for': '198.51.100.6', 'x-request-id': 'from-the-proxy' }
+    expect((await get(hub, '/v1/user', { headers: proxied })).status).toBe(401)
+    const lines = await requestLines(hub, ['from-elsewhere', 'from-the-proxy'])
+    expect(Object.fromEntries(lines.map((line) => [line.requestId, line.clientAddress]))).toEqual({
+      'from-elsewhere': other,
+      'from-the-proxy': '198.51.100.6',
+    })
+  })
 })
