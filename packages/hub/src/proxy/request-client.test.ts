@@ -17,7 +17,7 @@ const app = new Hono().get('/', (c) => c.json(requestClient(c, settings)))
  */
 async function clientOf(peer: string, headers: Record<string, string>): Promise<RequestClient> {
   const env = { incoming: { socket: { remoteAddress: peer } } }
-  return (await app.request('http://hub.test/', { headers }, env)).json()
+  return (await app.request('http://hub.test/', { headers }, env)).json() as Promise<RequestClient>
 }
 
 describe('requestClient', () => {
