@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import type { Logger } from 'pino'
 import type { HubEnv, HubServices } from '../http/env.js'
-import { requestClient } from '../proxy/request-client.js'
+import { requestClient } from '../proxy/index.js'
 
 /** An incoming `X-Request-Id` is kept only when it is short and plain, so logs stay clean. */
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -3,7 +3,8 @@
  * The client of a request behind reverse proxies: which peers may say who their client is
  * (`SVC_HUB_TRUSTED_PROXIES`), the address that every budget, throttle and log line counts, and
  * whether a request came straight from this machine (docs/hub/running.md, "Behind a reverse
- * proxy").
+ * proxy"). `config.ts` reads the settings from `./settings.js` directly, as it does the other
+ * areas' settings.
  */
 export { clientAddress, resolveClientAddress, type ProxySettings } from './client-address.js'
 export {

@@ -8,7 +8,7 @@ import {
   IN_PROCESS_CLIENT,
   type InProcessClientEnv,
   type RequestClient,
-} from '../proxy/request-client.js'
+} from '../proxy/index.js'
 import type { Viewer } from './env.js'
 
 export type ApiAnswer<T> =
