@@ -31,9 +31,9 @@ export class AllowList {
    * This list, and the loopback targets a URL names besides: addresses ipaddr.js classes as
    * `loopback` (`127.0.0.0/8`, `::1`) and the names `localhost` and `*.localhost`, which are then
    * resolved and must resolve to addresses the list admits. Not any other name that resolves to
-   * loopback, and not a redirect from a target that is not loopback (the fetch narrows the list
-   * for such a hop): whoever may give URLs but not name loopback cannot reach it through DNS or a
-   * server of theirs. Other private ranges stay refused.
+   * loopback, and not a redirect from a URL that does not name loopback (the fetch narrows the
+   * list for the hops after such a URL): whoever may give URLs but not name loopback cannot reach
+   * it through DNS or a server of theirs. Other private ranges stay refused.
    */
   withLoopback(): AllowList {
     return new AllowList(this.#cidrs, this.#origins, true)

@@ -46,8 +46,3 @@ function ipv6(text: string): IpAddress | undefined {
   }
   return ipaddr.process(text)
 }
-
-/** How a client address is written: dotted quad, or compressed IPv6 (RFC 5952). */
-export function addressText(address: IpAddress): string {
-  return address.toString()
-}
