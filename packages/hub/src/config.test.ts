@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLoopbackHost, loadConfig } from './config.js'
+import { ConfigError, isLoopbackHost, loadConfig } from './config.js'
 
 describe('the outbound mode', () => {
   const mode = (env: NodeJS.ProcessEnv, listens?: boolean) => {
@@ -54,4 +54,36 @@ describe('isLoopbackHost', () => {
     ['localhost.example.com', false],
     ['hub.example.com', false],
   ])('%s → %s', (host, loopback) => expect(isLoopbackHost(host)).toBe(loopback))
+})
+
+describe('the proxy settings', () => {
+  it('trust nobody and read X-Forwarded-For by default', () => {
+    const { proxies } = loadConfig({})
+    expect([proxies.trusted.toString(), proxies.header]).toEqual(['none', 'x-forwarded-for'])
+  })
+
+  it('read SVC_HUB_TRUSTED_PROXIES and SVC_HUB_CLIENT_ADDRESS_HEADER', () => {
+    const { proxies } = loadConfig({
+      SVC_HUB_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8',
+      SVC_HUB_CLIENT_ADDRESS_HEADER: 'Forwarded',
+    })
+    expect([proxies.trusted.toString(), proxies.header]).toEqual([
+      'loopback,10.0.0.0/8',
+      'forwarded',
+    ])
+  })
+
+  it('refuse an entry or a header the hub does not know, naming the setting', () => {
+    expect(() => loadConfig({ SVC_HUB_TRUSTED_PROXIES: 'loopback,proxy.example' })).toThrow(
+      new ConfigError(
+        "SVC_HUB_TRUSTED_PROXIES: 'proxy.example' is not an address, a CIDR (10.0.0.0/8, fd00::/8) nor one of loopback, private, linklocal",
+      ),
+    )
+    expect(() => loadConfig({ SVC_HUB_TRUSTED_PROXIES: '10.0.0.0/40' })).toThrow(ConfigError)
+    expect(() => loadConfig({ SVC_HUB_CLIENT_ADDRESS_HEADER: 'x-client-ip' })).toThrow(
+      new ConfigError(
+        "SVC_HUB_CLIENT_ADDRESS_HEADER must be one of x-forwarded-for, forwarded, x-real-ip, got 'x-client-ip'",
+      ),
+    )
+  })
 })

@@ -1,5 +1,7 @@
 import path from 'node:path'
 import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
+import { ConfigError } from './config-error.js'
+import { readProxySettings, type ProxySettings } from './proxy/settings.js'
 import { readRateLimitSettings, type RateLimitSettings } from './ratelimit/settings.js'
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './store/dialect.js'
 
@@ -51,6 +53,8 @@ export type HubConfig = {
    * (nobody else can reach it, nor be sent its URLs): the guard then admits loopback targets.
    */
   readonly outboundMode: OutboundMode
+  /** Which peers may name the client of a request, and in which header (proxy/settings.ts). */
+  readonly proxies: ProxySettings
   readonly webhooks: WebhookDispatchConfig
   /** Where rate-limit counts live when several hubs share them; in process memory when unset. */
   readonly redisUrl: string | undefined
@@ -98,9 +102,7 @@ function logFormat(raw: string | undefined): LogFormat | undefined {
   throw new ConfigError(`SVC_HUB_LOG_FORMAT must be 'json' or 'pretty', got '${raw}'`)
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError'
-}
+export { ConfigError }
 
 /**
  * Reads the hub's configuration from the environment (docs/hub/running.md). `listens: false`
@@ -153,6 +155,7 @@ export function loadConfig(
     documentBytes: integer(env, 'SVC_HUB_MAX_DOCUMENT_BYTES', 32 * MiB),
     allowPrivateNetworks: localTrial ? allow.withLoopback() : allow,
     outboundMode: localTrial ? 'local-trial' : 'strict',
+    proxies: readProxySettings(env),
     webhooks: {
       leaseMs: atLeast(env, 'SVC_HUB_WEBHOOK_LEASE_SECONDS', 15, MIN_LEASE_SECONDS) * 1000,
       concurrency: atLeast(env, 'SVC_HUB_WEBHOOK_CONCURRENCY', 128, 1),

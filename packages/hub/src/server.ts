@@ -127,7 +127,10 @@ export async function startHub(
   const url = `http://${host}:${address.port}`
   // Before 'listening': that line is the last of the start, the one scripts wait for.
   logOutboundMode(config, log)
-  log.info({ url, publicUrl, runs: runs.status }, 'listening')
+  // Who may name the client of a request: an operator behind a proxy checks it here.
+  const trustedProxies = config.proxies.trusted.toString()
+  const clientAddressHeader = config.proxies.header
+  log.info({ url, publicUrl, runs: runs.status, trustedProxies, clientAddressHeader }, 'listening')
 
   let stopping: Promise<void> | undefined
   const stop = () =>

@@ -1,10 +1,14 @@
+import { request } from 'node:http'
 import { connect } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { oasJson } from './support/documents.js'
 import { call, type Reply } from './support/http.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { eventually } from './support/poll.js'
 import { startReceiver, type Receiver } from './support/receiver.js'
+import { expectStoreUnchanged } from './support/store-snapshot.js'
+import { WebSession } from './support/web-session.js'
 
 /**
  * A first hour on the hub `npm start` runs: it listens on loopback only, and while its public
@@ -31,8 +35,8 @@ async function hub(env: NodeJS.ProcessEnv = {}, reuse?: HubProcess): Promise<Hub
   return started
 }
 
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver()
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const started = await startReceiver(...args)
   receivers.push(started)
   return started
 }
@@ -183,5 +187,148 @@ describe('a hub that is not a local trial: the guard is strict and names the set
       'private_address: 127.0.0.1 is loopback; a hub that should reach it sets SVC_HUB_ALLOW_PRIVATE_NETWORKS=127.0.0.1/32 (docs/hub/running.md)',
     )
     expect(target.connections()).toBe(0)
+  })
+})
+
+/**
+ * `method path` on `h` with the admin's token, a JSON body and `headers` as given (a proxy's, or a
+ * `Host` other than the one dialled): over node:http, which sends any header as told.
+ */
+function send(
+  h: HubProcess,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<{ status: number; body: any }> {
+  const body = json === undefined ? undefined : JSON.stringify(json)
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${h.url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${h.adminPat}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (text += chunk))
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }),
+        )
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** What a request that came through a proxy carries; each alone ends the local trial for it. */
+const THROUGH_A_PROXY: readonly Record<string, string>[] = [
+  { 'x-forwarded-for': '198.51.100.7' },
+  { forwarded: 'for=198.51.100.7;proto=https' },
+  { 'x-real-ip': '198.51.100.7' },
+  { via: '1.1 proxy.example' },
+  { 'x-forwarded-host': 'hub.example.com' },
+  { 'x-forwarded-proto': 'https' },
+  { host: 'hub.example.com' },
+]
+
+describe('a local trial admits loopback targets only for requests straight from this machine', () => {
+  it('refuses a loopback webhook, sourceUrl and refetch for a request through a proxy, and stores nothing', async () => {
+    const h = await hub()
+    const target = await receiver((r) =>
+      r.path === '/openapi.json' ? { status: 200, body: oasJson(['get /pets']) } : { status: 204 },
+    )
+    await newApi(h, 'hooks')
+    const direct = await createHook(h, 'hooks', `${target.origin}/hook`)
+    expect(direct.status, direct.text).toBe(201)
+    const source = await send(
+      h,
+      'POST',
+      '/v1/apis',
+      {},
+      {
+        owner: 'admin',
+        slug: 'sourced',
+        name: 'sourced',
+        sourceUrl: `${target.origin}/openapi.json`,
+      },
+    )
+    expect(source.status).toBe(201)
+
+    const hooks = '/v1/apis/admin/hooks/webhooks'
+    await expectStoreUnchanged(h, async () => {
+      for (const headers of THROUGH_A_PROXY) {
+        const what = JSON.stringify(headers)
+        const byAddress = await send(h, 'POST', hooks, headers, { url: `${target.origin}/hook` })
+        expect(byAddress.status, what).toBe(422)
+        expect(byAddress.body, what).toMatchObject({
+          code: 'url_refused',
+          details: { reason: 'private_address', field: 'json.url' },
+        })
+        expect(byAddress.body.message).toContain('SVC_HUB_ALLOW_PRIVATE_NETWORKS=127.0.0.1/32')
+        const byName = await send(h, 'POST', hooks, headers, { url: 'http://localhost:9/hook' })
+        expect(byName.body.details?.reason, what).toBe('reserved_hostname')
+        const moved = await send(h, 'PATCH', `${hooks}/${direct.body.id}`, headers, {
+          url: `${target.origin}/elsewhere`,
+        })
+        expect(moved.body.code, what).toBe('url_refused')
+        const api = await send(h, 'POST', '/v1/apis', headers, {
+          owner: 'admin',
+          slug: 'proxied',
+          name: 'proxied',
+          sourceUrl: `${target.origin}/openapi.json`,
+        })
+        expect(api.body.details, what).toMatchObject({ field: 'json.sourceUrl' })
+        const refetch = await send(h, 'POST', '/v1/apis/admin/sourced/refetch', headers)
+        expect(refetch.status, what).toBe(422)
+        expect(refetch.body.details, what).toMatchObject({ reason: 'private_address' })
+      }
+    })
+    expect(target.received.filter((r) => r.path === '/openapi.json')).toHaveLength(0)
+
+    // The same requests straight from this machine still work.
+    const refetched = await send(h, 'POST', '/v1/apis/admin/sourced/refetch', {})
+    expect(refetched.status).toBe(201)
+    const moved = await send(
+      h,
+      'PATCH',
+      `${hooks}/${direct.body.id}`,
+      {},
+      {
+        url: `${target.origin}/moved`,
+      },
+    )
+    expect(moved.status).toBe(200)
+  })
+
+  it("the web app's webhook form through a proxy refuses a loopback receiver and does not offer one", async () => {
+    const h = await hub()
+    const target = await receiver()
+    await new WebSession(h.url).signUp('dana')
+    const local = new WebSession(h.url)
+    await local.signIn('dana')
+    await local.createApi('dana', 'hooks')
+    const form = '/dana/apis/hooks/webhooks/new'
+    expect((await local.get(form)).text).toContain('so loopback receivers are allowed')
+
+    const proxied = new WebSession(h.url, { 'x-forwarded-for': '198.51.100.9' })
+    await proxied.signIn('dana')
+    const page = await proxied.get(form)
+    expect(page.text).not.toContain('loopback receivers are allowed')
+    const refused = await expectStoreUnchanged(h, () =>
+      proxied.post(form, { url: `${target.origin}/hook`, active: 'on' }),
+    )
+    expect(refused.status).toBe(422)
+    expect(refused.text).toContain('SVC_HUB_ALLOW_PRIVATE_NETWORKS=127.0.0.1/32')
+
+    const saved = await local.submit(form, { url: `${target.origin}/hook`, active: 'on' })
+    expect(saved.status, saved.text).toBe(303)
   })
 })

@@ -167,6 +167,64 @@ describe('fetching through an allow-list', () => {
     expect(resolve.calls).toEqual(['localhost', 'evil.localhost'])
   })
 
+  it('withLoopback: another name that resolves to loopback is refused and never connected', async () => {
+    const resolve = recordingResolver({ 'rebound.example': ['127.0.0.1'] })
+    fetch = createSafeFetch({ allow: parseAllowList('').withLoopback(), resolve })
+    const before = server.connections
+    const error = await fetch(`http://rebound.example:${server.port}/`).catch((e: unknown) => e)
+    expect((error as OutboundRefused).code).toBe('private_dns')
+    expect(server.connections).toBe(before)
+    // A CIDR the operator listed still admits what a name resolves to.
+    fetch.close()
+    fetch = createSafeFetch({ allow: parseAllowList('127.0.0.0/8').withLoopback(), resolve })
+    const admitted = await fetch(`http://rebound.example:${server.port}/`)
+    expect(admitted.status).toBe(200)
+    admitted.discard()
+  })
+
+  it('withLoopback: a redirect to loopback is followed only from a URL that names loopback', async () => {
+    const inner = await startServer((_request, response) => response.end('inner'))
+    const redirecting = await startServer((_request, response) => {
+      response.writeHead(307, { location: `http://127.0.0.1:${inner.port}/inner` })
+      response.end()
+    })
+    try {
+      const resolve = recordingResolver({
+        'hooks.example': ['127.0.0.1'],
+        localhost: ['127.0.0.1'],
+      })
+      const origin = `http://hooks.example:${redirecting.port}`
+      fetch = createSafeFetch({ allow: parseAllowList(origin).withLoopback(), resolve })
+      const redirects = { follow: 'same-request', max: 3 } as const
+      // An admitted origin that is no loopback name sends the client to loopback: refused.
+      const error = await fetch(`${origin}/hook`, { redirects }).catch((e: unknown) => e)
+      expect((error as OutboundRefused).code).toBe('private_address')
+      expect(inner.connections).toBe(0)
+      // The same server named as loopback: its redirect to loopback is followed.
+      const followed = await fetch(`http://localhost:${redirecting.port}/hook`, { redirects })
+      expect([followed.status, followed.url]).toEqual([200, `http://127.0.0.1:${inner.port}/inner`])
+      followed.discard()
+    } finally {
+      await Promise.all([redirecting.close(), inner.close()])
+    }
+  })
+
+  it("a request's own list replaces the client's, on every hop", async () => {
+    fetch = createSafeFetch({ allow: parseAllowList('').withLoopback() })
+    const strict = parseAllowList('').withLoopback().withoutLoopback()
+    expect(strict.toString()).toBe('')
+    const before = server.connections
+    const error = await fetch(server.url('/a'), { allow: strict }).catch((e: unknown) => e)
+    expect((error as OutboundRefused).code).toBe('private_address')
+    expect(server.connections).toBe(before)
+    const response = await fetch(server.url('/a'))
+    expect(response.status).toBe(200)
+    response.discard()
+    expect(parseAllowList('10.0.0.0/8').withLoopback().withoutLoopback().toString()).toBe(
+      '10.0.0.0/8',
+    )
+  })
+
   it('an exact origin admits that origin whatever it resolves to, and not another port', async () => {
     const resolve = recordingResolver({ 'hooks.internal': ['127.0.0.1'] })
     const allow = parseAllowList(

@@ -28,17 +28,32 @@ export class AllowList {
   }
 
   /**
-   * This list, and every loopback target besides: addresses ipaddr.js classes as `loopback`
-   * (`127.0.0.0/8`, `::1`) and the names `localhost` and `*.localhost`, which are then resolved
-   * and must resolve to addresses the list admits. Other private ranges stay refused.
+   * This list, and the loopback targets a URL names besides: addresses ipaddr.js classes as
+   * `loopback` (`127.0.0.0/8`, `::1`) and the names `localhost` and `*.localhost`, which are then
+   * resolved and must resolve to addresses the list admits. Not any other name that resolves to
+   * loopback, and not a redirect from a URL that does not name loopback (the fetch narrows the
+   * list for the hops after such a URL): whoever may give URLs but not name loopback cannot reach
+   * it through DNS or a server of theirs. Other private ranges stay refused.
    */
   withLoopback(): AllowList {
     return new AllowList(this.#cidrs, this.#origins, true)
   }
 
-  /** @internal Whether a CIDR entry contains `address`, or it is loopback and loopback is admitted. */
-  admitsAddress(address: IpAddress): boolean {
-    if (this.#loopback && addressRange(address) === 'loopback') return true
+  /**
+   * This list without the loopback targets {@link withLoopback} added (the operator's own CIDRs
+   * and origins stay): for a request that a local trial must not serve as its own machine's.
+   */
+  withoutLoopback(): AllowList {
+    return this.#loopback ? new AllowList(this.#cidrs, this.#origins) : this
+  }
+
+  /**
+   * @internal Whether a CIDR entry contains `address`, or it is loopback and loopback is admitted:
+   * as a literal (no `name`), or as what the loopback name `name` resolved to.
+   */
+  admitsAddress(address: IpAddress, name?: string): boolean {
+    const loopbackNamed = name === undefined || isLoopbackName(name)
+    if (this.#loopback && loopbackNamed && addressRange(address) === 'loopback') return true
     return this.#cidrs.some(
       ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
     )
@@ -46,7 +61,7 @@ export class AllowList {
 
   /** @internal Whether the reserved `name` may be resolved: a loopback name when loopback is admitted. */
   admitsName(name: string): boolean {
-    return this.#loopback && (name === 'localhost' || name.endsWith('.localhost'))
+    return this.#loopback && isLoopbackName(name)
   }
 
   /** @internal Whether an exact-origin entry names the origin of `url`. */
@@ -60,6 +75,11 @@ export class AllowList {
     const cidrs = this.#cidrs.map(([network, bits]) => `${network.toString()}/${bits}`)
     return [...cidrs, ...this.#origins, ...(this.#loopback ? ['loopback'] : [])].join(',')
   }
+}
+
+/** @internal `localhost` or a name under it (RFC 6761): a loopback target by its name. */
+export function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost')
 }
 
 export const EMPTY_ALLOW_LIST = new AllowList([], new Set())

@@ -1,9 +1,10 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { EMPTY_ALLOW_LIST } from './allow-list.js'
+import { EMPTY_ALLOW_LIST, isLoopbackName, type AllowList } from './allow-list.js'
 import { Deadline } from './deadline.js'
 import { afterRedirects } from './errors.js'
-import { inspectUrl, resolveDestination, type GuardOptions } from './guard.js'
+import { addressRange, parseAddress } from './address.js'
+import { inspectUrl, resolveDestination, type CheckedUrl, type GuardOptions } from './guard.js'
 import { NO_REDIRECTS, redirectHop, type RedirectPolicy } from './redirect.js'
 import { send, type Agents, type Hop } from './request.js'
 import { systemResolver } from './resolve.js'
@@ -20,6 +21,12 @@ export type SafeRequest = {
   /** Default `{ follow: 'none' }`. */
   redirects?: RedirectPolicy
   signal?: AbortSignal
+  /**
+   * The allow-list of this request (every hop) instead of the client's: a caller that serves
+   * requests of several kinds narrows it for some (a hub's local trial admits loopback targets
+   * only for requests from its own machine).
+   */
+  allow?: AllowList
 }
 
 export type SafeFetch = (url: string | URL, request?: SafeRequest) => Promise<SafeResponse>
@@ -65,7 +72,8 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
     if (closed) throw new Error('this safe-fetch client is closed')
     const policy = request.redirects ?? NO_REDIRECTS
     validate(request.timeoutMs, policy)
-    let checked = verdicts.inspect(input)
+    let hopAllow = request.allow ?? allow
+    let checked = request.allow ? inspectUrl(input, request.allow) : verdicts.inspect(input)
     let hop: Hop = {
       method: (request.method ?? 'GET').toUpperCase(),
       headers: request.headers ?? {},
@@ -79,7 +87,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
       for (;;) {
         const href = checked.url.href
         const destination = await deadline.race(
-          resolveDestination(checked, { allow, resolve }),
+          resolveDestination(checked, { allow: hopAllow, resolve }),
           href,
         )
         if (following !== undefined) redirects.push(following)
@@ -95,8 +103,10 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
         if (!next) return new SafeResponseImpl(message, href, redirects, deadline)
         // Before the next hop, so a same-origin hop can take the freed socket.
         await discardBody(message)
+        // Loopback is admitted as a target a URL names, never as where another server sends us.
+        if (!namesLoopback(checked)) hopAllow = hopAllow.withoutLoopback()
         following = next.url.href
-        checked = inspectUrl(next.url, allow)
+        checked = inspectUrl(next.url, hopAllow)
         hop = next.hop
       }
     } catch (error) {
@@ -112,6 +122,13 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetchClient
       agents.https.destroy()
     },
   })
+}
+
+/** Whether the URL of a hop names loopback: a loopback address, `localhost` or `*.localhost`. */
+function namesLoopback(checked: CheckedUrl): boolean {
+  if (checked.kind === 'name') return isLoopbackName(checked.name)
+  const address = parseAddress(checked.address.address)
+  return address !== undefined && addressRange(address) === 'loopback'
 }
 
 function validate(timeoutMs: number | undefined, policy: RedirectPolicy): void {

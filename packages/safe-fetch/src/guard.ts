@@ -91,7 +91,11 @@ export async function resolveDestination(
     if (!address) {
       throw new OutboundFailed('dns', url.href, `${name} resolved to ${JSON.stringify(text)}`)
     }
-    if (!checked.admitted && !isPublicUnicast(address) && !options.allow.admitsAddress(address)) {
+    if (
+      !checked.admitted &&
+      !isPublicUnicast(address) &&
+      !options.allow.admitsAddress(address, name)
+    ) {
       const range = addressRange(address)
       throw new OutboundRefused('private_dns', url.href, `${name} resolves to ${text} (${range})`)
     }

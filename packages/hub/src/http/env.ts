@@ -4,6 +4,7 @@ import type { DocumentAnalysis } from '../apis/document-analysis.js'
 import type { Caller, KeyCaller } from '../auth/caller.js'
 import type { HubConfig } from '../config.js'
 import type { HubMetrics } from '../middleware/metrics.js'
+import type { RequestClient } from '../proxy/index.js'
 import type { RateLimits } from '../ratelimit/index.js'
 import type { Store } from '../store/store.js'
 import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
@@ -28,6 +29,8 @@ export type HubEnv = {
     requestId: string
     log: Logger
     hub: HubServices
+    /** Who sent the request: its client address and whether it came straight from this machine. */
+    client: RequestClient
     /** Set by `authenticate` when the request carries a valid credential. */
     caller: Caller | undefined
     /** Set by `authenticate` on the paths that take organisation API keys, for a valid key. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import type { Logger } from 'pino'
 import type { HubEnv, HubServices } from '../http/env.js'
+import { requestClient } from '../proxy/index.js'
 
 /** An incoming `X-Request-Id` is kept only when it is short and plain, so logs stay clean. */
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -17,17 +18,20 @@ export function newRequestId(): string {
 }
 
 /**
- * Gives every request an id (echoed in `X-Request-Id` and in every error body), a logger
- * that stamps that id on each line, and the hub's services; logs one line when it ends. Every
- * answer says `X-Content-Type-Options: nosniff`.
+ * Gives every request an id (echoed in `X-Request-Id` and in every error body), its client (the
+ * address trusted proxies forwarded, else the socket's: proxy/request-client.ts), a logger that
+ * stamps both on each line, and the hub's services; logs one line when it ends. Every answer says
+ * `X-Content-Type-Options: nosniff`.
  */
 export function requestContext(hub: HubServices, log: Logger) {
   return createMiddleware<HubEnv>(async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id')
     const requestId = incoming && CLIENT_ID.test(incoming) ? incoming : newRequestId()
     const started = performance.now()
+    const client = requestClient(c, hub.config.proxies)
     c.set('requestId', requestId)
-    c.set('log', log.child({ requestId }))
+    c.set('client', client)
+    c.set('log', log.child({ requestId, clientAddress: client.address }))
     c.set('hub', hub)
     c.header('X-Request-Id', requestId)
     // Documents, bundles and generated files are served as what they are, never as what a

@@ -27,6 +27,8 @@ function appWith(rateLimits: RateLimits, gate: () => Promise<void>) {
     c.set('requestId', 'req_test')
     c.set('log', log)
     c.set('hub', { rateLimits } as HubServices)
+    // What requestContext sets: a request the app was handed in-process has no address.
+    c.set('client', { address: 'unknown', local: false })
     await next()
   })
   app.get('/v1/user', async (c) => {

@@ -1,7 +1,6 @@
 import type { Context } from 'hono'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
-import { clientAddress } from './identity.js'
 import type { Limit } from './limiter.js'
 
 /**
@@ -29,7 +28,7 @@ export async function spendingCredentialAttempt<T>(
 ): Promise<T> {
   const { rateLimits } = c.get('hub')
   if (!rateLimits.settings.enabled) return check()
-  const address = clientAddress(c)
+  const address = c.get('client').address
   const verdict = await rateLimits.consumeCredentialAttempt(address, FAILED_CREDENTIALS)
   if (!verdict.allowed) {
     await rateLimits.refundCredentialAttempt(address, FAILED_CREDENTIALS)

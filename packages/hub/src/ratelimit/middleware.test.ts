@@ -24,6 +24,8 @@ function appWith(rateLimits: RateLimits) {
     c.set('requestId', 'req_test')
     c.set('log', log)
     c.set('hub', { rateLimits } as HubServices)
+    // What requestContext sets: a request the app was handed in-process has no address.
+    c.set('client', { address: 'unknown', local: false })
     const user = c.req.header('x-user')
     const key = c.req.header('x-key')
     const fromWeb = inProcessCaller(c)

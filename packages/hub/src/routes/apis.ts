@@ -7,6 +7,7 @@ import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import { jsonBodyLimit } from '../http/json-body-limit.js'
 import { outboundUrl } from '../outbound/guard.js'
+import { requestAllowList } from '../outbound/request-guard.js'
 import {
   AccountParam,
   BEARER,
@@ -65,7 +66,7 @@ apis.openapi(
         visibility: body.visibility,
         // Checked now, so that a source the hub would never fetch is refused when it is given.
         source_url: body.sourceUrl
-          ? outboundUrl(body.sourceUrl, config.allowPrivateNetworks, 'json.sourceUrl')
+          ? outboundUrl(body.sourceUrl, requestAllowList(c), 'json.sourceUrl')
           : null,
       })
       return c.json(apiRecord({ ...row, owner_handle: owner.handle }, config.publicUrl), 201)

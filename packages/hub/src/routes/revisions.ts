@@ -12,6 +12,7 @@ import type { Context } from 'hono'
 import { readableApi, writableApi } from '../apis/api-access.js'
 import { pushRevision, stored, type PushResult } from '../apis/push.js'
 import { refetchRevision } from '../apis/refetch.js'
+import { requestServices } from '../outbound/request-guard.js'
 import {
   PublishedAt,
   PushEnvelopeSchema,
@@ -155,7 +156,8 @@ revisions.openapi(
     const { owner, slug } = c.req.valid('param')
     const hub = c.get('hub')
     const api = await writableApi(hub.store, caller, owner, slug)
-    const result = await refetchRevision(hub, caller, api)
+    // Its guard is the request's: loopback only for a local trial's own machine.
+    const result = await refetchRevision(requestServices(c), caller, api)
     const body = pushBody(result, api, hub.config.publicUrl)
     if (!result.created) return c.json(body, 200)
     c.header('Location', body.revision.url)

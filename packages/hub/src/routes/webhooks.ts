@@ -21,6 +21,7 @@ import {
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import { now } from '../store/ids.js'
 import { outboundUrl } from '../outbound/guard.js'
+import { requestAllowList } from '../outbound/request-guard.js'
 import { enqueueTestEvent } from '../webhooks/outbox.js'
 import { webhookRecord } from '../webhooks/record.js'
 import { deliveryBody, managedApi, managedWebhook } from '../webhooks/webhook-access.js'
@@ -103,7 +104,7 @@ webhooks.openapi(
     const row = await store.webhooks.create(
       {
         api_id: api.id,
-        url: outboundUrl(body.url, config.allowPrivateNetworks, 'json.url'),
+        url: outboundUrl(body.url, requestAllowList(c), 'json.url'),
         description: body.description ?? null,
         active: body.active,
         min_level: body.minLevel,
@@ -213,11 +214,9 @@ webhooks.openapi(
     const params = c.req.valid('param')
     const body = c.req.valid('json')
     const { api, webhook } = await managedWebhook(c, params)
-    const { store, config } = c.get('hub')
+    const { store } = c.get('hub')
     const url =
-      body.url === undefined
-        ? undefined
-        : outboundUrl(body.url, config.allowPrivateNetworks, 'json.url')
+      body.url === undefined ? undefined : outboundUrl(body.url, requestAllowList(c), 'json.url')
     const row = await store.webhooks.update(
       api.id,
       webhook.id,

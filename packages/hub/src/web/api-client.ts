@@ -4,6 +4,11 @@ import { IN_PROCESS_CALLER, type Caller, type InProcessEnv } from '../auth/calle
 import { SCOPES } from '../auth/scopes.js'
 import type { ApiErrorBody } from '../errors/api-error.js'
 import type { HubEnv } from '../http/env.js'
+import {
+  IN_PROCESS_CLIENT,
+  type InProcessClientEnv,
+  type RequestClient,
+} from '../proxy/index.js'
 import type { Viewer } from './env.js'
 
 export type ApiAnswer<T> =
@@ -42,6 +47,7 @@ export function apiClient(
   app: Pick<Hono<HubEnv>, 'request'>,
   viewer: Viewer | undefined,
   requestId: string,
+  client: RequestClient,
 ): ApiClient {
   const caller: Caller | null = viewer
     ? {
@@ -52,7 +58,11 @@ export function apiClient(
         expiresAt: null,
       }
     : null
-  const env: InProcessEnv = { [IN_PROCESS_CALLER]: caller }
+  // The page request's client: its calls count, log and guard as that request's would.
+  const env: InProcessEnv & InProcessClientEnv = {
+    [IN_PROCESS_CALLER]: caller,
+    [IN_PROCESS_CLIENT]: client,
+  }
   let retryAfter: number | undefined
 
   async function call<T>(method: string, path: string, body?: ApiBody): Promise<ApiAnswer<T>> {

@@ -38,6 +38,7 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
     c.set('hub', parent.get('hub'))
     c.set('log', parent.get('log'))
     c.set('requestId', parent.get('requestId'))
+    c.set('client', parent.get('client'))
     c.header('X-Request-Id', parent.get('requestId'))
     await next()
   })
@@ -62,7 +63,7 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
   // Who is asking and from where comes first: a body is read only once it is allowed.
   web.use('*', loadSession)
   web.use('*', async (c, next) => {
-    c.set('api', apiClient(api, c.get('viewer'), c.get('requestId')))
+    c.set('api', apiClient(api, c.get('viewer'), c.get('requestId'), c.get('client')))
     await next()
   })
   web.use('*', verifyOrigin)

@@ -10,7 +10,11 @@ export class WebSession {
   readonly #cookies = new Map<string, string>()
   #csrf = ''
 
-  constructor(readonly url: string) {}
+  /** `headers` go with every request (a proxy's `X-Forwarded-For`, say). */
+  constructor(
+    readonly url: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
 
   /** The CSRF token of the last page that had a form. */
   get csrf(): string {
@@ -92,7 +96,10 @@ export class WebSession {
   }
 
   async #send(path: string, init: RequestInit): Promise<PageAnswer> {
-    const headers = new Headers(init.headers)
+    const headers = new Headers({
+      ...this.headers,
+      ...Object.fromEntries(new Headers(init.headers)),
+    })
     if (this.#cookies.size > 0) {
       headers.set('cookie', [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '))
     }

@@ -1,6 +1,5 @@
 import { Hono } from 'hono'
 import { handleProblem } from '@svc/project-format'
-import { clientAddress } from '../../ratelimit/identity.js'
 import { Field, Form, FormError } from '../components.js'
 import type { WebContext, WebEnv } from '../env.js'
 import { page, redirectWith, retryAfter } from '../responses.js'
@@ -23,7 +22,7 @@ export function authPages() {
     if (c.get('hub').config.signup === 'closed') return signUpPage(c, {}, 403)
     const form = await c.req.parseBody()
     const handle = formText(form, 'handle').trim().toLowerCase()
-    const wait = await authThrottles(c).signUp.spend(clientAddress(c))
+    const wait = await authThrottles(c).signUp.spend(c.get('client').address)
     if (wait > 0) {
       const message = `Too many sign-ups from your address. Try again ${retryAfter(c, wait)}.`
       return signUpPage(c, { handle, errors: { form: message } }, 429)
@@ -69,16 +68,19 @@ export function authPages() {
     const handle = formText(form, 'handle').trim().toLowerCase()
     const password = formText(form, 'password')
     const next = safeNext(formText(form, 'next'))
-    const address = clientAddress(c)
+    const address = c.get('client').address
     const throttle = authThrottles(c).signIn
-    const wait = await throttle.begin(handle, address)
-    if (wait) {
-      const who = wait.reason === 'account' ? 'to this account from' : 'from'
-      const error = `Too many failed sign-ins ${who} your address. Try again ${retryAfter(c, wait.seconds)}.`
-      return signInPage(c, { handle, next, error }, 429)
-    }
     const { store } = c.get('hub')
     const account = handle ? await store.accounts.find(handle) : undefined
+    // Handles are public (account pages), so which budget an attempt spends tells nothing new.
+    const wait = await throttle.begin(handle, address, account?.kind === 'user')
+    if (wait) {
+      const error =
+        wait.reason === 'account'
+          ? `Too many failed sign-ins to this account from your address. Try again ${retryAfter(c, wait.seconds)}.`
+          : `Too many failed sign-ins from your address to accounts that do not exist. Try again ${retryAfter(c, wait.seconds)}.`
+      return signInPage(c, { handle, next, error }, 429)
+    }
     const stored =
       account?.kind === 'user' ? await store.sessions.passwordOf(account.id) : undefined
     // Unknown users cost the same scrypt as known ones: the answer's time tells nothing.

@@ -12,7 +12,7 @@ export type AddressBudgetOptions = {
  * at the address's first post. Counts live in this process (docs/web/README.md).
  *
  * @example
- * const wait = await signUps.spend(clientAddress(c))
+ * const wait = await signUps.spend(c.get('client').address)
  * if (wait > 0) return tooManyPage(c, wait)
  */
 export class AddressBudget {

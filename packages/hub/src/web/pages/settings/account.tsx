@@ -13,7 +13,6 @@ import type { Viewer, WebContext, WebEnv } from '../../env.js'
 import { formText } from '../../forms.js'
 import { page, redirectWith, retryAfter, signInRedirect } from '../../responses.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../../auth/passwords.js'
-import { clientAddress } from '../../../ratelimit/identity.js'
 import { authThrottles } from '../../session/throttles.js'
 import { orgSettingsUrl } from './org-context.js'
 
@@ -32,7 +31,7 @@ accountPages.post('/settings/password', async (c) => {
   const viewer = c.get('viewer')
   if (!viewer) return signInRedirect(c)
   // Each post checks the current password: whoever holds a stolen session cannot guess it fast.
-  const wait = await authThrottles(c).passwordChange.spend(clientAddress(c))
+  const wait = await authThrottles(c).passwordChange.spend(c.get('client').address)
   if (wait > 0) {
     const form = `Too many password changes from your address. Try again ${retryAfter(c, wait)}.`
     return accountPage(c, viewer, { form }, 429)

@@ -59,10 +59,11 @@ export function refusal(error: ApiErrorBody): Pick<FormState, 'error' | 'errors'
 
 /**
  * Where a receiver may live. A local trial's guard admits loopback too (docs/hub/running.md),
- * which is what someone trying the hub on their machine needs to know before they type a URL.
+ * which is what someone trying the hub on their machine needs to know before they type a URL;
+ * only for a page opened on that machine, not through a proxy.
  */
 function urlHint(c: WebContext): string {
-  if (c.get('hub').config.outboundMode === 'local-trial')
+  if (c.get('hub').config.outboundMode === 'local-trial' && c.get('client').local)
     return 'Where the hub POSTs the events: http or https, on a public address, or on this machine (such as http://localhost:9000/hook): this hub is a local trial, which listens on loopback only, so loopback receivers are allowed.'
   return 'Where the hub POSTs the events: http or https, on a public address (a private one only if the operator admits it with SVC_HUB_ALLOW_PRIVATE_NETWORKS).'
 }
