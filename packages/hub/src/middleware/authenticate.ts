@@ -5,6 +5,7 @@ import { inProcessCaller, type Caller } from '../auth/caller.js'
 import type { Scope } from '../auth/scopes.js'
 import { API_KEY_PREFIX, hashSecret, isWellFormed, PAT_PREFIX } from '../auth/secrets.js'
 import { ApiError } from '../errors/index.js'
+import { writeLater } from '../http/bookkeeping.js'
 import type { HubEnv } from '../http/env.js'
 import { spendingCredentialAttempt } from '../ratelimit/failed-credentials.js'
 
@@ -80,7 +81,13 @@ async function resolve(store: HubStore, pat: string, log: Logger): Promise<Calle
   const at = new Date()
   if (token.expires_at && token.expires_at <= at.toISOString()) throw unauthorized('expired')
   if (!token.last_used_at || Date.parse(token.last_used_at) + TOUCH_INTERVAL_MS < at.getTime()) {
-    touchLater(store, token.id, at.toISOString(), log)
+    const when = at.toISOString()
+    writeLater(
+      `token:${token.id}`,
+      () => store.accounts.touchToken(token.id, when),
+      log,
+      'token use',
+    )
   }
   return {
     userId: token.user_id,
@@ -89,23 +96,6 @@ async function resolve(store: HubStore, pat: string, log: Logger): Promise<Calle
     scopes: token.scopes.split(' ').filter(Boolean) as Scope[],
     expiresAt: token.expires_at,
   }
-}
-
-/** Tokens whose `last_used_at` is being written now. */
-const touching = new Set<string>()
-
-/**
- * Writes a token's `last_used_at` without holding the request: bookkeeping must not delay nor
- * fail a read while the store cannot write (another process holds SQLite's write lock, the disk
- * is full). One write per token at a time; one that fails is made by a later request.
- */
-function touchLater(store: HubStore, tokenId: string, at: string, log: Logger): void {
-  if (touching.has(tokenId)) return
-  touching.add(tokenId)
-  store.accounts
-    .touchToken(tokenId, at)
-    .catch((error: unknown) => log.warn({ err: error, tokenId }, 'token use not recorded'))
-    .finally(() => touching.delete(tokenId))
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { hashSecret } from '../../auth/secrets.js'
+import { writeLater } from '../../http/bookkeeping.js'
 import type { Flash, WebContext, WebEnv } from '../env.js'
 import { seal, unseal, type NewSecret, type SealedSecret } from './sealed-secret.js'
 
@@ -59,7 +60,13 @@ export const loadSession = createMiddleware<WebEnv>(async function loadSession(c
         await store.sessions.setFlash(session.id, null)
       }
       if (Date.parse(session.last_seen_at) + TOUCH_INTERVAL_MS < at) {
-        await store.sessions.touch(session.id, new Date(at).toISOString())
+        const when = new Date(at).toISOString()
+        writeLater(
+          `session:${session.id}`,
+          () => store.sessions.touch(session.id, when),
+          c.get('log'),
+          'session use',
+        )
       }
     } else {
       if (session) await store.sessions.delete(session.id)
