@@ -97,7 +97,7 @@ revisions.openapi(
         description: 'The new latest revision and its diff against the one before',
         content: { 'application/json': { schema: PushResultSchema } },
       },
-      ...errorResponses(400, 401, 403, 404, 415, 422, 503),
+      ...errorResponses(400, 401, 403, 404, 413, 415, 422, 503),
     },
   }),
   async (c) => {
@@ -117,6 +117,7 @@ revisions.openapi(
       origin: 'push',
       publicUrl: config.publicUrl,
       deliveries: c.get('hub').deliveries,
+      quotas: config.quotas.storage,
     })
     const body = pushBody(result, api, config.publicUrl)
     if (!result.created) return c.json(body, 200)
@@ -147,7 +148,7 @@ revisions.openapi(
         description: 'The new latest revision and its diff against the one before',
         content: { 'application/json': { schema: PushResultSchema } },
       },
-      ...errorResponses(401, 403, 404, 409, 422, 502, 503),
+      ...errorResponses(401, 403, 404, 409, 413, 422, 502, 503),
     },
   }),
   async (c) => {
