@@ -35,19 +35,15 @@ export async function chargeStorage(
 /** The 413 `quota_exceeded` of a refused charge (docs/api/errors.md). */
 export function quotaExceeded(account: string, refusal: QuotaRefusal): ApiError {
   const row = quotaRow(refusal.quota as QuotaId)
-  return new ApiError(
-    'quota_exceeded',
-    `${overQuota(account, refusal)} Nothing was stored.`,
-    {
-      quota: row.id,
-      account,
-      used: refusal.used,
-      limit: refusal.limit,
-      adding: refusal.adding,
-      setting: row.setting,
-      custom: refusal.custom,
-    },
-  )
+  return new ApiError('quota_exceeded', `${overQuota(account, refusal)} Nothing was stored.`, {
+    quota: row.id,
+    account,
+    used: refusal.used,
+    limit: refusal.limit,
+    adding: refusal.adding,
+    setting: row.setting,
+    custom: refusal.custom,
+  })
 }
 
 /**

@@ -45,7 +45,14 @@ export const DEFAULT_QUOTAS: readonly QuotaRow[] = Object.freeze(
         2 * GiB,
         'of revision documents',
       ],
-      ['stackVersions', 'stackVersions', 'count', 'SVC_HUB_QUOTA_STACK_VERSIONS', 1_000, 'stack versions'],
+      [
+        'stackVersions',
+        'stackVersions',
+        'count',
+        'SVC_HUB_QUOTA_STACK_VERSIONS',
+        1_000,
+        'stack versions',
+      ],
       [
         'stackVersionBytes',
         'stackVersions',
@@ -54,7 +61,14 @@ export const DEFAULT_QUOTAS: readonly QuotaRow[] = Object.freeze(
         1 * GiB,
         'of stack versions (bundles and sources)',
       ],
-      ['runArtifacts', 'runArtifacts', 'count', 'SVC_HUB_QUOTA_RUN_ARTIFACTS', 100_000, 'run artifacts'],
+      [
+        'runArtifacts',
+        'runArtifacts',
+        'count',
+        'SVC_HUB_QUOTA_RUN_ARTIFACTS',
+        100_000,
+        'run artifacts',
+      ],
       [
         'runArtifactBytes',
         'runArtifacts',

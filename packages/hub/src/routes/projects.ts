@@ -250,10 +250,16 @@ projects.openapi(
       if (store.capabilities.rowLocks) await tx.projects.holdForBaseFiles(row.id)
       const before = await tx.projects.baseFiles(row.id)
       const sum = (files: readonly { size: number }[]) => files.reduce((n, f) => n + f.size, 0)
-      await chargeStorage(tx, config.quotas.storage, { id: row.account_id, handle: row.account_handle }, 'baseFiles', {
-        items: stored.length - before.length,
-        bytes: sum(stored) - sum(before),
-      })
+      await chargeStorage(
+        tx,
+        config.quotas.storage,
+        { id: row.account_id, handle: row.account_handle },
+        'baseFiles',
+        {
+          items: stored.length - before.length,
+          bytes: sum(stored) - sum(before),
+        },
+      )
       await tx.blobs.putMany(upload.files)
       await tx.projects.replaceBaseFiles(row.id, stored)
     })

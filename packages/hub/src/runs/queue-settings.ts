@@ -13,12 +13,7 @@ export const DEFAULT_RUN_QUEUE: RunQueueSettings = { perAccount: 3, maxWaiting: 
 /** `SVC_HUB_RUN_QUEUE_PER_ACCOUNT` and `SVC_HUB_RUN_QUEUE_MAX`; throws ConfigError on a bad value. */
 export function readRunQueueSettings(env: NodeJS.ProcessEnv): RunQueueSettings {
   return {
-    perAccount: envInteger(
-      env,
-      'SVC_HUB_RUN_QUEUE_PER_ACCOUNT',
-      DEFAULT_RUN_QUEUE.perAccount,
-      1,
-    ),
+    perAccount: envInteger(env, 'SVC_HUB_RUN_QUEUE_PER_ACCOUNT', DEFAULT_RUN_QUEUE.perAccount, 1),
     maxWaiting: envInteger(env, 'SVC_HUB_RUN_QUEUE_MAX', DEFAULT_RUN_QUEUE.maxWaiting, 1),
   }
 }

@@ -182,7 +182,12 @@ export class ProjectsRepo {
    * transactions, begun IMMEDIATE, hold the whole file already).
    */
   async holdForBaseFiles(projectId: string): Promise<void> {
-    await this.db.selectFrom('projects').select('id').where('id', '=', projectId).forUpdate().execute()
+    await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('id', '=', projectId)
+      .forUpdate()
+      .execute()
   }
 
   async replaceBaseFiles(projectId: string, files: readonly StoredFile[]): Promise<void> {

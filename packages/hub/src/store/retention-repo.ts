@@ -45,7 +45,9 @@ export class RetentionRepo {
     if (rule.keepRuns === 0 && rule.finishedBefore === undefined) return []
     const byRank = rule.keepRuns > 0 ? sql`ranked.n > ${rule.keepRuns}` : sql`1 = 0`
     const byAge =
-      rule.finishedBefore === undefined ? sql`1 = 0` : sql`ranked.finished_at < ${rule.finishedBefore}`
+      rule.finishedBefore === undefined
+        ? sql`1 = 0`
+        : sql`ranked.finished_at < ${rule.finishedBefore}`
     const rows = await sql<{ id: string }>`
       select ranked.id from (
         select id, finished_at,

@@ -78,7 +78,10 @@ export class UsageRepo {
     return undefined
   }
 
-  async #overridesOf(accountId: string, quotas: readonly string[]): Promise<Record<string, number>> {
+  async #overridesOf(
+    accountId: string,
+    quotas: readonly string[],
+  ): Promise<Record<string, number>> {
     const rows = await this.db
       .selectFrom('quota_overrides')
       .select(['quota', 'quota_limit'])
@@ -194,7 +197,9 @@ export class UsageRepo {
         .select((eb) => [
           eb.fn.countAll().as('n'),
           eb.fn
-            .sum(eb('stack_versions.bundle_bytes', '+', eb.ref('stack_versions.source_total_bytes')))
+            .sum(
+              eb('stack_versions.bundle_bytes', '+', eb.ref('stack_versions.source_total_bytes')),
+            )
             .as('b'),
         ])
         .executeTakeFirst(),

@@ -63,7 +63,12 @@ export function quotas(caps: DialectCapabilities): Migration {
         ['revisions_content', 'revisions', ['content_hash']],
         ['runs_deployment', 'runs', ['deployment_id', 'started_at']],
       ] as const) {
-        await db.schema.createIndex(name).ifNotExists().on(table).columns([...columns]).execute()
+        await db.schema
+          .createIndex(name)
+          .ifNotExists()
+          .on(table)
+          .columns([...columns])
+          .execute()
       }
 
       await sql`
