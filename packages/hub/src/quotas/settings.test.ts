@@ -54,6 +54,11 @@ describe('quota, retention and run queue settings', () => {
         '0',
         /SVC_HUB_RUN_ARTIFACTS_SWEEP_SECONDS must be at least 1/,
       ],
+      [
+        'SVC_HUB_RUN_ARTIFACTS_SWEEP_SECONDS',
+        '86401',
+        /SVC_HUB_RUN_ARTIFACTS_SWEEP_SECONDS must be at most 86400, got '86401'/,
+      ],
     ]
     for (const [name, value, message] of bad) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError)

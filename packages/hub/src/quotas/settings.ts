@@ -55,6 +55,7 @@ export function readQuotaSettings(env: NodeJS.ProcessEnv): QuotaSettings {
           'SVC_HUB_RUN_ARTIFACTS_SWEEP_SECONDS',
           DEFAULT_RETENTION.intervalMs / 1000,
           1,
+          86_400,
         ) * 1000,
     },
   }

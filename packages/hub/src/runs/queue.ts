@@ -48,6 +48,7 @@ export type RunQueueOptions = {
 }
 
 const STOPPED = new Error('the hub stopped')
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * The runs of one hub process: one at a time, the others waiting in per-account queues served
@@ -137,7 +138,8 @@ export class RunQueue {
       this.#track(this.#fail(job.runId, INTERRUPTED))
       return
     }
-    const deadline = AbortSignal.timeout(this.maxWaitMs)
+    // A timer longer than 2^31 - 1 ms fires at once (Node's overflow): such a wait is unbounded.
+    const deadline = AbortSignal.timeout(Math.min(this.maxWaitMs, MAX_TIMER_MS))
     const turn = this.#fair
       .run(job.account, () => this.#execute(job), { signal: deadline })
       .catch((error: unknown) => {
