@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openFreshStore } from '../../test/support/databases.js'
 import { seed } from '../store/deployments-repo.case.js'
@@ -12,11 +13,11 @@ const NOW = Date.UTC(2026, 11, 31)
 describe('ArtifactRetention', () => {
   let store: Store
   let cleanup: () => Promise<void>
-  const logged: { level: string; msg: string; fields: object }[] = []
-  const log = {
-    info: (fields: object, msg: string) => void logged.push({ level: 'info', msg, fields }),
-    warn: (fields: object, msg: string) => void logged.push({ level: 'warn', msg, fields }),
-  }
+  const logged: { level: number; msg: string; [field: string]: unknown }[] = []
+  const log = pino(
+    { base: null, timestamp: false },
+    { write: (line) => logged.push(JSON.parse(line)) },
+  )
 
   beforeEach(async () => {
     ;({ store, cleanup } = await openFreshStore('sqlite'))
@@ -73,9 +74,12 @@ describe('ArtifactRetention', () => {
     expect((await kept(ids)).slice(-10)).toEqual(Array(10).fill(true))
     expect(logged).toEqual([
       {
-        level: 'info',
+        level: 30,
         msg: 'run artifacts removed by the retention rule',
-        fields: { runs: 110, files: 110, bytes: 681, blobs: 110 },
+        runs: 110,
+        files: 110,
+        bytes: 681,
+        blobs: 110,
       },
     ])
     // Nothing left to do: a second sweep removes nothing and logs nothing.
@@ -106,9 +110,9 @@ describe('ArtifactRetention', () => {
     expect(await retention.sweep()).toEqual({ runs: 0, files: 0, bytes: 0, blobs: 0 })
     expect(logged).toEqual([
       {
-        level: 'warn',
+        level: 40,
         msg: 'run artifact cleanup failed; trying again at the next sweep',
-        fields: { err: expect.any(Error) },
+        err: expect.objectContaining({ message: expect.any(String) }),
       },
     ])
   })

@@ -1,30 +1,12 @@
 import type { Logger } from 'pino'
-import type { HubConfig, RunSettings } from '../config.js'
+import type { HubConfig } from '../config.js'
 import { FairQueue } from '../fairness/fair-queue.js'
-import { chargeLimits, overQuota } from '../quotas/charge.js'
-import type { QuotaLimits } from '../quotas/settings.js'
-import type { RunOutcome } from '../store/deployments-repo.js'
 import type { Store } from '../store/store.js'
-import { OverQuota } from '../store/usage-repo.js'
+import { executeRun, failRun, INTERRUPTED, type RunContext, type RunJob } from './execute-run.js'
 import type { RunQueueSettings } from './queue-settings.js'
-import { runBundle, type RunInput, type RunResult } from './runner.js'
-import { findSandbox, sandboxRefusal } from './sandbox-probe.js'
 
-/** What a queued run needs, fixed when it was asked for. */
-export type RunJob = {
-  readonly runId: string
-  /** Whose turn it takes: the account that asked for it, `user:<id>`. */
-  readonly account: string
-  /** The handle of the account that owns the project: its artifacts count against its quotas. */
-  readonly owner: string
-  readonly bundleSha256: string
-  /** The revision's document blob and protocol; the run was refused without one. */
-  readonly document: { readonly sha256: string; readonly protocol: 'oas' | 'gql' }
-  readonly clientSettings: Record<string, unknown>
-}
-
-/** What a failed run says when its hub died before writing its outcome. */
-export const INTERRUPTED = 'The hub stopped during the run.'
+export type { RunJob }
+export { INTERRUPTED }
 
 /** A place taken in an account's queue before its run is stored: queue the run, or give it back. */
 export type RunTicket = {
@@ -37,15 +19,7 @@ export type Admission =
   | { readonly ok: true; readonly ticket: RunTicket }
   | { readonly ok: false; readonly full: 'account' | 'hub' | 'stopped'; readonly limit: number }
 
-export type RunQueueOptions = {
-  readonly store: Store
-  readonly settings: RunSettings
-  readonly queue: RunQueueSettings
-  /** The default storage quotas: a run's artifacts count against its project owner's. */
-  readonly quotas: QuotaLimits
-  readonly log: Pick<Logger, 'error' | 'info'>
-  readonly run?: (input: RunInput) => Promise<RunResult>
-}
+export type RunQueueOptions = RunContext & { readonly queue: RunQueueSettings }
 
 const STOPPED = new Error('the hub stopped')
 const MAX_TIMER_MS = 2 ** 31 - 1
@@ -135,7 +109,7 @@ export class RunQueue {
 
   #enqueue(job: RunJob): void {
     if (this.#stopped) {
-      this.#track(this.#fail(job.runId, INTERRUPTED))
+      this.#track(failRun(this.#options, job.runId, INTERRUPTED))
       return
     }
     // A timer longer than 2^31 - 1 ms fires at once (Node's overflow): such a wait is unbounded.
@@ -143,16 +117,21 @@ export class RunQueue {
     const turn = this.#fair
       .run(job.account, () => this.#execute(job), { signal: deadline })
       .catch((error: unknown) => {
-        if (error === STOPPED) return this.#fail(job.runId, INTERRUPTED)
+        if (error === STOPPED) return failRun(this.#options, job.runId, INTERRUPTED)
         if (deadline.aborted && error === deadline.reason) {
           const seconds = Math.round(this.maxWaitMs / 1000)
-          return this.#fail(
+          return failRun(
+            this.#options,
             job.runId,
             `The run waited ${seconds} s for its turn, the longest a run waits; the hub was busy with other runs. Run it again.`,
           )
         }
         this.#options.log.error({ err: error, run: job.runId }, 'a run failed in the hub')
-        return this.#fail(job.runId, 'The hub failed while running server.js; this is a bug.')
+        return failRun(
+          this.#options,
+          job.runId,
+          'The hub failed while running server.js; this is a bug.',
+        )
       })
     this.#track(turn)
   }
@@ -166,76 +145,9 @@ export class RunQueue {
     const controller = new AbortController()
     this.#active.add(controller)
     try {
-      await this.#executeWith(job, controller.signal)
+      await executeRun(job, this.#options, controller.signal)
     } finally {
       this.#active.delete(controller)
-    }
-  }
-
-  async #executeWith(job: RunJob, signal: AbortSignal): Promise<void> {
-    const { store, settings, log } = this.#options
-    const startedAt = new Date()
-    if (!(await store.deployments.startRun(job.runId, startedAt.toISOString()))) return
-    const [bundle, document] = await Promise.all([
-      store.blobs.get(job.bundleSha256),
-      store.blobs.get(job.document.sha256),
-    ])
-    if (!bundle || !document) throw new Error('the bundle or document blob is missing')
-    const found = await findSandbox(settings)
-    if (!found.ok) return this.#fail(job.runId, sandboxRefusal(found.reason))
-    const result = await (this.#options.run ?? runBundle)({
-      bundle,
-      document: new TextDecoder().decode(document),
-      protocol: job.document.protocol,
-      clientSettings: job.clientSettings,
-      limits: settings,
-      sandbox: found.sandbox,
-      signal,
-    })
-    const ended = {
-      log: result.log,
-      finishedAt: new Date().toISOString(),
-      durationMs: result.durationMs,
-    }
-    const outcome: RunOutcome = result.ok
-      ? { status: 'succeeded', error: null, manifest: JSON.stringify(result.manifest), ...ended }
-      : { status: 'failed', error: result.reason, manifest: null, ...ended }
-    try {
-      await store.deployments.finishRun(
-        job.runId,
-        outcome,
-        result.ok ? result.artifacts : [],
-        chargeLimits(this.#options.quotas, 'runArtifacts'),
-      )
-    } catch (error) {
-      if (!(error instanceof OverQuota)) throw error
-      const reason = `${overQuota(job.owner, error.refusal)} No artifacts were stored.`
-      await this.#fail(job.runId, reason, { log: result.log, durationMs: result.durationMs })
-      log.info({ run: job.runId, quota: error.refusal.quota }, 'run failed: over quota')
-      return
-    }
-    log.info(
-      { run: job.runId, ok: result.ok, durationMs: result.durationMs },
-      result.ok ? 'run succeeded' : 'run failed',
-    )
-  }
-
-  async #fail(
-    runId: string,
-    error: string,
-    ended: { log: string | null; durationMs: number } = { log: null, durationMs: 0 },
-  ): Promise<void> {
-    try {
-      await this.#options.store.deployments.finishRun(runId, {
-        status: 'failed',
-        error,
-        manifest: null,
-        log: ended.log,
-        finishedAt: new Date().toISOString(),
-        durationMs: ended.durationMs,
-      })
-    } catch (failure) {
-      this.#options.log.error({ err: failure, run: runId }, 'could not record a failed run')
     }
   }
 }
