@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { QuotaUsage } from '@svc/hub-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { seedPeople, type People } from './support/fixtures.js'
@@ -30,9 +31,8 @@ for (const kind of await storeKinds()) {
     const usageOf = async (account: string, token = people.alice) => {
       const reply = await call(v1(`/accounts/${account}/usage`), { token })
       expect(reply.status, reply.text).toBe(200)
-      return Object.fromEntries(
-        (reply.body.quotas as { quota: string }[]).map((q) => [q.quota, q]),
-      ) as Record<string, { used: number; limit: number | null; custom: boolean }>
+      const quotas = reply.body.quotas as QuotaUsage[]
+      return Object.fromEntries(quotas.map((q) => [q.quota, q])) as Record<string, QuotaUsage>
     }
     const admin = async (...args: string[]) => {
       const run = await hub.admin(args)
