@@ -60,6 +60,10 @@ export const RunSchema = z
     startedAt: z.iso.datetime(),
     finishedAt: z.iso.datetime().nullable(),
     durationMs: z.int().nullable(),
+    artifactsPrunedAt: z.iso.datetime().nullable().openapi({
+      description:
+        "When the hub's retention rule removed the run's artifacts (its record stays); null while they are kept",
+    }),
     url: z.url().openapi({ description: 'The run page on the hub' }),
     manifest: z.record(z.string(), z.unknown()).nullable().optional().openapi({
       description: 'What server.js answered (parseIssues, enrichmentWarnings …); one run only',

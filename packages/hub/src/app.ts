@@ -19,6 +19,7 @@ import { orgRateLimits } from './routes/rate-limits.js'
 import { rateLimitsEndpoint } from './routes/rate-limits-endpoint.js'
 import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
+import { usage } from './routes/usage.js'
 import { user } from './routes/user.js'
 import { webhooks } from './routes/webhooks.js'
 import { registerWebhookEvents } from './webhooks/openapi.js'
@@ -55,6 +56,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/v1/orgs', orgRateLimits)
   app.route('/v1', rateLimitsEndpoint)
   app.route('/v1/libraries', libraries)
+  app.route('/v1/accounts', usage)
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -2,6 +2,7 @@ import path from 'node:path'
 import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
 import { ConfigError } from './config-error.js'
 import { readProxySettings, type ProxySettings } from './proxy/settings.js'
+import { readQuotaSettings, type QuotaSettings } from './quotas/settings.js'
 import { readRateLimitSettings, type RateLimitSettings } from './ratelimit/settings.js'
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './store/dialect.js'
 
@@ -63,6 +64,8 @@ export type HubConfig = {
   readonly signup: 'open' | 'closed'
   /** How runs of a deployment's `server.js` are isolated and limited (runs/runner.ts). */
   readonly runs: RunSettings
+  /** Each account's share: its queue of runs, its storage quotas, run artifacts' retention. */
+  readonly quotas: QuotaSettings
 }
 
 export type OutboundMode = 'local-trial' | 'strict'
@@ -169,6 +172,7 @@ export function loadConfig(
       maxOutputBytes: atLeast(env, 'SVC_HUB_RUN_MAX_OUTPUT_BYTES', 50 * MiB, 1024),
       sandbox: runSandbox(env.SVC_HUB_RUN_SANDBOX),
     },
+    quotas: readQuotaSettings(env),
   }
 }
 

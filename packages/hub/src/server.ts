@@ -15,8 +15,8 @@ import { ConnectionDrain } from './http/connection-drain.js'
 import { lingerOnClose } from './http/lingering-close.js'
 import { logOutboundMode } from './outbound/guard.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
-import { startRuns } from './runs/queue.js'
-import { configuredDispatcher, outboundClient } from './worker.js'
+import { startRuns } from './runs/start-runs.js'
+import { configuredDispatcher, configuredRetention, outboundClient } from './worker.js'
 
 /**
  * How long connections get on SIGTERM (their requests in flight, and those that arrive on them:
@@ -121,7 +121,10 @@ export async function startHub(
     ),
   )
   dispatcher?.start()
-  const runs = await startRuns(store, config.runs, log)
+  // The process that delivers webhooks also applies the retention rule of run artifacts.
+  const retention = dispatcher ? configuredRetention(config, store, log) : undefined
+  retention?.start()
+  const runs = await startRuns(store, config, log)
   const admin = await bootstrapAdmin(store)
   if (admin) announce(admin.token, publicUrl)
   const url = `http://${host}:${address.port}`
@@ -144,6 +147,7 @@ export async function startHub(
       await closed
       clearTimeout(timer)
       await dispatcher?.stop()
+      await retention?.stop()
       outbound.close()
       await documents.close()
       await runs.stop()

@@ -25,7 +25,8 @@ const SHARED: Readonly<Record<HubStatus | 'otherwise', Words>> = {
     `not allowed to do this to ${target} (${message}); the token needs ${scopes} and access to the account`,
   404: ({ target, origin, message }) => `${target} does not exist on ${origin} (${message})`,
   409: ({ message }) => `${message}; it already exists or changed meanwhile`,
-  413: ({ message }) => `${message}; the upload is larger than the hub accepts`,
+  413: ({ message }) =>
+    `${message}; the hub stores no more for that account (its storage quota; its members see it in the web app's settings, its operator can raise it), or a proxy before the hub refuses uploads this large`,
   429: ({ message }) => `${message}; too many requests: wait a minute and run it again`,
   '5xx': ({ message }) =>
     `${message}; the hub failed: run it again later, or ask its operator to read its logs`,

@@ -10,6 +10,14 @@ import {
 } from '../accounts/admin.js'
 import { setUserPassword } from '../accounts/passwords.js'
 import { loadConfig } from '../config.js'
+import {
+  clearQuota,
+  quotaLine,
+  recountUsage,
+  setQuota,
+  showQuotas,
+  usageLines,
+} from '../quotas/admin.js'
 import { clearRateLimit, setRateLimit } from '../ratelimit/admin.js'
 import { chargeCreditsAsOperator, grantCredits, setCreditThreshold } from '../credits/admin.js'
 import { openStore, storeOptions, type Store } from '../store/index.js'
@@ -169,6 +177,61 @@ export function registerAdminCommands(program: Command, io: AdminIo = PROCESS_IO
         return {
           result: cleared,
           text: `${cleared.org}: ${cleared.method} ${cleared.path} is back to the default, ${cleared.max} requests per ${cleared.windowSeconds} s`,
+        }
+      }),
+    )
+
+  admin
+    .command('quotas <account>')
+    .description(
+      'What a user or organisation stores against each storage quota (docs/hub/running.md#quotas)',
+    )
+    .option('--json', 'print the result as JSON')
+    .action((account: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const usage = await showQuotas(store, account, loadConfig(io.env).quotas.storage)
+        return { result: usage, text: `${usage.account} (${usage.kind})\n${usageLines(usage)}` }
+      }),
+    )
+
+  admin
+    .command('set-quota <account> <quota> <limit>')
+    .description(
+      "Set a user's or organisation's own limit for one storage quota: a whole number (bytes for …Bytes quotas), 0 or 'unlimited' for none",
+    )
+    .option('--json', 'print the result as JSON')
+    .action((account: string, quota: string, limit: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const set = await setQuota(store, account, quota, limit, loadConfig(io.env).quotas.storage)
+        return { result: set, text: `${set.account}: ${set.quota} ${quotaLine(set)}` }
+      }),
+    )
+
+  admin
+    .command('clear-quota <account> <quota>')
+    .description("Remove an account's own limit for one storage quota: the default applies again")
+    .option('--json', 'print the result as JSON')
+    .action((account: string, quota: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const limits = loadConfig(io.env).quotas.storage
+        const cleared = await clearQuota(store, account, quota, limits)
+        return {
+          result: cleared,
+          text: `${cleared.account}: ${cleared.quota} ${quotaLine(cleared)}`,
+        }
+      }),
+    )
+
+  admin
+    .command('recount-usage <account>')
+    .description('Count what an account stores again from the records, and make that its usage')
+    .option('--json', 'print the result as JSON')
+    .action((account: string, options: JsonOption) =>
+      run(options, async (store) => {
+        const usage = await recountUsage(store, account, loadConfig(io.env).quotas.storage)
+        return {
+          result: usage,
+          text: `${usage.account} (${usage.kind}), recounted\n${usageLines(usage)}`,
         }
       }),
     )

@@ -1,6 +1,8 @@
 import type { Changelog, IssueSummary, ParseIssue, SourceInfo } from '@svc/engine'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
+import { chargeStorage } from '../quotas/charge.js'
+import type { QuotaLimits } from '../quotas/settings.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
 import { sha256Hex } from '../store/blobs-repo.js'
 import { now } from '../store/ids.js'
@@ -44,6 +46,8 @@ export type PushRequest = {
   readonly publicUrl: string
   /** Told when the new revision queued webhook deliveries. */
   readonly deliveries: DeliveryNotifier
+  /** The default storage quotas: the revision counts against its API owner's. */
+  readonly quotas: QuotaLimits
 }
 
 export type PushResult = {
@@ -130,11 +134,17 @@ async function analyse(
 
 /**
  * Appends the revision, its changelog and the webhook outbox rows of the change: they land
- * together or not at all (`tx` is one transaction).
+ * together or not at all (`tx` is one transaction), and only within the quotas of the API's
+ * owner (413 `quota_exceeded` past one, checked in the same transaction).
  */
 async function append(request: PushRequest, tx: Repos, analysed: Analysed): Promise<PushResult> {
   const { caller, api, document } = request
   const { latest, source, issues, parseIssues, changelog } = analysed
+  const owner = { id: api.account_id, handle: api.owner_handle }
+  await chargeStorage(tx, request.quotas, owner, 'revisions', {
+    items: 1,
+    bytes: document.bytes.byteLength,
+  })
   const at = now()
   const row = await tx.apis.appendRevision({
     api_id: api.id,

@@ -81,5 +81,6 @@ export async function refetchRevision(
     origin: 'refetch',
     publicUrl: config.publicUrl,
     deliveries: hub.deliveries,
+    quotas: config.quotas.storage,
   })
 }

@@ -32,6 +32,7 @@ export const DEFAULT_RATE_LIMITS: readonly RouteLimit[] = Object.freeze(
     [
       ['GET', '/v1/openapi.json', { max: 60, windowSeconds: 60 }],
       ['GET', '/v1/user', READ],
+      ['GET', '/v1/accounts/{account}/usage', READ],
       ['GET', '/v1/rate-limits', { max: 20, windowSeconds: 60 }],
       ['GET', '/v1/orgs/{org}/rate-limits', { max: 60, windowSeconds: 60 }],
       ['PUT', '/v1/orgs/{org}/rate-limits', SETTINGS],

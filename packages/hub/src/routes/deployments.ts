@@ -28,7 +28,7 @@ import { unfoldSettings } from '../projects/config-fold.js'
 import { projectFor } from '../projects/project-access.js'
 import { storedConfig } from '../projects/record.js'
 import { deploymentRecord, runRecord } from '../runs/record.js'
-import { runQueue } from '../runs/queue.js'
+import { runQueue, type Admission } from '../runs/queue.js'
 import { findSandbox, sandboxRefusal } from '../runs/sandbox-probe.js'
 import { latestOf } from '../stacks/latest-version.js'
 import type { DeploymentListing } from '../store/deployments-repo.js'
@@ -182,9 +182,13 @@ deployments.openapi(
     responses: {
       202: json(RunSchema, 'The run, queued'),
       ...errorResponses(400, 401, 403, 404, 409, 415, 422),
+      429: json(
+        ErrorSchema,
+        "The caller's own queue of runs is full (`queue_full`, with `Retry-After`), or its rate limit is spent (`rate_limited`)",
+      ),
       503: json(
         ErrorSchema,
-        'The queue of runs is full (`unavailable`), or the hub cannot start the sandbox runs need (`sandbox_unavailable`)',
+        "The hub's queue of runs is full or it is stopping (`unavailable`, with `Retry-After`), or it cannot start the sandbox runs need (`sandbox_unavailable`)",
       ),
     },
   }),
@@ -227,46 +231,38 @@ deployments.openapi(
     }
     const sandbox = await findSandbox(config.runs)
     if (!sandbox.ok) throw new ApiError('sandbox_unavailable', sandboxRefusal(sandbox.reason))
-    const queue = runQueue(store, config.runs, log)
-    if (!queue.hasRoom) {
-      throw new ApiError(
-        'unavailable',
-        'The hub is busy with other runs; try again in a minute.',
-      ).retryAfter(60)
-    }
-    const revision = await store.apis.latestRevision(api.id)
-    const run = await store.deployments.createRun({
-      project_id: project.id,
-      deployment_id: deployment.id,
-      revision_id: revision?.id ?? null,
-      created_by: caller.userId,
-    })
-    if (!revision) {
-      await store.deployments.finishRun(run.id, {
-        status: 'failed',
-        error: `The API ${project.api_account_handle}/${project.api_slug} has no revision yet; push a document first.`,
-        manifest: null,
-        log: null,
-        finishedAt: new Date().toISOString(),
-        durationMs: 0,
+    const admission = runQueue(store, config, log).admit(`user:${caller.userId}`)
+    if (!admission.ok) throw queueRefusal(admission, caller.handle, config.runs.timeoutMs)
+    const { ticket } = admission
+    let run
+    try {
+      const revision = await store.apis.latestRevision(api.id)
+      run = await store.deployments.createRun({
+        project_id: project.id,
+        deployment_id: deployment.id,
+        revision_id: revision?.id ?? null,
+        created_by: caller.userId,
       })
-    } else {
-      const queued = queue.enqueue({
-        runId: run.id,
-        bundleSha256: deployment.bundle_sha256,
-        document: { sha256: revision.content_hash, protocol: revision.protocol },
-        clientSettings: unfoldSettings(storedConfig(project)),
-      })
-      if (!queued) {
+      if (!revision) {
         await store.deployments.finishRun(run.id, {
           status: 'failed',
-          error: 'The hub was too busy to run it.',
+          error: `The API ${project.api_account_handle}/${project.api_slug} has no revision yet; push a document first.`,
           manifest: null,
           log: null,
           finishedAt: new Date().toISOString(),
           durationMs: 0,
         })
+      } else {
+        ticket.enqueue({
+          runId: run.id,
+          owner: project.account_handle,
+          bundleSha256: deployment.bundle_sha256,
+          document: { sha256: revision.content_hash, protocol: revision.protocol },
+          clientSettings: unfoldSettings(storedConfig(project)),
+        })
       }
+    } finally {
+      ticket.release()
     }
     const listing = await store.deployments.run(project.id, run.id)
     if (!listing) throw new Error('the run just made is missing')
@@ -353,6 +349,13 @@ deployments.get('/:account/:slug/runs/:id/artifacts/:path{.+}', READ, async (c) 
   const run = await store.deployments.run(project.id, id)
   if (!run) throw notFound(project, `run '${id}'`)
   const path = c.req.param('path')
+  if (run.artifacts_pruned_at) {
+    throw new ApiError(
+      'not_found',
+      `The artifacts of run ${run.id} were removed on ${run.artifacts_pruned_at} by the hub's retention rule for run artifacts; run the deployment again to make them anew.`,
+      { artifactsPrunedAt: run.artifacts_pruned_at },
+    )
+  }
   const file = await store.deployments.artifact(run.id, path)
   if (!file) throw new ApiError('not_found', `The run ${run.id} made no file '${path}'.`)
   const data = await store.blobs.get(file.sha256)
@@ -429,6 +432,34 @@ async function aliasRecord(c: Context<HubEnv>, project: ProjectWithRefs, publicU
     updatedBy: alias.updated_by_handle,
     updatedAt: alias.updated_at,
   }
+}
+
+/**
+ * Why a run cannot queue: the caller's own queue is full (429 `queue_full`), or the hub's queue
+ * of waiting runs is, or the hub is stopping (503 `unavailable`). Either way a place frees
+ * within about one run's time limit.
+ */
+function queueRefusal(
+  refused: Extract<Admission, { ok: false }>,
+  handle: string,
+  timeoutMs: number,
+): ApiError {
+  const wait = Math.ceil(timeoutMs / 1000)
+  if (refused.full === 'account') {
+    return new ApiError(
+      'queue_full',
+      `${handle} already has ${refused.limit} runs waiting or running on this hub, the most one account may have (SVC_HUB_RUN_QUEUE_PER_ACCOUNT); other accounts' runs are not held up. Ask again when one of them ends.`,
+      { queue: 'runs', limit: refused.limit },
+    ).retryAfter(wait)
+  }
+  if (refused.full === 'hub') {
+    return new ApiError(
+      'unavailable',
+      `The hub has ${refused.limit} runs waiting, the most it holds (SVC_HUB_RUN_QUEUE_MAX); try again in a minute.`,
+      { queue: 'runs', limit: refused.limit },
+    ).retryAfter(wait)
+  }
+  return new ApiError('unavailable', 'The hub is stopping; try again shortly.').retryAfter(5)
 }
 
 function notFound(project: ProjectWithRefs, what: string): ApiError {

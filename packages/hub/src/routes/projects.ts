@@ -20,6 +20,7 @@ import { foldSettings, unfoldSettings } from '../projects/config-fold.js'
 import { projectFor } from '../projects/project-access.js'
 import { projectConfigResponse, projectRecord, storedConfig } from '../projects/record.js'
 import { EMPTY_CONFIG } from '../projects/config-fold.js'
+import { chargeStorage } from '../quotas/charge.js'
 import { byCodeUnits } from '../store/ids.js'
 import { readUpload, storedFile } from '../uploads/read-upload.js'
 
@@ -232,7 +233,7 @@ projects.openapi(
         description: 'The stored set',
         content: { 'application/json': { schema: BaseFilesSchema } },
       },
-      ...errorResponses(400, 401, 403, 404, 415, 422),
+      ...errorResponses(400, 401, 403, 404, 413, 415, 422),
     },
   }),
   async (c) => {
@@ -245,6 +246,20 @@ projects.openapi(
     })
     const stored = upload.files.map(storedFile).sort((a, b) => byCodeUnits(a.path, b.path))
     await store.transaction(async (tx) => {
+      // The new set replaces the old: the owner's usage moves by the difference.
+      if (store.capabilities.rowLocks) await tx.projects.holdForBaseFiles(row.id)
+      const before = await tx.projects.baseFiles(row.id)
+      const sum = (files: readonly { size: number }[]) => files.reduce((n, f) => n + f.size, 0)
+      await chargeStorage(
+        tx,
+        config.quotas.storage,
+        { id: row.account_id, handle: row.account_handle },
+        'baseFiles',
+        {
+          items: stored.length - before.length,
+          bytes: sum(stored) - sum(before),
+        },
+      )
       await tx.blobs.putMany(upload.files)
       await tx.projects.replaceBaseFiles(row.id, stored)
     })

@@ -98,7 +98,7 @@ revisions.openapi(
         description: 'The new latest revision and its diff against the one before',
         content: { 'application/json': { schema: PushResultSchema } },
       },
-      ...errorResponses(400, 401, 403, 404, 415, 422, 503),
+      ...errorResponses(400, 401, 403, 404, 413, 415, 422, 503),
     },
   }),
   async (c) => {
@@ -118,6 +118,7 @@ revisions.openapi(
       origin: 'push',
       publicUrl: config.publicUrl,
       deliveries: c.get('hub').deliveries,
+      quotas: config.quotas.storage,
     })
     const body = pushBody(result, api, config.publicUrl)
     if (!result.created) return c.json(body, 200)
@@ -148,7 +149,7 @@ revisions.openapi(
         description: 'The new latest revision and its diff against the one before',
         content: { 'application/json': { schema: PushResultSchema } },
       },
-      ...errorResponses(401, 403, 404, 409, 422, 502, 503),
+      ...errorResponses(401, 403, 404, 409, 413, 422, 502, 503),
     },
   }),
   async (c) => {

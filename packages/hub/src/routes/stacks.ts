@@ -132,7 +132,7 @@ stacks.openapi(
         description: 'The stored stack version',
         content: { 'application/json': { schema: StackVersionSchema } },
       },
-      ...errorResponses(400, 401, 403, 404, 409, 415, 422),
+      ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
     },
   }),
   async (c) => {
@@ -153,6 +153,7 @@ stacks.openapi(
       slug,
       upload,
       publicUrl: config.publicUrl,
+      quotas: config.quotas.storage,
     })
     c.header('Location', record.versionUrl)
     return c.json(record, 201)

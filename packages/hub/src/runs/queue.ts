@@ -1,144 +1,153 @@
 import type { Logger } from 'pino'
-import type { RunSettings } from '../config.js'
+import type { HubConfig } from '../config.js'
+import { FairQueue } from '../fairness/fair-queue.js'
 import type { Store } from '../store/store.js'
-import { runBundle, type RunInput, type RunResult } from './runner.js'
-import { announceSandbox, findSandbox, sandboxRefusal, type RunsStatus } from './sandbox-probe.js'
+import { executeRun, failRun, INTERRUPTED, type RunContext, type RunJob } from './execute-run.js'
+import type { RunQueueSettings } from './queue-settings.js'
 
-/** What a queued run needs, fixed when it was asked for. */
-export type RunJob = {
-  readonly runId: string
-  readonly bundleSha256: string
-  /** The revision's document blob and protocol; the run was refused without one. */
-  readonly document: { readonly sha256: string; readonly protocol: 'oas' | 'gql' }
-  readonly clientSettings: Record<string, unknown>
+export type { RunJob }
+export { INTERRUPTED }
+
+/** A place taken in an account's queue before its run is stored: queue the run, or give it back. */
+export type RunTicket = {
+  enqueue(job: Omit<RunJob, 'account'>): void
+  release(): void
 }
 
-/** Runs waiting behind the one executing; a run asked for beyond that is 503 `unavailable`. */
-export const MAX_QUEUED = 5
+/** Whether a run may queue: a ticket, or why not (its account's queue, the hub's, or stopping). */
+export type Admission =
+  | { readonly ok: true; readonly ticket: RunTicket }
+  | { readonly ok: false; readonly full: 'account' | 'hub' | 'stopped'; readonly limit: number }
 
-/** What a failed run says when its hub died before writing its outcome. */
-export const INTERRUPTED = 'The hub stopped during the run.'
+export type RunQueueOptions = RunContext & { readonly queue: RunQueueSettings }
+
+const STOPPED = new Error('the hub stopped')
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
- * One run at a time per hub process, the others waiting in order (at most {@link MAX_QUEUED}).
+ * The runs of one hub process: one at a time, the others waiting in per-account queues served
+ * in turn (`FairQueue`: the account with none running, then the one served least recently), so
+ * another account's first run waits for at most the run in progress, whatever one account has
+ * queued. An account has at most `perAccount` runs waiting and running, and the process at most
+ * `maxWaiting` waiting. A run waits at most {@link RunQueue.maxWaitMs}, then fails.
+ *
  * A run's row is `running` from the request; `startRun` moves its start to when its process
  * starts, `finishRun` writes the outcome and artifacts.
  */
 export class RunQueue {
-  readonly #waiting: RunJob[] = []
-  #active: AbortController | undefined
-  #draining: Promise<void> | undefined
+  readonly #options: RunQueueOptions
+  readonly #fair: FairQueue
+  readonly #reserved = new Map<string, number>()
+  readonly #active = new Set<AbortController>()
+  readonly #jobs = new Set<Promise<void>>()
+  #reservedTotal = 0
   #stopped = false
 
-  constructor(
-    private readonly store: Store,
-    private readonly settings: RunSettings,
-    private readonly log: Pick<Logger, 'error' | 'info'>,
-    private readonly run: (input: RunInput) => Promise<RunResult> = runBundle,
-  ) {}
-
-  /** Whether another run can wait. */
-  get hasRoom(): boolean {
-    return !this.#stopped && this.#waiting.length < MAX_QUEUED
+  constructor(options: RunQueueOptions) {
+    this.#options = options
+    this.#fair = new FairQueue({ concurrency: 1, maxPerKey: options.queue.perAccount })
   }
 
-  /** Queues the run; false (nothing queued) when the queue is full or stopped. */
-  enqueue(job: RunJob): boolean {
-    if (!this.hasRoom) return false
-    this.#waiting.push(job)
-    this.#draining ??= this.#drain().finally(() => (this.#draining = undefined))
-    return true
+  /**
+   * The longest a run waits for its turn before it fails: as long as every run the process may
+   * hold waiting ran to the time limit, and one more.
+   */
+  get maxWaitMs(): number {
+    return this.#options.settings.timeoutMs * (this.#options.queue.maxWaiting + 1)
   }
 
-  /** Kills the run in progress (it fails: the hub stopped) and drops the waiting ones. */
+  /** Runs waiting now, all accounts together. */
+  get waiting(): number {
+    return this.#fair.waiting
+  }
+
+  /** Takes a place for a run of `account` (`user:<id>`), if its queue and the hub's have one. */
+  admit(account: string): Admission {
+    const { perAccount, maxWaiting } = this.#options.queue
+    if (this.#stopped) return { ok: false, full: 'stopped', limit: 0 }
+    const reserved = this.#reserved.get(account) ?? 0
+    if (this.#fair.size(account) + reserved >= perAccount) {
+      return { ok: false, full: 'account', limit: perAccount }
+    }
+    if (this.#fair.waiting + this.#reservedTotal >= maxWaiting) {
+      return { ok: false, full: 'hub', limit: maxWaiting }
+    }
+    this.#reserve(account, 1)
+    let held = true
+    const release = () => {
+      if (!held) return
+      held = false
+      this.#reserve(account, -1)
+    }
+    return {
+      ok: true,
+      ticket: {
+        enqueue: (job) => {
+          if (!held) throw new Error('this ticket was used already')
+          release()
+          this.#enqueue({ ...job, account })
+        },
+        release,
+      },
+    }
+  }
+
+  /** Kills the run in progress (it fails: the hub stopped) and fails the waiting ones alike. */
   async stop(): Promise<void> {
     this.#stopped = true
-    const dropped = this.#waiting.splice(0)
-    this.#active?.abort()
-    await this.#draining
-    for (const job of dropped) await this.#fail(job.runId, INTERRUPTED)
+    this.#fair.clear(STOPPED)
+    for (const controller of this.#active) controller.abort()
+    await Promise.all([...this.#jobs])
   }
 
-  async #drain(): Promise<void> {
-    for (let job = this.#waiting.shift(); job; job = this.#waiting.shift()) {
-      try {
-        await this.#execute(job)
-      } catch (error) {
-        this.log.error({ err: error, run: job.runId }, 'a run failed in the hub')
-        await this.#fail(job.runId, 'The hub failed while running server.js; this is a bug.')
-      }
+  #reserve(account: string, by: number): void {
+    const count = (this.#reserved.get(account) ?? 0) + by
+    if (count === 0) this.#reserved.delete(account)
+    else this.#reserved.set(account, count)
+    this.#reservedTotal += by
+  }
+
+  #enqueue(job: RunJob): void {
+    if (this.#stopped) {
+      this.#track(failRun(this.#options, job.runId, INTERRUPTED))
+      return
     }
+    // A timer longer than 2^31 - 1 ms fires at once (Node's overflow): such a wait is unbounded.
+    const deadline = AbortSignal.timeout(Math.min(this.maxWaitMs, MAX_TIMER_MS))
+    const turn = this.#fair
+      .run(job.account, () => this.#execute(job), { signal: deadline })
+      .catch((error: unknown) => {
+        if (error === STOPPED) return failRun(this.#options, job.runId, INTERRUPTED)
+        if (deadline.aborted && error === deadline.reason) {
+          const seconds = Math.round(this.maxWaitMs / 1000)
+          return failRun(
+            this.#options,
+            job.runId,
+            `The run waited ${seconds} s for its turn, the longest a run waits; the hub was busy with other runs. Run it again.`,
+          )
+        }
+        this.#options.log.error({ err: error, run: job.runId }, 'a run failed in the hub')
+        return failRun(
+          this.#options,
+          job.runId,
+          'The hub failed while running server.js; this is a bug.',
+        )
+      })
+    this.#track(turn)
+  }
+
+  #track(job: Promise<void>): void {
+    this.#jobs.add(job)
+    void job.finally(() => this.#jobs.delete(job))
   }
 
   async #execute(job: RunJob): Promise<void> {
     const controller = new AbortController()
-    this.#active = controller
+    this.#active.add(controller)
     try {
-      await this.#executeWith(job, controller.signal)
+      await executeRun(job, this.#options, controller.signal)
     } finally {
-      this.#active = undefined
-    }
-  }
-
-  async #executeWith(job: RunJob, signal: AbortSignal): Promise<void> {
-    const startedAt = new Date()
-    if (!(await this.store.deployments.startRun(job.runId, startedAt.toISOString()))) return
-    const [bundle, document] = await Promise.all([
-      this.store.blobs.get(job.bundleSha256),
-      this.store.blobs.get(job.document.sha256),
-    ])
-    if (!bundle || !document) throw new Error('the bundle or document blob is missing')
-    const found = await findSandbox(this.settings)
-    if (!found.ok) return this.#fail(job.runId, sandboxRefusal(found.reason))
-    const result = await this.run({
-      bundle,
-      document: new TextDecoder().decode(document),
-      protocol: job.document.protocol,
-      clientSettings: job.clientSettings,
-      limits: this.settings,
-      sandbox: found.sandbox,
-      signal,
-    })
-    const finishedAt = new Date().toISOString()
-    await this.store.deployments.finishRun(
-      job.runId,
-      result.ok
-        ? {
-            status: 'succeeded',
-            error: null,
-            manifest: JSON.stringify(result.manifest),
-            log: result.log,
-            finishedAt,
-            durationMs: result.durationMs,
-          }
-        : {
-            status: 'failed',
-            error: result.reason,
-            manifest: null,
-            log: result.log,
-            finishedAt,
-            durationMs: result.durationMs,
-          },
-      result.ok ? result.artifacts : [],
-    )
-    this.log.info(
-      { run: job.runId, ok: result.ok, durationMs: result.durationMs },
-      result.ok ? 'run succeeded' : 'run failed',
-    )
-  }
-
-  async #fail(runId: string, error: string): Promise<void> {
-    try {
-      await this.store.deployments.finishRun(runId, {
-        status: 'failed',
-        error,
-        manifest: null,
-        log: null,
-        finishedAt: new Date().toISOString(),
-        durationMs: 0,
-      })
-    } catch (failure) {
-      this.log.error({ err: failure, run: runId }, 'could not record a failed run')
+      this.#active.delete(controller)
     }
   }
 }
@@ -148,48 +157,19 @@ const queues = new WeakMap<Store, RunQueue>()
 /** The run queue of the hub process serving `store`. */
 export function runQueue(
   store: Store,
-  settings: RunSettings,
+  config: Pick<HubConfig, 'runs' | 'quotas'>,
   log: Pick<Logger, 'error' | 'info'>,
 ): RunQueue {
   let queue = queues.get(store)
   if (!queue) {
-    queue = new RunQueue(store, settings, log)
+    queue = new RunQueue({
+      store,
+      settings: config.runs,
+      queue: config.quotas.runQueue,
+      quotas: config.quotas.storage,
+      log,
+    })
     queues.set(store, queue)
   }
   return queue
-}
-
-/**
- * What a hub does about runs when it starts: runs still `running` that started more than the
- * time limit ago died with the hub that ran them, and are marked failed. Then, every minute, the
- * same for runs older than any run of this hub can be (its queue full, each run at its limit),
- * which catches the runs of a hub that restarted within the time limit. It tries the sandbox
- * first (`status` says how runs will go; a warning is logged unless they are sandboxed). `stop`
- * kills the run in progress and ends the sweeps.
- */
-export async function startRuns(
-  store: Store,
-  settings: RunSettings,
-  log: Pick<Logger, 'error' | 'info' | 'warn'>,
-): Promise<{ readonly status: RunsStatus; stop(): Promise<void> }> {
-  const status = await announceSandbox(settings, log)
-  const sweep = async (olderThanMs: number) => {
-    const before = new Date(Date.now() - olderThanMs).toISOString()
-    const count = await store.deployments.failRunsStartedBefore(before, INTERRUPTED)
-    if (count > 0) log.warn({ count }, 'marked runs of a stopped hub as failed')
-  }
-  await sweep(settings.timeoutMs)
-  runQueue(store, settings, log)
-  const longest = settings.timeoutMs * (MAX_QUEUED + 1) + 60_000
-  const timer = setInterval(() => {
-    sweep(longest).catch((error) => log.error({ err: error }, 'sweeping runs failed'))
-  }, 60_000)
-  timer.unref()
-  return {
-    status,
-    async stop() {
-      clearInterval(timer)
-      await queues.get(store)?.stop()
-    },
-  }
 }

@@ -55,6 +55,7 @@ export function runRecord(
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     durationMs: row.duration_ms,
+    artifactsPrunedAt: row.artifacts_pruned_at,
     url: `${publicUrl}/${projectPath(project)}/runs/${row.id}`,
     ...(detail
       ? {

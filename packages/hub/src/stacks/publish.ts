@@ -1,6 +1,8 @@
 import { formatScopedName, isSemverVersion, ROOT_MANIFEST } from '@svc/project-format'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
+import { chargeStorage } from '../quotas/charge.js'
+import type { QuotaLimits } from '../quotas/settings.js'
 import { now } from '../store/ids.js'
 import type { AccountRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
@@ -17,12 +19,16 @@ export type PublishRequest = {
   readonly slug: string
   readonly upload: Upload
   readonly publicUrl: string
+  /** The default storage quotas: the version counts against the stack owner's. */
+  readonly quotas: QuotaLimits
 }
 
 /**
  * Validates an upload as a stack version of `account/slug` and stores it in one transaction:
  * blobs, the stack (on first publish), the version and its file list. A version that exists
- * already (also when a concurrent publish of it just won) is 409 `version_exists`.
+ * already (also when a concurrent publish of it just won) is 409 `version_exists`; one that
+ * would take the account past a storage quota is 413 `quota_exceeded` (checked in the same
+ * transaction).
  */
 export async function publishStackVersion(request: PublishRequest): Promise<StackVersionRecord> {
   const { store, caller, account, slug, upload } = request
@@ -59,8 +65,13 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
   }
 
   const files = upload.files
+  const sourceBytes = files.reduce((sum, f) => sum + f.data.byteLength, 0)
   try {
     const row = await store.transaction(async (tx) => {
+      await chargeStorage(tx, request.quotas, account, 'stackVersions', {
+        items: 1,
+        bytes: bundle.data.byteLength + sourceBytes,
+      })
       await tx.blobs.putMany([bundle, ...files])
       const stack = await tx.stacks.ensure(account.id, slug)
       return tx.stacks.insertVersion(
@@ -70,7 +81,7 @@ export async function publishStackVersion(request: PublishRequest): Promise<Stac
           bundle_sha256: bundle.sha256,
           bundle_bytes: bundle.data.byteLength,
           source_file_count: files.length,
-          source_total_bytes: files.reduce((sum, f) => sum + f.data.byteLength, 0),
+          source_total_bytes: sourceBytes,
           composition: JSON.stringify(composition),
           manifest_path: ROOT_MANIFEST,
           published_by: caller.userId,

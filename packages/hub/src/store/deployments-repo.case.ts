@@ -237,7 +237,7 @@ export function runDeploymentsRepoTests(current: () => Store): void {
 }
 
 /** alice's projects `my-app` and `other` of stack acme/web with versions 1.0.0 and 2.0.0. */
-async function seed(store: Store) {
+export async function seed(store: Store) {
   const alice = await store.accounts.create('alice', 'user')
   const stack = await store.stacks.ensure(alice.id, 'web')
   const version = async (v: string, bundle: string) => {

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely'
+import { BlobsRepo } from './blobs-repo.js'
+import type { DialectCapabilities } from './dialect.js'
 import { byCodeUnits, newId, now } from './ids.js'
 import type { Database, DeploymentRow, ProjectAliasRow, RunRow, RunStatus } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
+import { OverQuota, UsageRepo, type ChargeLimits } from './usage-repo.js'
 
 /** A deployment with the version it pins and who made it. */
 export type DeploymentListing = DeploymentRow & {
@@ -36,7 +39,10 @@ export type RunArtifactData = StoredFile & { readonly data: Uint8Array }
 
 /** A project's deployments (pinned stack versions), their runs with artifacts, and its aliases. */
 export class DeploymentsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DialectCapabilities,
+  ) {}
 
   async createDeployment(
     deployment: Pick<DeploymentRow, 'project_id' | 'stack_version_id' | 'created_by'>,
@@ -123,9 +129,9 @@ export class DeploymentsRepo {
   async createRun(
     run: Pick<RunRow, 'project_id' | 'deployment_id' | 'revision_id' | 'created_by'>,
   ): Promise<RunRow> {
-    const row: RunRow = {
+    const row = {
       id: newId('run'),
-      status: 'running',
+      status: 'running' as const,
       error: null,
       manifest: null,
       log: null,
@@ -135,7 +141,7 @@ export class DeploymentsRepo {
       ...run,
     }
     await this.db.insertInto('runs').values(row).execute()
-    return row
+    return { ...row, artifact_count: 0, artifact_bytes: 0, artifacts_pruned_at: null }
   }
 
   /** Moves a queued run's start to when its process really starts; false when it ended already. */
@@ -152,13 +158,17 @@ export class DeploymentsRepo {
   /**
    * Ends a running run with its outcome and artifacts, in one transaction; false (and nothing
    * written) when the run is no longer running (a hub that started since marked it failed).
+   * The artifacts count against the quotas of the account that owns the project, checked against
+   * `limits` in the same transaction: past one, {@link OverQuota} is thrown and nothing is written.
    */
   async finishRun(
     id: string,
     outcome: RunOutcome,
     artifacts: readonly RunArtifactData[] = [],
+    limits?: ChargeLimits,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      const bytes = artifacts.reduce((sum, a) => sum + a.size, 0)
       const result = await trx
         .updateTable('runs')
         .set({
@@ -168,28 +178,24 @@ export class DeploymentsRepo {
           log: outcome.log,
           finished_at: outcome.finishedAt,
           duration_ms: outcome.durationMs,
+          artifact_count: artifacts.length,
+          artifact_bytes: bytes,
         })
         .where('id', '=', id)
         .where('status', '=', 'running')
         .executeTakeFirst()
       if (Number(result.numUpdatedRows) !== 1) return false
       if (artifacts.length === 0) return true
-      const at = now()
-      const blobs = [...new Map(artifacts.map((a) => [a.sha256, a])).values()]
-      for (let i = 0; i < blobs.length; i += 50) {
-        await trx
-          .insertInto('blobs')
-          .values(
-            blobs.slice(i, i + 50).map((b) => ({
-              sha256: b.sha256,
-              size: b.data.byteLength,
-              data: b.data,
-              created_at: at,
-            })),
-          )
-          .onConflict((oc) => oc.column('sha256').doNothing())
-          .execute()
-      }
+      const { account_id: owner } = await trx
+        .selectFrom('runs')
+        .innerJoin('projects', 'projects.id', 'runs.project_id')
+        .select('projects.account_id')
+        .where('runs.id', '=', id)
+        .executeTakeFirstOrThrow()
+      const adding = { items: artifacts.length, bytes }
+      const refusal = await new UsageRepo(trx).charge(owner, 'runArtifacts', adding, limits)
+      if (refusal) throw new OverQuota(owner, refusal)
+      await this.#storeBlobs(trx, artifacts)
       for (let i = 0; i < artifacts.length; i += 200) {
         await trx
           .insertInto('run_artifacts')
@@ -202,6 +208,33 @@ export class DeploymentsRepo {
       }
       return true
     })
+  }
+
+  /**
+   * Stores the artifacts' bytes and, on PostgreSQL, keeps them from being freed until the
+   * transaction ends: a blob that existed already is not written again (nor locked) by the
+   * insert, and the retention cleanup of another process may free it in that moment; the lock
+   * finds such a blob gone, and it is stored again.
+   */
+  async #storeBlobs(trx: Kysely<Database>, artifacts: readonly RunArtifactData[]): Promise<void> {
+    const blobs = new BlobsRepo(trx)
+    let missing: readonly RunArtifactData[] = artifacts
+    for (let attempt = 0; missing.length > 0 && attempt < 3; attempt++) {
+      await blobs.putMany(missing)
+      if (!this.capabilities.rowLocks) return
+      const wanted = [...new Set(missing.map((a) => a.sha256))]
+      const held = new Set<string>()
+      for (let i = 0; i < wanted.length; i += 500) {
+        const rows = await trx
+          .selectFrom('blobs')
+          .select('sha256')
+          .where('sha256', 'in', wanted.slice(i, i + 500))
+          .forKeyShare()
+          .execute()
+        for (const row of rows) held.add(row.sha256)
+      }
+      missing = missing.filter((a) => !held.has(a.sha256))
+    }
   }
 
   /**

@@ -176,6 +176,20 @@ export class ProjectsRepo {
     return at
   }
 
+  /**
+   * Inside a transaction on PostgreSQL: holds the project against other base-file replacements
+   * until the transaction ends, so that the set read next is the one replaced (SQLite's
+   * transactions, begun IMMEDIATE, hold the whole file already).
+   */
+  async holdForBaseFiles(projectId: string): Promise<void> {
+    await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('id', '=', projectId)
+      .forUpdate()
+      .execute()
+  }
+
   async replaceBaseFiles(projectId: string, files: readonly StoredFile[]): Promise<void> {
     await this.db.deleteFrom('project_base_files').where('project_id', '=', projectId).execute()
     for (let i = 0; i < files.length; i += 200) {

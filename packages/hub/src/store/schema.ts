@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely'
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 /**
  * The hub's tables. Times are ISO 8601 UTC strings (they sort as text on both engines);
@@ -32,7 +32,15 @@ export type Database = {
   runs: RunsTable
   run_artifacts: RunArtifactsTable
   project_aliases: ProjectAliasesTable
+  account_usage: AccountUsageTable
+  quota_overrides: QuotaOverridesTable
 }
+
+/**
+ * A 64-bit integer column: PostgreSQL's driver answers `bigint` as a string (it may not fit a
+ * double), SQLite as a number. Read it through `Number()`; sizes stay far below 2^53.
+ */
+export type BigIntColumn = ColumnType<number | string, number, number>
 
 export type AccountKind = 'user' | 'org'
 export type Role = 'owner' | 'writer' | 'reader'
@@ -403,6 +411,11 @@ export type RunsTable = {
   started_at: string
   finished_at: string | null
   duration_ms: number | null
+  /** How many artifacts the run stored, and their bytes (what it counts against its quotas). */
+  artifact_count: Generated<number>
+  artifact_bytes: ColumnType<number | string, number | undefined, number>
+  /** When the retention rule removed the run's artifacts; null while they are kept. */
+  artifacts_pruned_at: string | null
 }
 
 /** A file a run generated; its bytes are a blob. */
@@ -419,6 +432,28 @@ export type ProjectAliasesTable = {
   name: string
   deployment_id: string
   updated_by: string
+  updated_at: string
+}
+
+export type UsageKind = 'revisions' | 'stackVersions' | 'runArtifacts' | 'baseFiles'
+
+/**
+ * What one account owns of one kind: how many items and bytes. Every write of that kind changes
+ * it in the write's transaction, and checks the account's quotas there (store/usage-repo.ts).
+ */
+export type AccountUsageTable = {
+  account_id: string
+  kind: UsageKind
+  items: BigIntColumn
+  bytes: BigIntColumn
+}
+
+/** An account's own limit for one quota (`svc-hub admin set-quota`); 0 is no limit. */
+export type QuotaOverridesTable = {
+  account_id: string
+  /** A quota id of the table (`quotas/table.ts`): `runArtifactBytes` … */
+  quota: string
+  quota_limit: BigIntColumn
   updated_at: string
 }
 

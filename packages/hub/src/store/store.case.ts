@@ -9,6 +9,7 @@ import { runCreditsRepoTests } from './credits-repo.case.js'
 import { runWebhooksRepoTests } from './webhooks-repo.case.js'
 import { runLibrariesRepoTests } from './libraries-repo.case.js'
 import { runDeploymentsRepoTests } from './deployments-repo.case.js'
+import { runQuotaStoreTests } from './quotas.case.js'
 import { runSessionsRepoTests } from './sessions-repo.case.js'
 import { runReadableListsTests } from './readable-lists.case.js'
 import { migrationProvider } from './migrations/index.js'
@@ -748,6 +749,10 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
 
   describe('passwords and sessions', () => {
     runSessionsRepoTests(() => store)
+  })
+
+  describe('storage quotas and the retention of run artifacts', () => {
+    runQuotaStoreTests(() => underTest)
   })
 
   describe('lifecycle', () => {

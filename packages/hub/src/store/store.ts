@@ -18,7 +18,9 @@ import type { Database } from './schema.js'
 import { StacksRepo } from './stacks-repo.js'
 import { TokenCache } from './token-cache.js'
 import { ReadCache } from './read-cache.js'
+import { RetentionRepo } from './retention-repo.js'
 import { StoreUnavailable } from './unavailable.js'
+import { UsageRepo } from './usage-repo.js'
 import { WebhooksRepo } from './webhooks-repo.js'
 
 const NO_LOCK_WAITS: LockWaits = Object.freeze({ waiting: 0, total: 0 })
@@ -39,6 +41,8 @@ export class Repos {
   readonly sessions: SessionsRepo
   readonly accountSettings: AccountSettingsRepo
   readonly deployments: DeploymentsRepo
+  readonly usage: UsageRepo
+  readonly retention: RetentionRepo
 
   constructor(
     db: Kysely<Database>,
@@ -59,7 +63,9 @@ export class Repos {
     this.idempotency = new IdempotencyRepo(db)
     this.sessions = new SessionsRepo(db)
     this.accountSettings = new AccountSettingsRepo(db)
-    this.deployments = new DeploymentsRepo(db)
+    this.deployments = new DeploymentsRepo(db, capabilities)
+    this.usage = new UsageRepo(db)
+    this.retention = new RetentionRepo(db)
   }
 }
 

@@ -31,6 +31,8 @@ const TABLES = [
   'runs',
   'run_artifacts',
   'project_aliases',
+  'account_usage',
+  'quota_overrides',
 ] as const
 
 /** Columns that change on reads (a token's last use), left out so "unchanged" means unchanged by writes. */

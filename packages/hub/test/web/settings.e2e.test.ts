@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PASSWORD } from '../support/browser.js'
 import { storeKinds } from '../support/databases.js'
+import { adminToken } from '../support/fixtures.js'
 import { HUB_BIN, startHub, type CommandRun, type HubProcess } from '../support/hub-process.js'
 import { call } from '../support/http.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
@@ -11,7 +12,7 @@ import { WebSession, type PageAnswer } from '../support/web-session.js'
 const PAT = /svc_pat_[A-Za-z0-9_-]{43}/
 const API_KEY = /svc_key_[A-Za-z0-9_-]{43}/
 const SIGNING_SECRET = /whsec_[A-Za-z0-9_-]{43}/
-const ORG_PAGES = ['', '/members', '/api-keys', '/credits', '/rate-limits']
+const ORG_PAGES = ['', '/members', '/api-keys', '/credits', '/rate-limits', '/usage']
 
 /** `svc-hub admin <args>` with `input` on its stdin. */
 function adminWithInput(hub: HubProcess, args: string[], input: string): Promise<CommandRun> {
@@ -60,6 +61,7 @@ describe.each(await storeKinds())('web settings (%s)', (kind) => {
     const pages = [
       '/settings',
       '/settings/tokens',
+      '/settings/usage',
       '/orgs/new',
       ...ORG_PAGES.map((p) => `/acme/settings${p}`),
     ]
@@ -402,6 +404,40 @@ describe.each(await storeKinds())('web settings (%s)', (kind) => {
     const linked = await writer.get(url.pathname)
     expect(linked.status).toBe(200)
     expect(linked.text).toMatch(/data-testid="balance"><strong>50</)
+  })
+
+  it('shows the storage an account uses against its quotas, its own on /settings/usage', async () => {
+    const token = await adminToken(hub, 'alice', 'write:apis')
+    const api = await call(`${hub.url}/v1/apis`, {
+      method: 'POST',
+      token,
+      json: { owner: 'acme', slug: 'pets', name: 'Pets' },
+    })
+    expect(api.status, api.text).toBe(201)
+    const pushed = await call(`${hub.url}/v1/apis/acme/pets/revisions`, {
+      method: 'POST',
+      token,
+      headers: { 'content-type': 'application/yaml' },
+      body: 'openapi: 3.1.0\ninfo: { title: Pets, version: "1" }\npaths: {}\n',
+    })
+    expect(pushed.status, pushed.text).toBe(201)
+    const set = await hub.admin(['set-quota', 'acme', 'revisions', '5'])
+    expect(set.code, set.stderr).toBe(0)
+    const page = await writer.get('/acme/settings/usage')
+    expect(page.status).toBe(200)
+    expect(page.text).toMatch(
+      /<tr data-quota="revisions"><td>API revisions<\/td><td>1<\/td><td>5<\/td><td>20 %<\/td>/,
+    )
+    expect(page.text).toContain('own limit')
+    expect(page.text).toMatch(
+      /<tr data-quota="runArtifactBytes"><td>Run artifact bytes<\/td><td>0 B<\/td><td>2\.00 GiB<\/td>/,
+    )
+    const own = await stranger.get('/settings/usage')
+    expect(own.status).toBe(200)
+    expect(own.text).toContain('What carol stores on this hub')
+    expect(own.text).toMatch(
+      /<tr data-quota="revisions"><td>API revisions<\/td><td>0<\/td><td>10,000<\/td>/,
+    )
   })
 
   it('sets and clears a rate-limit override through the API', async () => {

@@ -12,6 +12,7 @@ import { changelogIssues } from './0009-changelog-issues.js'
 import { revisionParseIssues } from './0010-revision-parse-issues.js'
 import { tokenChanges } from './0011-token-changes.js'
 import { storeChanges } from './0012-store-changes.js'
+import { quotas } from './0013-quotas.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -28,6 +29,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0010-revision-parse-issues': revisionParseIssues(),
     '0011-token-changes': tokenChanges(caps),
     '0012-store-changes': storeChanges(caps),
+    '0013-quotas': quotas(caps),
   }
   return { getMigrations: async () => migrations }
 }

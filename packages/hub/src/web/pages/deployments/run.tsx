@@ -95,7 +95,14 @@ runPages.get('/:account/projects/:slug/runs/:id', async (c) => {
       {run.status === 'succeeded' ? (
         <>
           <h2>Artifacts</h2>
-          {artifacts.length === 0 ? (
+          {run.artifactsPrunedAt ? (
+            <Empty>
+              <span data-testid="artifacts-pruned">
+                The hub&apos;s retention rule removed this run&apos;s artifacts on{' '}
+                <Time at={run.artifactsPrunedAt} />; run the deployment again to make them anew.
+              </span>
+            </Empty>
+          ) : artifacts.length === 0 ? (
             <Empty>The run generated no files.</Empty>
           ) : (
             <Table testid="artifacts">

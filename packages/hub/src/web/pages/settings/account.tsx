@@ -98,9 +98,14 @@ async function accountPage(
         title={viewer.handle}
         lead="Your account: organisations, password and sign-ins."
         actions={
-          <a class="button" href="/settings/tokens">
-            Personal access tokens
-          </a>
+          <>
+            <a class="button" href="/settings/tokens">
+              Personal access tokens
+            </a>
+            <a class="button" href="/settings/usage">
+              Storage usage
+            </a>
+          </>
         }
       />
       <h2>Organisations</h2>

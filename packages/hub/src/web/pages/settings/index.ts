@@ -7,6 +7,7 @@ import { memberPages } from './members.js'
 import { orgPages } from './orgs.js'
 import { rateLimitPages } from './rate-limits.js'
 import { tokenPages } from './tokens.js'
+import { usagePages } from './usage.js'
 
 /**
  * Account and organisation settings (docs/web/settings.md): `/settings`, `/settings/tokens`,
@@ -21,3 +22,4 @@ export const settingsPages = new Hono<WebEnv>()
   .route('/', apiKeyPages)
   .route('/', creditPages)
   .route('/', rateLimitPages)
+  .route('/', usagePages)

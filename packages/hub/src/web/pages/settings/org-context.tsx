@@ -12,7 +12,7 @@ export type OrgView = {
   readonly viewer: Viewer
 }
 
-export type OrgTab = 'overview' | 'members' | 'api-keys' | 'credits' | 'rate-limits'
+export type OrgTab = 'overview' | 'members' | 'api-keys' | 'credits' | 'rate-limits' | 'usage'
 
 /**
  * The organisation `:org` of the URL when the viewer is one of its members; else the answer to
@@ -51,6 +51,7 @@ const TABS: readonly { tab: OrgTab; path: string; label: string }[] = [
   { tab: 'api-keys', path: '/api-keys', label: 'API keys' },
   { tab: 'credits', path: '/credits', label: 'Credits' },
   { tab: 'rate-limits', path: '/rate-limits', label: 'Rate limits' },
+  { tab: 'usage', path: '/usage', label: 'Storage' },
 ]
 
 export function orgSettingsUrl(org: string, tab: OrgTab = 'overview'): string {
