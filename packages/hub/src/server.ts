@@ -99,7 +99,7 @@ export async function startHub(
     ? `http://localhost:${address.port}`
     : config.publicUrl
   const metrics = createMetrics()
-  const documents = new DocumentAnalysis(metrics.documents)
+  const documents = new DocumentAnalysis(config.analysis, { metrics: metrics.documents, log })
   const outbound = outboundClient(config)
   const dispatcher = options.dispatcher
     ? configuredDispatcher(config, store, outbound, log, metrics.webhooks)
