@@ -6,6 +6,7 @@ import { seedPeople, type People } from './support/fixtures.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
 import { call, type Reply } from './support/http.js'
 import { eventually } from './support/poll.js'
+import { startReceiver, type Receiver } from './support/receiver.js'
 import { expectStoreUnchanged } from './support/store-snapshot.js'
 
 // 30,000 properties × 990 aliases: ~120 million nodes once expanded, many times 3 s of work (and
@@ -24,9 +25,14 @@ for (const kind of await storeKinds()) {
       check: (m: Awaited<ReturnType<typeof analysisMetrics>>) => boolean,
     ) => eventually(async () => (check(await analysisMetrics(hub)) ? true : undefined), what)
 
+    /** Where an API's sourceUrl points; it must never be asked. */
+    let source: Receiver
+
     beforeAll(async () => {
+      source = await startReceiver()
       hub = await startHub(kind, {
         env: {
+          SVC_HUB_ALLOW_PRIVATE_NETWORKS: source.origin,
           SVC_HUB_RATE_LIMITS: 'off',
           SVC_HUB_ANALYSIS_THREADS: '1',
           SVC_HUB_ANALYSIS_MAX_NODES: '1000000000',
@@ -37,7 +43,10 @@ for (const kind of await storeKinds()) {
       people = await seedPeople(hub)
       newApi = apiCreator(hub, people.alice)
     })
-    afterAll(() => hub?.dispose())
+    afterAll(async () => {
+      await hub?.dispose()
+      await source?.close()
+    })
 
     it('ends an analysis past its time limit: 422 time, nothing stored, a new thread for the next', async () => {
       const api = await newApi()
@@ -49,13 +58,25 @@ for (const kind of await storeKinds()) {
           "Analysing the document took longer than 3 s, the hub's limit (SVC_HUB_ANALYSIS_TIMEOUT_MS); nothing was stored.",
         details: { limit: 'time', max: 3000, setting: 'SVC_HUB_ANALYSIS_TIMEOUT_MS' },
       })
-      expect(hub.stdout()).toMatch(/"limit":"time".*"msg":"analysis over its budget: its thread/)
+      await eventually(
+        () =>
+          /"limit":"time".*"msg":"analysis over its budget: its thread/.test(hub.stdout()) ||
+          undefined,
+        'the log line of the ended analysis',
+      )
       const next = await pushTo(hub, api, oasYaml(['get /pets']), people.walt)
       expect(next.status, next.text).toBe(201)
     })
 
     it("serves accounts in turn: one account's flood waits behind another's single push, and only the flooding account is refused", async () => {
       const apis = await Promise.all(Array.from({ length: 5 }, () => newApi()))
+      const created = await call(`${hub.url}/v1/apis`, {
+        method: 'POST',
+        token: people.alice,
+        json: { owner: 'acme', slug: 'sourced', name: 'sourced', sourceUrl: `${source.origin}/s` },
+      })
+      expect(created.status, created.text).toBe(201)
+      const sourced = 'acme/sourced'
       const before = (await analysisMetrics(hub)).ended.time ?? 0
       const order: string[] = []
       const settle = (name: string, reply: Promise<Reply>) =>
@@ -80,6 +101,14 @@ for (const kind of await storeKinds()) {
         message: expect.stringMatching(/^Your account \(walt\) already has 3 analyses/),
         details: { queue: 'analysis', limit: 3 },
       })
+      // A refetch shares his queue: refused before anything is fetched.
+      const refetch = await call(`${hub.url}/v1/apis/${sourced}/refetch`, {
+        method: 'POST',
+        token: people.walt,
+      })
+      expect(refetch.status, refetch.text).toBe(429)
+      expect(refetch.body.details).toEqual({ queue: 'analysis', limit: 3 })
+      expect(source.received).toEqual([])
       const answers = await Promise.all(flood)
       expect((await single).status).toBe(201)
       for (const answer of answers) {
