@@ -1,8 +1,8 @@
 // Fair shares of document analysis on a real `svc-hub serve` with its default budgets: account
 // `flood` keeps its queue of analyses full (`--flooders` pushes at once, each to an API of its
 // own, in a loop) with alias bombs and documents just under the hub's expanded-node limit, while
-// a poller measures `/healthz` (p50, p99, max) and account `steady` pushes a small document every
-// second. The same run without the flood first. Reports `/healthz`, steady's wait for each push
+// a poller measures `/healthz` (p50, p99, max) and account `steady` pushes a small document, waits
+// for the answer and a second, and again. The same run without the flood first. Reports `/healthz`, steady's wait for each push
 // (p50, p99, max), the flood's answers and the hub's largest resident memory.
 // Usage: node bench/analysis-fairness.js [--seconds 30] [--flooders 8] [--stores sqlite]
 //   SVC_BENCH_HUB_BIN=<other checkout>/packages/hub/bin/svc-hub.js measures another build.
@@ -108,9 +108,24 @@ await runMain(async () => {
         const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(text)?.[1] ?? 0)
         rssMax = Math.max(rssMax, rss)
       }, 500)
+      // steady pauses a second, pushes, waits for the answer, and so on: never more than one of
+      // its pushes under way. The flood goes on until steady's last push is answered.
+      let measuring = true
+      const waits = []
+      const failures = []
+      const steady = (async () => {
+        while (performance.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 1000))
+          const started = performance.now()
+          const reply = await push('steady', 'pets', small(++pushed))
+          waits.push(performance.now() - started)
+          if (reply.status !== 201) failures.push(`${reply.status} ${reply.body?.code ?? ''}`)
+        }
+        measuring = false
+      })()
       const flood = flooding
         ? Array.from({ length: options.flooders }, async (_, f) => {
-            for (let n = 0; performance.now() < deadline; n++) {
+            for (let n = 0; measuring; n++) {
               const body = n % 4 === 3 ? BOMB : NEAR(n)
               const reply = await push('flood', `bomb-${f}`, body)
               const key = `${reply.status} ${reply.body?.details?.limit ?? reply.body?.code ?? ''}`
@@ -118,17 +133,6 @@ await runMain(async () => {
             }
           })
         : []
-      const waits = []
-      const failures = []
-      const steady = (async () => {
-        for (let next = performance.now(); next < deadline; next += 1000) {
-          await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())))
-          const started = performance.now()
-          const reply = await push('steady', 'pets', small(++pushed))
-          waits.push(performance.now() - started)
-          if (reply.status !== 201) failures.push(`${reply.status} ${reply.body?.code ?? ''}`)
-        }
-      })()
       await Promise.all([steady, ...flood])
       clearInterval(sampler)
       const latencies = await poller.stop()
@@ -149,7 +153,7 @@ await runMain(async () => {
   await finishReport(report, 'analysis-fairness', (r) => {
     console.log(`\n${describeRun(r)}`)
     console.log(
-      `${r.options.seconds} s per phase; steady pushes a small document every second; flood keeps ` +
+      `${r.options.seconds} s per phase; steady pushes a small document a second after each answer; flood keeps ` +
         `${r.options.flooders} pushes going (3 of 4 a ${fmt(r.documents.nearBytes / 1e3)} KB ` +
         `document of 4.86 million nodes, 1 of 4 the ${fmt(r.documents.bombBytes / 1e3)} KB bomb)\n`,
     )
