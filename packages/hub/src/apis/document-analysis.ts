@@ -1,4 +1,3 @@
-import { Piscina } from 'piscina'
 import type { Logger } from 'pino'
 import { ApiError } from '../errors/index.js'
 import { FairQueue, QueueFull } from '../fairness/fair-queue.js'
@@ -10,6 +9,7 @@ import {
   type AnalysisLimit,
 } from './analysis-errors.js'
 import type { AnalysisSettings } from './analysis-settings.js'
+import { AnalysisThreads, ThreadBudgetExceeded } from './analysis-threads.js'
 import type { Analysis, AnalysisTask } from './document-worker.js'
 
 /** How an analysis ended: `done` (a model, or a document error), a budget, or neither. */
@@ -44,9 +44,6 @@ export type DocumentAnalysisOptions = {
   readonly log?: Logger | undefined
 }
 
-/** Idle threads end after this long, so an idle hub holds no parsed documents in memory. */
-const IDLE_MS = 30_000
-
 /**
  * Reads and diffs pushed documents in worker threads (`settings.threads`), so that requests keep
  * being answered while a large description is parsed, each analysis within a budget: its
@@ -64,7 +61,7 @@ export class DocumentAnalysis {
   readonly #log: Logger | undefined
   readonly #queue: FairQueue
   readonly #admission: AccountAdmission
-  #pool: Piscina<AnalysisTask, Analysis> | undefined
+  readonly #threads: AnalysisThreads
 
   constructor(settings: AnalysisSettings, options: DocumentAnalysisOptions = {}) {
     this.#settings = settings
@@ -75,6 +72,9 @@ export class DocumentAnalysis {
       maxPerKey: settings.queuePerAccount,
     })
     this.#admission = new AccountAdmission(settings.queuePerAccount)
+    this.#threads = new AnalysisThreads(settings, (err) =>
+      this.#log?.error({ err }, 'an analysis thread failed'),
+    )
     this.#metrics?.watch(this.#queue)
   }
 
@@ -125,22 +125,21 @@ export class DocumentAnalysis {
     request: AnalysisRequest,
   ): Promise<Analysis> {
     const settings = this.#settings
-    const timeout = AbortSignal.timeout(settings.timeoutMs)
     const started = performance.now()
     let analysis: Analysis
     try {
-      analysis = await this.#threads().run(
+      analysis = await this.#threads.run(
         { ...task, maxExpandedNodes: settings.maxNodes },
-        { signal: AbortSignal.any([cancelled, timeout]) },
+        cancelled,
       )
     } catch (error) {
-      const limit = timeout.aborted && !cancelled.aborted ? 'time' : outOfMemory(error)
-      if (!limit) {
-        if (!cancelled.aborted) this.#ended('failed', request, { err: error }, 'analysis failed')
-        throw error
+      if (error instanceof ThreadBudgetExceeded) {
+        const { limit } = error
+        this.#ended(limit, request, { limit }, 'analysis over its budget: its thread was ended')
+        throw tooComplex(limit, settings)
       }
-      this.#ended(limit, request, { limit }, 'analysis over its budget: its thread was ended')
-      throw tooComplex(limit, settings)
+      if (!cancelled.aborted) this.#ended('failed', request, { err: error }, 'analysis failed')
+      throw error
     }
     if (!analysis.ok && analysis.error.code === 'too_complex') {
       this.#ended('expanded_nodes', request, { limit: 'expanded_nodes' }, 'document refused')
@@ -149,22 +148,6 @@ export class DocumentAnalysis {
     this.#metrics?.analysed(task.previous ? 'diff' : 'read', (performance.now() - started) / 1000)
     this.#metrics?.ended('done')
     return analysis
-  }
-
-  #threads(): Piscina<AnalysisTask, Analysis> {
-    if (this.#pool) return this.#pool
-    const pool = new Piscina<AnalysisTask, Analysis>({
-      filename: new URL('./document-worker.js', import.meta.url).href,
-      minThreads: 0,
-      maxThreads: this.#settings.threads,
-      idleTimeout: IDLE_MS,
-      resourceLimits: { maxOldGenerationSizeMb: this.#settings.memoryMb },
-    })
-    // A thread that dies between analyses is replaced by the next one; unheard, the pool's
-    // 'error' event would end the process.
-    pool.on('error', (err: unknown) => this.#log?.error({ err }, 'an analysis thread failed'))
-    this.#pool = pool
-    return pool
   }
 
   #ended(
@@ -185,18 +168,11 @@ export class DocumentAnalysis {
     this.#queue.clear(
       new ApiError('unavailable', 'The hub is shutting down; push again.').retryAfter(1),
     )
-    await this.#pool?.close()
-    this.#pool = undefined
+    await this.#threads.close()
   }
 }
 
 /** The fair-share key: the account that asks for the work. */
 function accountKey(caller: AnalysisCaller | undefined): string {
   return caller ? `user:${caller.userId}` : 'anonymous'
-}
-
-/** `memory` when the thread died for want of heap (its resource limit). */
-function outOfMemory(error: unknown): 'memory' | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  return code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : undefined
 }
