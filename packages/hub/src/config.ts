@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
+import { readAnalysisSettings, type AnalysisSettings } from './apis/analysis-settings.js'
 import { ConfigError } from './config-error.js'
 import { readProxySettings, type ProxySettings } from './proxy/settings.js'
 import { readQuotaSettings, type QuotaSettings } from './quotas/settings.js'
@@ -44,6 +45,8 @@ export type HubConfig = {
   readonly jsonBodyBytes: number
   /** Largest request body of a revision push (the document, or the JSON envelope holding it). */
   readonly documentBytes: number
+  /** The budget of each analysis of a pushed document, and each account's share of them. */
+  readonly analysis: AnalysisSettings
   /**
    * Private targets the outbound guard lets through (webhooks, refetch): the operator's
    * `SVC_HUB_ALLOW_PRIVATE_NETWORKS`, and loopback besides while the hub is a local trial.
@@ -156,6 +159,7 @@ export function loadConfig(
     baseFiles: { ...publish, bundleBytes: 0 },
     jsonBodyBytes: integer(env, 'SVC_HUB_MAX_JSON_BYTES', 1 * MiB),
     documentBytes: integer(env, 'SVC_HUB_MAX_DOCUMENT_BYTES', 32 * MiB),
+    analysis: readAnalysisSettings(env),
     allowPrivateNetworks: localTrial ? allow.withLoopback() : allow,
     outboundMode: localTrial ? 'local-trial' : 'strict',
     proxies: readProxySettings(env),

@@ -101,7 +101,7 @@ export async function startHub(
     : config.publicUrl
   const metrics = createMetrics()
   registerStoreMetrics(metrics.registry, store)
-  const documents = new DocumentAnalysis(metrics.documents)
+  const documents = new DocumentAnalysis(config.analysis, { metrics: metrics.documents, log })
   const outbound = outboundClient(config)
   const dispatcher = options.dispatcher
     ? configuredDispatcher(config, store, outbound, log, metrics.webhooks)

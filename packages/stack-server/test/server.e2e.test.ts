@@ -44,6 +44,20 @@ const missingRef = JSON.stringify({
   },
 })
 
+/** The alias-expansion bomb of issue 36: 990 aliases of one 3,000-property schema (~18M nodes). */
+const aliasBomb = [
+  'openapi: 3.0.3',
+  'info: { title: bomb, version: "1" }',
+  'paths: {}',
+  'components:',
+  '  schemas:',
+  '    Big: &big',
+  '      type: object',
+  '      properties:',
+  ...Array.from({ length: 3_000 }, (_, i) => `        field_${i}: { type: string }`),
+  ...Array.from({ length: 990 }, (_, i) => `    Copy${i}: *big`),
+].join('\n')
+
 let server: StackServer
 /** Listens on 127.0.0.1 and [::1] and serves the petstore: a URL let through would answer 200. */
 let loopback: LoopbackServer
@@ -256,6 +270,10 @@ describe('request bodies', () => {
       ['openapi: [', /YAML/],
       [JSON.stringify({ title: 'no openapi key' }), /neither an OpenAPI description/],
       [{ title: 'no openapi key' }, /neither an OpenAPI description/],
+      [
+        aliasBomb,
+        /more than 10,000,000 nodes once its aliases are expanded \(the limit on expanded/,
+      ],
     ] as const
     for (const route of DOCUMENT_ROUTES)
       for (const [schema, message] of unreadable) {

@@ -1,5 +1,6 @@
-import type { Document, Node as YamlNode } from 'yaml'
+import type { Document, LineCounter, Node as YamlNode } from 'yaml'
 import { DocumentError, isStackOverflow } from './document-error.js'
+import { checkYamlTree, DuplicateKey, ExpandedSizeExceeded } from './yaml-tree-checks.js'
 import { JsonPathLocator, offsetsToPositions, pathKey, type Position } from './json-positions.js'
 import type { InputLimits } from './limits.js'
 import { yamlLoaded, yamlModule } from './yaml-module.js'
@@ -86,7 +87,14 @@ function decodeYaml(text: string, limits: InputLimits, file?: string): DecodedDo
   const lineCounter = new LineCounter()
   let doc: Document.Parsed
   try {
-    doc = parseDocument(text, { lineCounter, version: '1.2', schema: 'core', prettyErrors: true })
+    // Keys are checked for uniqueness by checkYamlTree, in linear time.
+    doc = parseDocument(text, {
+      lineCounter,
+      version: '1.2',
+      schema: 'core',
+      prettyErrors: true,
+      uniqueKeys: false,
+    })
   } catch (error) {
     if (isStackOverflow(error)) throw tooDeep(file, error)
     throw new DocumentError('invalid_syntax', `Invalid YAML: ${String(error)}`, withFile(file))
@@ -102,6 +110,7 @@ function decodeYaml(text: string, limits: InputLimits, file?: string): DecodedDo
       ...withFile(file),
     })
   }
+  checkTree(doc, lineCounter, limits, file)
   let value: unknown
   try {
     value = doc.toJS({ maxAliasCount: limits.maxAliasCount })
@@ -133,6 +142,34 @@ function decodeYaml(text: string, limits: InputLimits, file?: string): DecodedDo
       }
       return result
     },
+  }
+}
+
+/** Duplicate keys and the expanded size, checked before anything expands an alias. */
+function checkTree(
+  doc: Document.Parsed,
+  lineCounter: LineCounter,
+  limits: InputLimits,
+  file: string | undefined,
+): void {
+  try {
+    checkYamlTree(doc, limits.maxExpandedNodes)
+  } catch (error) {
+    if (isStackOverflow(error)) throw tooDeep(file, error)
+    if (error instanceof DuplicateKey) {
+      const { line, col } = lineCounter.linePos(error.offset)
+      throw new DocumentError(
+        'invalid_syntax',
+        `Invalid YAML at line ${line}, column ${col}: ${error.message}.`,
+        { line, column: col, ...withFile(file) },
+      )
+    }
+    if (!(error instanceof ExpandedSizeExceeded)) throw error
+    throw new DocumentError(
+      'too_complex',
+      `The YAML document has more than ${error.max.toLocaleString('en-US')} nodes once its aliases are expanded (the limit on expanded nodes); refusing what looks like an alias bomb.`,
+      withFile(file),
+    )
   }
 }
 

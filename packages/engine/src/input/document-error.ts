@@ -8,6 +8,7 @@ export type DocumentErrorCode =
   | 'too_large'
   | 'too_deep'
   | 'alias_limit'
+  | 'too_complex'
   | 'conversion_failed'
   | 'unreadable'
 

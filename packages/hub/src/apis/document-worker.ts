@@ -19,6 +19,8 @@ export type AnalysisTask = {
   readonly protocol: Protocol | undefined
   /** The largest document accepted (the engine's own limit is raised to it when lower). */
   readonly maxBytes: number
+  /** The hub's limit on the pushed document's nodes once its YAML aliases are expanded. */
+  readonly maxExpandedNodes: number
   readonly previous?: { readonly text: string; readonly protocol: Protocol }
 }
 
@@ -41,6 +43,7 @@ export type Analysis =
 /**
  * Runs in a worker thread (see document-analysis.ts): parsing and diffing a description of
  * GitHub's size takes the better part of a second, which the hub's event loop must not wait for.
+ * The thread is terminated when the analysis outlives its time, and dies past its heap limit.
  */
 export default async function analyse(task: AnalysisTask): Promise<Analysis> {
   let parsed: ParseApiResult
@@ -51,7 +54,10 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
         ...(task.protocol ? { protocol: task.protocol } : {}),
         // Positions for YAML and small JSON; a large JSON document's would cost a scan of it.
         positions: 'auto',
-        limits: { maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, task.maxBytes) },
+        limits: {
+          maxBytes: Math.max(DEFAULT_LIMITS.maxBytes, task.maxBytes),
+          maxExpandedNodes: task.maxExpandedNodes,
+        },
       },
     )
   } catch (error) {
@@ -77,7 +83,12 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
   if (!task.previous) return found
   const previous = await parseApi(
     { text: task.previous.text },
-    { protocol: task.previous.protocol, positions: false, limits: { maxBytes: Infinity } },
+    // The stored revision passed the limits it was pushed under; its time and memory count here.
+    {
+      protocol: task.previous.protocol,
+      positions: false,
+      limits: { maxBytes: Infinity, maxExpandedNodes: Infinity },
+    },
   )
   const changelog = await diffParsed(
     { parsed: previous, text: task.previous.text },

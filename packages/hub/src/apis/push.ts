@@ -1,4 +1,5 @@
 import type { Changelog, IssueSummary, ParseIssue, SourceInfo } from '@svc/engine'
+import type { Logger } from 'pino'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { chargeStorage } from '../quotas/charge.js'
@@ -48,6 +49,9 @@ export type PushRequest = {
   readonly deliveries: DeliveryNotifier
   /** The default storage quotas: the revision counts against its API owner's. */
   readonly quotas: QuotaLimits
+  /** The request's: aborts when its client goes away, which ends the analysis. */
+  readonly signal?: AbortSignal | undefined
+  readonly log?: Logger | undefined
 }
 
 export type PushResult = {
@@ -63,7 +67,8 @@ export type PushResult = {
 
 /**
  * Makes the pushed document the API's latest revision, with its diff against the latest one
- * before it, unless it is byte-identical to that one.
+ * before it, unless it is byte-identical to that one. The analysis (read and diff) waits in the
+ * caller's queue for an analysis thread and runs within the hub's budget (document-analysis.ts).
  *
  * Pushes to one API take turns: in this process they queue (`oneAtATime`), and the write holds
  * the API (a row lock on PostgreSQL, the write lock on SQLite) while it checks that the revision
@@ -121,12 +126,15 @@ async function analyse(
   latest: RevisionListing | undefined,
 ): Promise<Analysed> {
   const { store, document } = request
-  const analysis = await request.documents.analyse({
-    text: document.text,
-    protocol: document.protocol,
-    maxBytes: request.maxBytes,
-    ...(latest ? { previous: await storedDocument(store, latest) } : {}),
-  })
+  const analysis = await request.documents.analyse(
+    {
+      text: document.text,
+      protocol: document.protocol,
+      maxBytes: request.maxBytes,
+      ...(latest ? { previous: await storedDocument(store, latest) } : {}),
+    },
+    { caller: request.caller, signal: request.signal, log: request.log },
+  )
   if (!analysis.ok) throw notAnApiDescription(analysis.error)
   const { source, issues, parseIssues } = analysis
   return { latest, source, issues, parseIssues, changelog: analysis.changelog ?? FIRST_CHANGELOG }

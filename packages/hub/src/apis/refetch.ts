@@ -4,7 +4,7 @@ import { ApiError } from '../errors/index.js'
 import type { HubServices } from '../http/env.js'
 import { outboundUrl, refused } from '../outbound/guard.js'
 import type { ApiWithOwner } from '../store/apis-repo.js'
-import { pushRevision, type PushResult } from './push.js'
+import { pushRevision, type PushRequest, type PushResult } from './push.js'
 import { fetchedDocument } from './pushed-document.js'
 
 /** A refetch gives up after this long, redirects and the body included. */
@@ -20,6 +20,7 @@ export async function refetchRevision(
   hub: HubServices,
   caller: Caller,
   api: ApiWithOwner,
+  request: Pick<PushRequest, 'signal' | 'log'> = {},
 ): Promise<PushResult> {
   const { config } = hub
   if (!api.source_url) {
@@ -82,5 +83,7 @@ export async function refetchRevision(
     publicUrl: config.publicUrl,
     deliveries: hub.deliveries,
     quotas: config.quotas.storage,
+    signal: request.signal,
+    log: request.log,
   })
 }

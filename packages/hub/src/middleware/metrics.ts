@@ -1,8 +1,8 @@
 import { createMiddleware } from 'hono/factory'
 import { matchedRoutes } from 'hono/route'
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { HubEnv } from '../http/env.js'
-import type { DocumentMetrics } from '../apis/document-analysis.js'
+import type { AnalysisQueue, DocumentMetrics } from '../apis/document-analysis.js'
 import type { DispatcherMetrics } from '../webhooks/dispatcher.js'
 
 export type HubMetrics = {
@@ -36,10 +36,35 @@ export function createMetrics(): HubMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   })
+  const ended = new Counter({
+    name: 'svc_hub_document_analyses_total',
+    help: 'Analyses of pushed documents, by how they ended: `done`, over a budget (`expanded_nodes`, `time`, `memory`), `cancelled` (the client went away) or `failed`',
+    labelNames: ['outcome'],
+    registers: [registry],
+  })
+  let queue: AnalysisQueue = { waiting: 0, running: 0 }
+  new Gauge({
+    name: 'svc_hub_document_analyses_waiting',
+    help: 'Analyses waiting in the per-account queues for an analysis thread',
+    registers: [registry],
+    collect() {
+      this.set(queue.waiting)
+    },
+  })
+  new Gauge({
+    name: 'svc_hub_document_analyses_running',
+    help: 'Analyses running on analysis threads',
+    registers: [registry],
+    collect() {
+      this.set(queue.running)
+    },
+  })
   return {
     registry,
     documents: {
       analysed: (kind, seconds) => analyses.observe({ kind }, seconds),
+      ended: (outcome) => ended.inc({ outcome }),
+      watch: (analyses) => (queue = analyses),
     },
     webhooks: {
       attempted(outcome, durationMs) {

@@ -19,6 +19,7 @@ import {
   readPushedDocument,
   VersionLabel,
 } from '../apis/pushed-document.js'
+import type { AnalysisRequest } from '../apis/document-analysis.js'
 import { revisionRecord, servedRevisionIssues } from '../apis/record.js'
 import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
@@ -47,6 +48,11 @@ const OffsetCursorShape = z.tuple([z.int().positive()])
 
 const READ_ERRORS = errorResponses(401, 403, 404, 422)
 
+const ANALYSIS_NOTE =
+  'The document is read and diffed within the hub’s budget (its nodes once YAML aliases are ' +
+  'expanded, time, memory: over one, 422 `document_too_complex` names it), in the caller’s own ' +
+  'queue, served in turn with other accounts’ (full: 429 `queue_full` with `Retry-After`).'
+
 export const revisions = createRouter()
 
 revisions.openAPIRegistry.register('PushEnvelope', PushEnvelopeSchema)
@@ -61,7 +67,8 @@ revisions.openapi(
       'The body is the document itself (`version` and `publishedAt` then come as query parameters), ' +
       'or, as `application/json`, the envelope `{document, version?, publishedAt?}`: a JSON body is the ' +
       'envelope when its top level has a `document` key and no `openapi` or `swagger` key. ' +
-      "A document byte-identical to the latest revision's makes no revision (200, `created: false`).",
+      "A document byte-identical to the latest revision's makes no revision (200, `created: false`). " +
+      ANALYSIS_NOTE,
     security: BEARER,
     middleware: [needs('write:apis')] as const,
     request: {
@@ -98,7 +105,7 @@ revisions.openapi(
         description: 'The new latest revision and its diff against the one before',
         content: { 'application/json': { schema: PushResultSchema } },
       },
-      ...errorResponses(400, 401, 403, 404, 413, 415, 422, 503),
+      ...errorResponses(400, 401, 403, 404, 413, 415, 422, 429, 503),
     },
   }),
   async (c) => {
@@ -107,19 +114,23 @@ revisions.openapi(
     const query = c.req.valid('query')
     const { store, config } = c.get('hub')
     const api = await writableApi(store, caller, owner, slug)
-    const document = await readPushedDocument(c.req.raw, query, config.documentBytes)
-    const result = await pushRevision({
-      store,
-      caller,
-      api,
-      document,
-      maxBytes: config.documentBytes,
-      documents: c.get('hub').documents,
-      origin: 'push',
-      publicUrl: config.publicUrl,
-      deliveries: c.get('hub').deliveries,
-      quotas: config.quotas.storage,
-    })
+    const { documents } = c.get('hub')
+    const result = await documents.admitted(caller, async () =>
+      pushRevision({
+        store,
+        caller,
+        api,
+        document: await readPushedDocument(c.req.raw, query, config.documentBytes),
+        maxBytes: config.documentBytes,
+        documents,
+        origin: 'push',
+        publicUrl: config.publicUrl,
+        deliveries: c.get('hub').deliveries,
+        signal: c.req.raw.signal,
+        log: c.get('log'),
+        quotas: config.quotas.storage,
+      }),
+    )
     const body = pushBody(result, api, config.publicUrl)
     if (!result.created) return c.json(body, 200)
     c.header('Location', body.revision.url)
@@ -136,7 +147,8 @@ revisions.openapi(
     description:
       'The hub GETs `sourceUrl` through its outbound guard (no private targets; 30 s; at most 5 ' +
       'redirects, each re-checked; the document size limit) and handles the body exactly as a push: ' +
-      "a new revision when it differs from the latest revision's bytes (201), else none (200).",
+      "a new revision when it differs from the latest revision's bytes (201), else none (200). " +
+      ANALYSIS_NOTE,
     security: BEARER,
     middleware: [needs('write:apis')] as const,
     request: { params: ApiParams },
@@ -149,7 +161,7 @@ revisions.openapi(
         description: 'The new latest revision and its diff against the one before',
         content: { 'application/json': { schema: PushResultSchema } },
       },
-      ...errorResponses(401, 403, 404, 409, 413, 422, 502, 503),
+      ...errorResponses(401, 403, 404, 409, 413, 422, 429, 502, 503),
     },
   }),
   async (c) => {
@@ -158,7 +170,9 @@ revisions.openapi(
     const hub = c.get('hub')
     const api = await writableApi(hub.store, caller, owner, slug)
     // Its guard is the request's: loopback only for a local trial's own machine.
-    const result = await refetchRevision(requestServices(c), caller, api)
+    const result = await hub.documents.admitted(caller, () =>
+      refetchRevision(requestServices(c), caller, api, { signal: c.req.raw.signal, log: c.get('log') }),
+    )
     const body = pushBody(result, api, hub.config.publicUrl)
     if (!result.created) return c.json(body, 200)
     c.header('Location', body.revision.url)
@@ -325,13 +339,18 @@ revisions.openapi(
         description: 'A page of parse issues',
         content: { 'application/json': { schema: RevisionIssueListSchema } },
       },
-      ...READ_ERRORS,
+      // A revision stored before its issues were kept is read again, as a push is (429).
+      ...errorResponses(401, 403, 404, 422, 429),
     },
   }),
   async (c) => {
     const { revision } = await readableRevision(c)
     const query = c.req.valid('query')
-    const all = await revisionIssues(c.get('hub'), revision)
+    const all = await revisionIssues(c.get('hub'), revision, {
+      caller: c.get('caller'),
+      signal: c.req.raw.signal,
+      log: c.get('log'),
+    })
     const rank = (issue: RevisionIssue) => ISSUE_LEVELS.indexOf(issue.level)
     // Array.prototype.sort is stable: document order holds within a level.
     const sorted = all
@@ -363,16 +382,20 @@ revisions.openapi(
 async function revisionIssues(
   hub: HubServices,
   revision: RevisionListing,
+  request: AnalysisRequest,
 ): Promise<RevisionIssue[]> {
   const kept = await hub.store.apis.parseIssues(revision.id)
   if (kept) return JSON.parse(kept) as RevisionIssue[]
   const data = await hub.store.blobs.get(revision.content_hash)
   if (!data) throw new Error(`blob ${revision.content_hash} of ${revision.id} is missing`)
-  const analysis = await hub.documents.analyse({
-    text: new TextDecoder().decode(data),
-    protocol: revision.protocol,
-    maxBytes: Math.max(hub.config.documentBytes, data.byteLength),
-  })
+  const analysis = await hub.documents.analyse(
+    {
+      text: new TextDecoder().decode(data),
+      protocol: revision.protocol,
+      maxBytes: Math.max(hub.config.documentBytes, data.byteLength),
+    },
+    { caller: request.caller, signal: request.signal, log: request.log },
+  )
   if (!analysis.ok) throw new Error(`the document of ${revision.id} no longer reads`)
   const issues = [...servedRevisionIssues(analysis.parseIssues)]
   await hub.store.apis.keepParseIssues(revision.id, JSON.stringify(issues))

@@ -112,3 +112,23 @@ export function petsDocument(properties: string[], operations: string[]): string
     '',
   ].join('\n')
 }
+
+/**
+ * The alias-expansion bomb of issue 36 as YAML: one anchored schema of `properties` properties
+ * and `aliases` aliases of it, under the engine's 1,000-alias limit. Each alias expands to
+ * 4 × `properties` + 5 nodes: 3,000 × 990 (the default) make ~12 million, 125 KB of text.
+ */
+export function aliasBomb(properties = 3_000, aliases = 990, title = 'Bomb'): string {
+  return [
+    'openapi: 3.0.3',
+    `info: { title: ${title}, version: "1" }`,
+    'paths: {}',
+    'components:',
+    '  schemas:',
+    '    Big: &big',
+    '      type: object',
+    '      properties:',
+    ...Array.from({ length: properties }, (_, i) => `        field_${i}: { type: string }`),
+    ...Array.from({ length: aliases }, (_, i) => `    Copy${i}: *big`),
+  ].join('\n')
+}
