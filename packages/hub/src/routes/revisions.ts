@@ -171,7 +171,10 @@ revisions.openapi(
     const api = await writableApi(hub.store, caller, owner, slug)
     // Its guard is the request's: loopback only for a local trial's own machine.
     const result = await hub.documents.admitted(caller, () =>
-      refetchRevision(requestServices(c), caller, api, { signal: c.req.raw.signal, log: c.get('log') }),
+      refetchRevision(requestServices(c), caller, api, {
+        signal: c.req.raw.signal,
+        log: c.get('log'),
+      }),
     )
     const body = pushBody(result, api, hub.config.publicUrl)
     if (!result.created) return c.json(body, 200)

@@ -4,11 +4,7 @@ import { IN_PROCESS_CALLER, type Caller, type InProcessEnv } from '../auth/calle
 import { SCOPES } from '../auth/scopes.js'
 import type { ApiErrorBody } from '../errors/api-error.js'
 import type { HubEnv } from '../http/env.js'
-import {
-  IN_PROCESS_CLIENT,
-  type InProcessClientEnv,
-  type RequestClient,
-} from '../proxy/index.js'
+import { IN_PROCESS_CLIENT, type InProcessClientEnv, type RequestClient } from '../proxy/index.js'
 import type { Viewer } from './env.js'
 
 export type ApiAnswer<T> =
