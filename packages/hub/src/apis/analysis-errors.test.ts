@@ -8,6 +8,7 @@ const SETTINGS: AnalysisSettings = {
   memoryMb: 512,
   maxNodes: 1_000_000,
   queuePerAccount: 1,
+  queueMax: 32,
 }
 
 describe('tooComplex', () => {
@@ -27,11 +28,19 @@ describe('tooComplex', () => {
 
 describe('analysisQueueFull', () => {
   it("says whose queue is full, with Retry-After of one analysis's time", () => {
-    const error = analysisQueueFull('walt', SETTINGS)
+    const error = analysisQueueFull('walt', 1, SETTINGS)
     expect(error.status).toBe(429)
     expect(error.retryAfterSeconds).toBe(3)
     expect(error.details).toEqual({ queue: 'analysis', limit: 1 })
     expect(error.message).toMatch(/^Your account \(walt\) already has an analysis of documents/)
-    expect(analysisQueueFull(undefined, SETTINGS).message).toMatch(/^Requests without an account/)
+    expect(analysisQueueFull(undefined, 1, SETTINGS).message).toMatch(
+      /^Requests without an account/,
+    )
+  })
+
+  it('names the fair share when the hub is full and the share is below the account limit', () => {
+    const error = analysisQueueFull('walt', 2, { ...SETTINGS, queuePerAccount: 8 })
+    expect(error.details).toEqual({ queue: 'analysis', limit: 2 })
+    expect(error.message).toContain('its share while the hub is busy (SVC_HUB_ANALYSIS_QUEUE_MAX)')
   })
 })

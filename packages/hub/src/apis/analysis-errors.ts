@@ -37,20 +37,25 @@ export function tooComplex(limit: AnalysisLimit, settings: AnalysisSettings): Ap
 
 /**
  * 429 `queue_full`: the caller's own account (`handle`; undefined: callers without one, who share
- * a queue) has as many pushes and refetches under way as it may; `Retry-After` is one analysis's
- * time limit, by when one of them has ended if it runs.
+ * a queue) has `limit` pushes and refetches under way: its limit, or its fair share while the hub
+ * holds `queueMax` of them. `Retry-After` is one analysis's time limit, by when one of them has
+ * ended if it runs.
  */
 export function analysisQueueFull(
   handle: string | undefined,
+  limit: number,
   settings: AnalysisSettings,
 ): ApiError {
-  const limit = settings.queuePerAccount
   const many = limit === 1 ? 'an analysis' : `${limit} analyses`
   const who = handle === undefined ? 'Requests without an account' : `Your account (${handle})`
+  const which =
+    limit < settings.queuePerAccount
+      ? `its share while the hub is busy (${ANALYSIS_SETTING.queueMax})`
+      : `its limit (${ANALYSIS_SETTING.queuePerAccount})`
   return new ApiError(
     'queue_full',
-    `${who} already has ${many} of documents waiting or under way (pushes, refetches), its ` +
-      `limit (${ANALYSIS_SETTING.queuePerAccount}); other accounts are not held up by them. ` +
+    `${who} already has ${many} of documents waiting or under way (pushes, refetches), ` +
+      `${which}; other accounts are not held up by them. ` +
       'Try again once one has been answered.',
     { queue: 'analysis', limit },
   ).retryAfter(Math.max(1, Math.ceil(settings.timeoutMs / 1000)))

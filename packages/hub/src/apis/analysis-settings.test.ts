@@ -11,6 +11,7 @@ describe('readAnalysisSettings', () => {
       memoryMb: 1024,
       maxNodes: 5_000_000,
       queuePerAccount: 8,
+      queueMax: 32,
     })
     expect(loadConfig({}).analysis).toEqual(expected)
   })
@@ -23,6 +24,7 @@ describe('readAnalysisSettings', () => {
         SVC_HUB_ANALYSIS_MEMORY_MB: '256',
         SVC_HUB_ANALYSIS_MAX_NODES: '1000000',
         SVC_HUB_ANALYSIS_QUEUE_PER_ACCOUNT: '1',
+        SVC_HUB_ANALYSIS_QUEUE_MAX: '4',
       }),
     ).toEqual({
       threads: 3,
@@ -30,6 +32,7 @@ describe('readAnalysisSettings', () => {
       memoryMb: 256,
       maxNodes: 1_000_000,
       queuePerAccount: 1,
+      queueMax: 4,
     })
   })
 
@@ -40,6 +43,7 @@ describe('readAnalysisSettings', () => {
     ['SVC_HUB_ANALYSIS_MEMORY_MB', '16', 'must be at least 32'],
     ['SVC_HUB_ANALYSIS_MAX_NODES', '-1', 'must be a non-negative integer'],
     ['SVC_HUB_ANALYSIS_QUEUE_PER_ACCOUNT', '0', 'must be at least 1'],
+    ['SVC_HUB_ANALYSIS_QUEUE_MAX', '0', 'must be at least 1'],
   ])('refuses %s=%s, naming it', (name, value, problem) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => readAnalysisSettings({ [name]: value })).toThrow(

@@ -16,6 +16,11 @@ export type AnalysisSettings = {
   readonly maxNodes: number
   /** Pushes and refetches one account may have waiting or being analysed; one more is 429. */
   readonly queuePerAccount: number
+  /**
+   * Pushes and refetches all accounts may have under way before each account is held to its
+   * fair share of them (this ÷ the accounts with one under way, at least one each).
+   */
+  readonly queueMax: number
 }
 
 /** The variable that sets each budget, as `details.setting` and the messages name it. */
@@ -25,6 +30,7 @@ export const ANALYSIS_SETTING = {
   memoryMb: 'SVC_HUB_ANALYSIS_MEMORY_MB',
   maxNodes: 'SVC_HUB_ANALYSIS_MAX_NODES',
   queuePerAccount: 'SVC_HUB_ANALYSIS_QUEUE_PER_ACCOUNT',
+  queueMax: 'SVC_HUB_ANALYSIS_QUEUE_MAX',
 } as const satisfies Record<keyof AnalysisSettings, string>
 
 /**
@@ -38,6 +44,8 @@ export const DEFAULT_ANALYSIS: Omit<AnalysisSettings, 'threads'> = {
   memoryMb: 1024,
   maxNodes: 5_000_000,
   queuePerAccount: 8,
+  // Each holds its body (up to SVC_HUB_MAX_DOCUMENT_BYTES) while it waits.
+  queueMax: 32,
 }
 
 /** One thread per core, but one core left for the event loop (at least one thread). */
@@ -56,5 +64,6 @@ export function readAnalysisSettings(env: NodeJS.ProcessEnv): AnalysisSettings {
     memoryMb: envInteger(env, S.memoryMb, D.memoryMb, 32),
     maxNodes: envInteger(env, S.maxNodes, D.maxNodes, 1_000),
     queuePerAccount: envInteger(env, S.queuePerAccount, D.queuePerAccount, 1),
+    queueMax: envInteger(env, S.queueMax, D.queueMax, 1),
   }
 }

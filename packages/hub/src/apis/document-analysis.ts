@@ -53,7 +53,8 @@ export type DocumentAnalysisOptions = {
  * Analyses wait in per-account queues served in turn (`FairQueue`, keyed `user:<id>`), in front
  * of the thread pool, whose own queue stays empty: an account's backlog delays another
  * account's first analysis by at most one analysis. Each account may have
- * `settings.queuePerAccount` pushes and refetches under way ({@link admitted}).
+ * `settings.queuePerAccount` pushes and refetches under way ({@link admitted}), and only its
+ * fair share of `settings.queueMax` while the hub holds that many.
  */
 export class DocumentAnalysis {
   readonly #settings: AnalysisSettings
@@ -71,7 +72,10 @@ export class DocumentAnalysis {
       concurrency: settings.threads,
       maxPerKey: settings.queuePerAccount,
     })
-    this.#admission = new AccountAdmission(settings.queuePerAccount)
+    this.#admission = new AccountAdmission({
+      perAccount: settings.queuePerAccount,
+      total: settings.queueMax,
+    })
     this.#threads = new AnalysisThreads(settings, (err) =>
       this.#log?.error({ err }, 'an analysis thread failed'),
     )
@@ -85,7 +89,7 @@ export class DocumentAnalysis {
    */
   async admitted<T>(caller: AnalysisCaller, work: () => Promise<T>): Promise<T> {
     const release = this.#admission.enter(accountKey(caller))
-    if (!release) throw analysisQueueFull(caller.handle, this.#settings)
+    if (typeof release === 'number') throw analysisQueueFull(caller.handle, release, this.#settings)
     try {
       return await work()
     } finally {
@@ -110,7 +114,11 @@ export class DocumentAnalysis {
     } catch (error) {
       // Only callers without an account, whose pushes are never admitted, can find it full.
       if (error instanceof QueueFull)
-        throw analysisQueueFull(request.caller?.handle, this.#settings)
+        throw analysisQueueFull(
+          request.caller?.handle,
+          this.#settings.queuePerAccount,
+          this.#settings,
+        )
       if (request.signal?.aborted) {
         this.#ended('cancelled', request, { account: key }, 'the client went away')
         throw clientWentAway()
