@@ -7,7 +7,8 @@ import { readAnswer, receiveAnswer, type RunArtifact } from './answer.js'
 import { LogTail } from './log-tail.js'
 import { CHILD_ENV, nodeArgs } from './node-args.js'
 import { makeRunDir, runPaths, sandboxCommand, type Sandbox } from './sandbox.js'
-import { requestFrame, WRAPPER } from './wrapper.js'
+import { inheritableDescriptors } from './inherited-descriptors.js'
+import { requestFrame, WRAPPER, wrapperArgs } from './wrapper.js'
 
 export type { RunArtifact } from './answer.js'
 
@@ -70,7 +71,10 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
   let timer: NodeJS.Timeout | undefined
   try {
     dir = await makeRunDir(sandbox, input.bundle)
-    const args = nodeArgs(runPaths(sandbox, dir), limits.memoryMb, WRAPPER)
+    // The hub closed what it inherited at start; what is open without close-on-exec now (in a
+    // process that embeds the hub, say) the wrapper closes before the bundle loads.
+    const inherited = await inheritableDescriptors()
+    const args = nodeArgs(runPaths(sandbox, dir), limits.memoryMb, WRAPPER, wrapperArgs(inherited))
     const command = sandboxCommand(sandbox, dir, limits, args)
     child = spawn(command.file, command.args, {
       cwd: dir,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +22,8 @@ export type HubProcess = {
   /** The SQLite data directory (also made for PostgreSQL) and the PostgreSQL schema, if any. */
   readonly dataDir: string
   readonly schema: string | undefined
+  /** The hub's process id. */
+  readonly pid: number
   /** Everything the hub printed on stdout so far (JSON log lines) and stderr. */
   stdout(): string
   stderr(): string
@@ -47,7 +49,7 @@ export type HubProcess = {
   /** SIGKILL (`kill -9`): no shutdown at all; answers when the process is gone. */
   kill(): Promise<void>
   /** Starts `svc-hub worker` (the dispatcher alone) on the same store and environment. */
-  startWorker(env?: NodeJS.ProcessEnv): Promise<WorkerProcess>
+  startWorker(env?: NodeJS.ProcessEnv, descriptors?: Descriptors): Promise<WorkerProcess>
   /** Stops the hub and deletes its data directory or schema. */
   dispose(): Promise<void>
 }
@@ -55,6 +57,7 @@ export type HubProcess = {
 export type CommandRun = { code: number | null; stdout: string; stderr: string }
 
 export type WorkerProcess = {
+  readonly pid: number
   stdout(): string
   stop(): Promise<number | null>
   kill(): Promise<void>
@@ -69,7 +72,12 @@ export type StartOptions = {
   reuse?: Pick<HubProcess, 'dataDir' | 'schema'>
   /** More arguments of `svc-hub serve`, such as `--no-dispatcher`. */
   args?: readonly string[]
+  /** Descriptors the hub inherits open besides stdin, stdout and stderr. */
+  descriptors?: Descriptors
 }
+
+/** Descriptors a hub process inherits: its descriptor number → a descriptor of this process. */
+export type Descriptors = Readonly<Record<number, number>>
 
 /**
  * Starts the real `svc-hub serve` on a free loopback port with a new, empty store of `kind`
@@ -98,7 +106,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
       ? { kind: 'sqlite', dataDir }
       : { kind: 'postgres', url: postgresUrl(), ...(schema ? { schema } : {}) }
 
-  const running = spawnHubBin(['serve', ...(options.args ?? [])], env)
+  const running = spawnHubBin(['serve', ...(options.args ?? [])], env, options.descriptors)
   const { child, stdout, stderr } = running
 
   const url = await waitFor(
@@ -122,6 +130,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     env,
     dataDir,
     schema,
+    pid: child.pid!,
     stdout,
     stderr,
     admin: (args, stdin) => runAdminHere(args, env, stdin),
@@ -130,7 +139,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     sharedStore: () => (shared ??= openStore(storeOptions)),
     stop: running.stop,
     kill: running.kill,
-    startWorker: (extra = {}) => startWorkerProcess({ ...env, ...extra }),
+    startWorker: (extra = {}, descriptors) => startWorkerProcess({ ...env, ...extra }, descriptors),
     dispose: async () => {
       await running.stop()
       if (shared) await (await shared).close()
@@ -158,8 +167,11 @@ async function runAdminHere(
 }
 
 /** `svc-hub worker` with `env`, once it says it started. */
-async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const running = spawnHubBin(['worker'], env)
+async function startWorkerProcess(
+  env: NodeJS.ProcessEnv,
+  descriptors?: Descriptors,
+): Promise<WorkerProcess> {
+  const running = spawnHubBin(['worker'], env, descriptors)
   await waitFor(
     running.child,
     () => (running.stdout().includes('webhook worker started') ? true : undefined),
@@ -181,16 +193,16 @@ afterEach(() => {
 })
 
 /** `svc-hub <args>`, its output collected, and the ways to end it. */
-function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
+function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv, descriptors?: Descriptors) {
   assertBuildFresh()
   const child = spawn(process.execPath, [HUB_BIN, ...args], {
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: stdioWith(descriptors),
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   let told = false
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -205,6 +217,7 @@ function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
   let stopped: Promise<number | null> | undefined
   return {
     child,
+    pid: child.pid!,
     exited,
     stdout: () => stdout,
     stderr: () => stderr,
@@ -223,6 +236,16 @@ function spawnHubBin(args: readonly string[], env: NodeJS.ProcessEnv) {
       await exited
     },
   }
+}
+
+/** stdin ignored, stdout and stderr piped, and `descriptors` at their numbers (none between). */
+function stdioWith(descriptors: Descriptors = {}): StdioOptions {
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe']
+  for (const [at, fd] of Object.entries(descriptors)) {
+    while (stdio.length < Number(at)) stdio.push('ignore')
+    stdio[Number(at)] = fd
+  }
+  return stdio
 }
 
 async function waitFor<T>(
