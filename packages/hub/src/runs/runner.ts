@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises'
 import { constants } from 'node:os'
 import type { Readable } from 'node:stream'
 import type { RunLimits } from '../config.js'
-import { readAnswer, receiveAnswer, type RunArtifact } from './answer.js'
+import { offload } from '../offload/pool.js'
+import { receiveAnswer, type RunArtifact } from './answer.js'
 import { LogTail } from './log-tail.js'
 import { CHILD_ENV, nodeArgs } from './node-args.js'
 import { makeRunDir, runPaths, sandboxCommand, type Sandbox } from './sandbox.js'
@@ -187,7 +188,9 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
     }
     // Its log went past the limit before the answer came: it was being killed for that.
     if (printedTooMuch) return failed()
-    const parsed = readAnswer(got)
+    // Off the event loop: up to 50 MiB to parse, then every artifact to encode and hash. The
+    // answer's buffer is moved to the worker, the artifacts' come back the same way.
+    const parsed = await offload('runAnswer', got, [got.body.buffer as ArrayBuffer])
     if (typeof parsed === 'string') return failed(parsed)
     return { ok: true, ...parsed, log: log.text(), durationMs: elapsed() }
   } catch (error) {

@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import { now } from './ids.js'
 import type { Database } from './schema.js'
+
+/** Rows per insert: a database round trip per blob dominates a publish on PostgreSQL. */
+const BATCH_ROWS = 100
+
+/**
+ * Bytes per insert (a larger blob goes alone): on SQLite an insert holds the event loop for as
+ * long as it writes, about 10 ms per 4 MiB here, so large writes are cut and the loop is
+ * served between them.
+ */
+const BATCH_BYTES = 4 * 1024 * 1024
 
 export function sha256Hex(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex')
@@ -18,16 +29,20 @@ export class BlobsRepo {
   }
 
   /**
-   * Stores many blobs in few statements: rows are sent in batches of at most 100 rows or
-   * 8 MiB, since a database round trip per blob dominates a publish on PostgreSQL.
+   * Stores many blobs in few statements: batches of at most {@link BATCH_ROWS} rows and
+   * {@link BATCH_BYTES} (a larger blob alone), with the event loop served between statements,
+   * so that fifty megabytes of run artifacts never hold it at once.
    */
   async putMany(blobs: readonly { data: Uint8Array; sha256: string }[]): Promise<void> {
     const unique = [...new Map(blobs.map((b) => [b.sha256, b])).values()]
     const at = now()
     let batch: typeof unique = []
     let bytes = 0
+    let sent = false
     const flush = async () => {
       if (batch.length === 0) return
+      if (sent) await nextTurn()
+      sent = true
       await this.db
         .insertInto('blobs')
         .values(
@@ -44,7 +59,7 @@ export class BlobsRepo {
       bytes = 0
     }
     for (const blob of unique) {
-      if (batch.length === 100 || bytes + blob.data.byteLength > 8 * 1024 * 1024) await flush()
+      if (batch.length === BATCH_ROWS || bytes + blob.data.byteLength > BATCH_BYTES) await flush()
       batch.push(blob)
       bytes += blob.data.byteLength
     }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { BlobsRepo } from './blobs-repo.js'
 import { byCodeUnits, newId, now } from './ids.js'
 import type { Database, DeploymentRow, ProjectAliasRow, RunRow, RunStatus } from './schema.js'
 import type { StoredFile } from './stacks-repo.js'
@@ -174,22 +175,7 @@ export class DeploymentsRepo {
         .executeTakeFirst()
       if (Number(result.numUpdatedRows) !== 1) return false
       if (artifacts.length === 0) return true
-      const at = now()
-      const blobs = [...new Map(artifacts.map((a) => [a.sha256, a])).values()]
-      for (let i = 0; i < blobs.length; i += 50) {
-        await trx
-          .insertInto('blobs')
-          .values(
-            blobs.slice(i, i + 50).map((b) => ({
-              sha256: b.sha256,
-              size: b.data.byteLength,
-              data: b.data,
-              created_at: at,
-            })),
-          )
-          .onConflict((oc) => oc.column('sha256').doNothing())
-          .execute()
-      }
+      await new BlobsRepo(trx).putMany(artifacts)
       for (let i = 0; i < artifacts.length; i += 200) {
         await trx
           .insertInto('run_artifacts')
