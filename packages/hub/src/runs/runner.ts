@@ -9,7 +9,8 @@ import { LogTail } from './log-tail.js'
 import { CHILD_ENV, nodeArgs } from './node-args.js'
 import { makeRunDir, runPaths, sandboxCommand, type Sandbox } from './sandbox.js'
 import { inheritableDescriptors } from './inherited-descriptors.js'
-import { requestFrame, WRAPPER, wrapperArgs } from './wrapper.js'
+import { requestFrame } from './request-frame.js'
+import { WRAPPER, wrapperArgs } from './wrapper.js'
 
 export type { RunArtifact } from './answer.js'
 
@@ -168,12 +169,12 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
 
     const first = await Promise.race([port, exited.then(() => 'exited' as const), ended])
     if (first === 'exited' || first === 'ended') return failed()
-    const request = JSON.stringify({
+    const frame = await requestFrame(first, {
       schema: input.document,
       protocol: input.protocol,
       clientSettings: input.clientSettings,
     })
-    for (const part of requestFrame(first, request)) proc.stdin?.write(part)
+    for (const part of frame) proc.stdin?.write(part)
 
     const got = await Promise.race([answer, ended])
     if (got === 'ended') return failed()

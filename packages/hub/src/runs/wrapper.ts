@@ -8,7 +8,7 @@ import type { InheritableDescriptor } from './inherited-descriptors.js'
  * file the hub saw, so that none of Node's own is. The sandbox has no network the hub could
  * reach, so the wrapper relays: it loads `server.js` (which listens on the
  * sandbox's own loopback and prints `{"msg":"listening","port":N}` on stdout), waits on stdin for
- * the request the hub sends once it read that line ({@link requestFrame}), POSTs it to
+ * the request the hub sends once it read that line (request-frame.ts), POSTs it to
  * `/artifacts`, and writes the answer to fd 3: a line `{"status":S}`, then the body, then end of
  * file. It leaves when its stdin closes: a hub that died without killing it is not waited for.
  */
@@ -78,10 +78,4 @@ import(require('node:url').pathToFileURL(require('node:path').resolve('server.js
 /** The wrapper's arguments: the descriptors it closes before the bundle loads. */
 export function wrapperArgs(inherited: readonly InheritableDescriptor[]): string[] {
   return [JSON.stringify(inherited)]
-}
-
-/** What the hub writes to the wrapper's stdin: where `server.js` listens, and the request body. */
-export function requestFrame(port: number, body: string): Buffer[] {
-  const bytes = Buffer.from(body, 'utf8')
-  return [Buffer.from(`${JSON.stringify({ port, bytes: bytes.byteLength })}\n`), bytes]
 }

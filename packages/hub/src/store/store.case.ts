@@ -331,6 +331,25 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       expect(rows.every((row) => row.size === 4_800_000)).toBe(true)
     })
 
+    it('give back a large blob whole, read a few MiB per statement, other work served between', async () => {
+      const data = Uint8Array.from({ length: 10 * 1024 * 1024 + 7 }, (_, i) => (i * 31) % 251)
+      const key = await store.blobs.put(data)
+      let turns = 0
+      let counting = true
+      const count = () => {
+        if (!counting) return
+        turns++
+        setImmediate(count)
+      }
+      setImmediate(count)
+      const got = await store.blobs.get(key)
+      counting = false
+      expect(got?.byteLength).toBe(data.byteLength)
+      expect(Buffer.compare(Buffer.from(got!), Buffer.from(data))).toBe(0)
+      // Three slices of 4 MiB: the event loop turned before each.
+      expect(turns).toBeGreaterThanOrEqual(3)
+    })
+
     it('store empty bytes', async () => {
       const key = await store.blobs.put(new Uint8Array(0))
       const got = await store.blobs.get(key)
