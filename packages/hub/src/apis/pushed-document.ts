@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Protocol } from '@svc/engine'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import { readLimitedBody } from '../http/limited-body.js'
@@ -54,12 +55,16 @@ export async function readPushedDocument(
       'The request has no body: send the document, or a JSON envelope {"document": …}.',
     )
   }
+  // Joining the text and copying the body to the worker take a few tens of milliseconds each
+  // for a large document: the event loop is served before each.
+  await nextTurn()
   const { sha256, text } = digest.digest()
   if (text === undefined) throw notUtf8()
   const labels = { version: query.version ?? null, publishedAt: query.publishedAt ?? null }
   const raw = { bytes: body, sha256, text, mediaType, protocol: DOCUMENT_MEDIA_TYPES[mediaType] }
   if (mediaType !== 'application/json') return { ...raw, ...labels }
 
+  await nextTurn()
   const read = await offload('pushJson', body)
   if (read.kind === 'malformed') {
     throw new ApiError('malformed_request', `The body is not valid JSON: ${read.reason}.`)
