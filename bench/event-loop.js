@@ -9,7 +9,9 @@
 // A case is one row of CASES: `setup(ctx)` once per hub, then `work(ctx, round)` per round, which
 // answers when the work is done; another case (a document bomb, say) is one more row.
 // Usage: node bench/event-loop.js [--rounds 3] [--stores sqlite,postgres] [--cases a,b]
-//   [--profile <dir>]: the hub writes a V8 CPU profile of its main thread there.
+//   [--baseline <other checkout>/packages/hub/bin/svc-hub.js]: that build too, round by round
+//   in turn with this one, so that both see the same machine (it is shared and noisy).
+//   [--profile <dir>]: each hub writes a V8 CPU profile of its threads under <dir>/<build>.
 //   SVC_BENCH_HUB_BIN=<other checkout>/packages/hub/bin/svc-hub.js measures another build.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,6 +22,7 @@ import {
   expectStatus,
   finishReport,
   fmt,
+  HUB_BIN,
   progress,
   readStores,
   ROOT,
@@ -194,7 +197,12 @@ await runMain(async () => {
     rounds: Number(given.rounds ?? 3),
     stores: readStores(given),
     cases: chosen,
+    ...(given.baseline ? { baseline: String(given.baseline) } : {}),
   }
+  const builds = [
+    { build: 'this', bin: HUB_BIN },
+    ...(options.baseline ? [{ build: 'baseline', bin: options.baseline }] : []),
+  ]
   const cases = CASES.filter((c) => chosen.includes(c.id))
   const { report, stores } = await startReport(options, { intervalMs: 5 })
   const pushes = cases.filter((c) => c.id.startsWith('push-')).length
@@ -203,58 +211,69 @@ await runMain(async () => {
   report.documentBytes = built[0] === undefined ? null : Buffer.byteLength(built[0])
 
   for (const kind of stores) {
-    progress(`${STORES[kind]}: starting a hub`)
-    const hub = await startHub(kind, {
-      tmpPrefix: 'svc-bench-event-loop-',
-      logLevel: 'info',
-      env: HUB_ENV,
-      ...(given.profile ? { profileDir: given.profile } : {}),
-    })
-    const v1 = (path, init = {}) => call(hub.url, `/v1${path}`, { token: hub.adminPat, ...init })
-    const ctx = { hub, v1, documents: built, state: {} }
-    for (const c of cases) await c.setup(ctx)
+    const hubs = []
+    for (const { build, bin } of builds) {
+      progress(`${STORES[kind]}: starting a hub (${build})`)
+      const hub = await startHub(kind, {
+        tmpPrefix: 'svc-bench-event-loop-',
+        logLevel: 'info',
+        env: HUB_ENV,
+        bin,
+        ...(given.profile ? { profileDir: join(String(given.profile), build) } : {}),
+      })
+      const v1 = (path, init = {}) => call(hub.url, `/v1${path}`, { token: hub.adminPat, ...init })
+      const ctx = { hub, v1, documents: built, state: {} }
+      for (const c of cases) await c.setup(ctx)
+      hubs.push({ build, ctx, latencies: {}, workMs: {} })
+    }
     for (const c of cases) {
-      const latencies = []
-      const workMs = []
+      // Round by round, each build in turn: both see the same machine.
       for (let round = 0; round < options.rounds; round++) {
-        progress(`${STORES[kind]}: ${c.label}, round ${round + 1}`)
-        const poller = startPoller(hub.url, { intervalMs: report.intervalMs })
-        await poller.started
-        const t0 = performance.now()
-        try {
-          await c.work(ctx, round)
-        } finally {
-          workMs.push(performance.now() - t0)
-          latencies.push(...(await poller.stop()))
+        for (const hub of hubs) {
+          progress(`${STORES[kind]}: ${c.label}, round ${round + 1} (${hub.build})`)
+          const poller = startPoller(hub.ctx.hub.url, { intervalMs: report.intervalMs })
+          await poller.started
+          const t0 = performance.now()
+          try {
+            await c.work(hub.ctx, round)
+          } finally {
+            ;(hub.workMs[c.id] ??= []).push(performance.now() - t0)
+            ;(hub.latencies[c.id] ??= []).push(...(await poller.stop()))
+          }
         }
       }
-      report.hubs.push({
-        store: kind,
-        case: c.id,
-        label: c.label,
-        rounds: options.rounds,
-        workMs: median(workMs),
-        probes: latencies.length,
-        p50Ms: percentile(latencies, 50),
-        p99Ms: percentile(latencies, 99),
-        maxMs: Math.max(...latencies),
-      })
+      for (const hub of hubs) {
+        const latencies = hub.latencies[c.id]
+        report.hubs.push({
+          store: kind,
+          build: hub.build,
+          case: c.id,
+          label: c.label,
+          rounds: options.rounds,
+          workMs: median(hub.workMs[c.id]),
+          probes: latencies.length,
+          p50Ms: percentile(latencies, 50),
+          p99Ms: percentile(latencies, 99),
+          maxMs: Math.max(...latencies),
+        })
+      }
     }
-    await hub.release()
+    for (const hub of hubs) await hub.ctx.hub.release()
   }
 
   await finishReport(report, 'event-loop', (r) => {
     console.log(`\n${describeRun(r)}`)
+    if (r.options.baseline) console.log(`baseline: ${r.options.baseline}`)
     console.log(
       `/healthz every ${r.intervalMs} ms (open loop, own thread) while the hub works; ${r.options.rounds} rounds per case` +
         (r.documentBytes ? `; documents of ${fmt(r.documentBytes / 1e6, 1)} MB` : '') +
         '\n',
     )
-    console.log('| store | case | work s (median) | probes | p50 ms | p99 ms | max ms |')
-    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |')
+    console.log('| store | case | hub | work s (median) | probes | p50 ms | p99 ms | max ms |')
+    console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |')
     for (const h of r.hubs) {
       console.log(
-        `| ${STORES[h.store]} | ${h.label} | ${fmt(h.workMs / 1000, 1)} | ${h.probes} | ${fmt(h.p50Ms, 1)} | ${fmt(h.p99Ms, 1)} | ${fmt(h.maxMs, 1)} |`,
+        `| ${STORES[h.store]} | ${h.label} | ${h.build} | ${fmt(h.workMs / 1000, 1)} | ${h.probes} | ${fmt(h.p50Ms, 1)} | ${fmt(h.p99Ms, 1)} | ${fmt(h.maxMs, 1)} |`,
       )
     }
   })
