@@ -24,6 +24,9 @@ import { assertBuildFresh } from './support/fresh-build.js'
  */
 const RUN_ENV = { SVC_HUB_RUN_TIMEOUT_MS: '20000', SVC_HUB_RUN_MEMORY_MB: '128' }
 
+/** The hub says which descriptors it closed at debug level. */
+const DEBUG = { SVC_HUB_LOG_LEVEL: 'debug' }
+
 /** The descriptors `pid` has open, by number. */
 function openDescriptors(pid: number): number[] {
   return readdirSync(`/proc/${pid}/fd`).map(Number)
@@ -48,7 +51,7 @@ for (const sandbox of ['bwrap', 'unsafe-none'] as const) {
     beforeAll(async () => {
       files = hostFiles()
       hub = await startHub('sqlite', {
-        env: { ...RUN_ENV, SVC_HUB_RUN_SANDBOX: sandbox },
+        env: { ...RUN_ENV, ...DEBUG, SVC_HUB_RUN_SANDBOX: sandbox },
         descriptors: files.descriptors,
       })
       alice = (await seedPeople(hub)).alice
@@ -91,12 +94,12 @@ for (const sandbox of ['bwrap', 'unsafe-none'] as const) {
       files?.close()
     })
 
-    it('closes them at start and logs which', () => {
+    it('closes them at start and logs which (debug)', () => {
       const open = openDescriptors(hub.pid)
       expect(open).not.toContain(HOST_FD)
       expect(open).not.toContain(SECRET_FD)
       const [line] = logLines(hub.stdout(), 'closed descriptors the hub inherited')
-      expect(line).toMatchObject({ level: 40 })
+      expect(line).toMatchObject({ level: 20 })
       expect(line?.descriptors).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ fd: HOST_FD, target: expect.stringContaining('host-file') }),
@@ -144,11 +147,11 @@ for (const sandbox of ['bwrap', 'unsafe-none'] as const) {
 }
 
 describe('svc-hub worker started with descriptors open (sqlite)', () => {
-  it('closes them at start and logs which', async () => {
+  it('closes them at start and logs which (debug)', async () => {
     const files = hostFiles()
     const hub = await startHub('sqlite')
     try {
-      const worker = await hub.startWorker({}, files.descriptors)
+      const worker = await hub.startWorker(DEBUG, files.descriptors)
       try {
         const open = openDescriptors(worker.pid)
         expect(open).not.toContain(HOST_FD)

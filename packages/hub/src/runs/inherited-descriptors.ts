@@ -38,13 +38,17 @@ export function closeInheritedDescriptors(): InheritedDescriptor[] {
   return closed
 }
 
-/** Logs the descriptors {@link closeInheritedDescriptors} closed, if any (warn). */
+/**
+ * Logs the descriptors {@link closeInheritedDescriptors} closed, if any. At debug level: nothing
+ * is wrong once they are closed, and some launchers (CI runners, job wrappers) leave one open for
+ * every process they start, which would put the line at the head of every log.
+ */
 export function logClosedDescriptors(
   closed: readonly InheritedDescriptor[],
-  log: { warn(object: object, message: string): void },
+  log: { debug(object: object, message: string): void },
 ): void {
   if (closed.length === 0) return
-  log.warn(
+  log.debug(
     { descriptors: closed },
     'closed descriptors the hub inherited open without close-on-exec; runs would have had them',
   )
