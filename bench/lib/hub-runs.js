@@ -101,12 +101,16 @@ export async function startLocalServer(label, script) {
 /**
  * Starts `svc-hub serve` in its own process on a fresh store of `kind` (`sqlite`, `postgres`): its
  * data in a new temp dir named from `tmpPrefix`, and on PostgreSQL a new schema. `env` is added to
- * its environment; with `profileDir`, it writes a V8 CPU profile there. Answers the server of
+ * its environment; with `profileDir`, it writes a V8 CPU profile there; `bin` is the svc-hub.js
+ * to run (HUB_BIN by default). Answers the server of
  * `startServer` with `env` (its environment, for `svc-hub admin`), `dataDir`, `schema`,
  * `adminPat` (the admin's PAT it printed at first start, if any), `stop` (also a cleanup) and
  * `release`: stops it and removes its data, else done on the way out.
  */
-export async function startHub(kind, { tmpPrefix, logLevel, env: extra = {}, profileDir }) {
+export async function startHub(
+  kind,
+  { tmpPrefix, logLevel, env: extra = {}, profileDir, bin = HUB_BIN },
+) {
   const store = await freshStore(kind, tmpPrefix)
   const { dataDir, schema } = store
   const env = {
@@ -120,7 +124,7 @@ export async function startHub(kind, { tmpPrefix, logLevel, env: extra = {}, pro
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
   const hub = await startServer({
     label: `svc-hub (${kind})`,
-    args: [...profile, HUB_BIN, 'serve'],
+    args: [...profile, bin, 'serve'],
     env,
   })
   const stop = onExit(() => hub.stop())

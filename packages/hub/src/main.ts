@@ -4,6 +4,11 @@ import pc from 'picocolors'
 import { loadConfig } from './config.js'
 import { registerAdminCommands } from './admin/commands.js'
 import { EXIT_FAILURE, exitCodeFor } from './exit-code.js'
+import { closeInheritedDescriptors, logClosedDescriptors } from './runs/inherited-descriptors.js'
+
+// First thing: a descriptor the hub inherited without close-on-exec would be open in every
+// process it starts, runs included.
+const inherited = closeInheritedDescriptors()
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string }
 
@@ -24,6 +29,7 @@ program
     // Loaded here, not at the top: the admin commands need neither the HTTP app nor its deps.
     const { createLogger, startHub } = await import('./server.js')
     const log = createLogger(config)
+    logClosedDescriptors(inherited, log)
     const hub = await startHub(
       config,
       log,
@@ -58,6 +64,7 @@ program
       import('./worker.js'),
     ])
     const log = createLogger(config)
+    logClosedDescriptors(inherited, log)
     stopOnSignal(await startWorker(config, log), log)
   })
 

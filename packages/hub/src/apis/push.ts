@@ -4,8 +4,8 @@ import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { chargeStorage } from '../quotas/charge.js'
 import type { QuotaLimits } from '../quotas/settings.js'
+import { decodeInSlices } from '../http/text-digest.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
-import { sha256Hex } from '../store/blobs-repo.js'
 import { now } from '../store/ids.js'
 import type { RevisionOrigin } from '../store/schema.js'
 import type { Repos, Store } from '../store/store.js'
@@ -82,7 +82,7 @@ export function pushRevision(request: PushRequest): Promise<PushResult> {
 
 async function pushInTurn(request: PushRequest): Promise<PushResult> {
   const { store, api, document } = request
-  const contentHash = sha256Hex(document.bytes)
+  const contentHash = document.sha256
   for (let attempt = 1; ; attempt++) {
     const latest = await store.apis.latestRevision(api.id)
     if (latest?.content_hash === contentHash) return unchanged(store, latest)
@@ -157,6 +157,7 @@ async function append(request: PushRequest, tx: Repos, analysed: Analysed): Prom
   const row = await tx.apis.appendRevision({
     api_id: api.id,
     document: document.bytes,
+    documentSha256: document.sha256,
     media_type: document.mediaType ?? SERVED_AS[source.format],
     protocol: source.protocol,
     format: source.format,
@@ -242,5 +243,5 @@ function notAnApiDescription(error: {
 async function storedDocument(store: Repos, revision: RevisionListing) {
   const bytes = await store.blobs.get(revision.content_hash)
   if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
-  return { text: new TextDecoder().decode(bytes), protocol: revision.protocol }
+  return { text: await decodeInSlices(bytes), protocol: revision.protocol }
 }

@@ -1,7 +1,12 @@
-import { z } from '@hono/zod-openapi'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Protocol } from '@svc/engine'
 import { ApiError, invalidRequest } from '../errors/index.js'
 import { readLimitedBody } from '../http/limited-body.js'
+import { digestInSlices, TextDigest } from '../http/text-digest.js'
+import { offload } from '../offload/pool.js'
+import { sha256Hex } from '../store/blobs-repo.js'
+
+export { PublishedAt, PushEnvelopeSchema, VersionLabel } from './push-envelope.js'
 
 /** The media types a document may be pushed as, raw, and the protocol each one is read as. */
 export const DOCUMENT_MEDIA_TYPES: Readonly<Record<string, Protocol>> = {
@@ -12,22 +17,12 @@ export const DOCUMENT_MEDIA_TYPES: Readonly<Record<string, Protocol>> = {
   'application/graphql': 'gql',
 }
 
-export const VersionLabel = z.string().min(1).max(100)
-export const PublishedAt = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
-
-/** `{document, version?, publishedAt?}`: a push as JSON, for clients that cannot send raw bodies. */
-export const PushEnvelopeSchema = z
-  .strictObject({
-    document: z.string().openapi({ description: 'The whole document: JSON, YAML or GraphQL SDL' }),
-    version: VersionLabel.optional(),
-    publishedAt: PublishedAt.optional(),
-  })
-  .openapi('PushEnvelope')
-
 /** A pushed document as the hub stores it, with what the push says about it. */
 export type PushedDocument = {
   /** The bytes stored and hashed: the raw body, or the envelope's `document` in UTF-8. */
   readonly bytes: Buffer
+  /** The SHA-256 (hex) of `bytes`: the revision's content hash. */
+  readonly sha256: string
   readonly text: string
   /** What the body said it is, for a raw push; an envelope's document is told by its content. */
   readonly mediaType: string | undefined
@@ -41,6 +36,10 @@ export type PushedDocument = {
  * {@link DOCUMENT_MEDIA_TYPES}, labels from the query) or, as `application/json`, an envelope.
  * A JSON body is the envelope when its top level is an object with a `document` key and no
  * `openapi` or `swagger` key.
+ *
+ * A large body never holds the event loop for long: it is hashed and decoded chunk by chunk as
+ * it arrives, a JSON body is parsed (and an envelope's document encoded) in a worker thread, and
+ * an envelope's document is hashed and decoded a slice at a time.
  */
 export async function readPushedDocument(
   request: Request,
@@ -48,35 +47,30 @@ export async function readPushedDocument(
   maxBytes: number,
 ): Promise<PushedDocument> {
   const mediaType = documentMediaType(request.headers.get('content-type'))
-  const body = await readLimitedBody(request, maxBytes)
+  const digest = new TextDigest()
+  const body = await readLimitedBody(request, maxBytes, (chunk) => digest.update(chunk))
   if (!body || body.byteLength === 0) {
     throw new ApiError(
       'malformed_request',
       'The request has no body: send the document, or a JSON envelope {"document": …}.',
     )
   }
-  const text = utf8(body)
+  // Joining the text and copying the body to the worker take a few tens of milliseconds each
+  // for a large document: the event loop is served before each.
+  await nextTurn()
+  const { sha256, text } = digest.digest()
+  if (text === undefined) throw notUtf8()
   const labels = { version: query.version ?? null, publishedAt: query.publishedAt ?? null }
-  const raw = { bytes: body, text, mediaType, protocol: DOCUMENT_MEDIA_TYPES[mediaType], ...labels }
-  if (mediaType !== 'application/json') return raw
+  const raw = { bytes: body, sha256, text, mediaType, protocol: DOCUMENT_MEDIA_TYPES[mediaType] }
+  if (mediaType !== 'application/json') return { ...raw, ...labels }
 
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new ApiError('malformed_request', `The body is not valid JSON: ${reason}.`)
+  await nextTurn()
+  const read = await offload('pushJson', body)
+  if (read.kind === 'malformed') {
+    throw new ApiError('malformed_request', `The body is not valid JSON: ${read.reason}.`)
   }
-  if (!isEnvelope(value)) return raw
-  const envelope = PushEnvelopeSchema.safeParse(value)
-  if (!envelope.success) {
-    throw invalidRequest(
-      envelope.error.issues.map((issue) => ({
-        path: ['json', ...issue.path.map(String)].join('.'),
-        message: issue.message,
-      })),
-    )
-  }
+  if (read.kind === 'raw') return { ...raw, ...labels }
+  if (read.kind === 'invalid') throw invalidRequest(read.issues)
   const given = (['version', 'publishedAt'] as const).filter((key) => query[key] !== undefined)
   if (given.length > 0) {
     throw invalidRequest(
@@ -86,14 +80,17 @@ export async function readPushedDocument(
       })),
     )
   }
-  const { document, version, publishedAt } = envelope.data
+  const document = await digestInSlices(read.bytes)
+  const documentText = read.text ?? document.text
+  if (documentText === undefined) throw notUtf8()
   return {
-    bytes: Buffer.from(document, 'utf8'),
-    text: document,
+    bytes: Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength),
+    sha256: document.sha256,
+    text: documentText,
     mediaType: undefined,
     protocol: undefined,
-    version: version ?? null,
-    publishedAt: publishedAt ?? null,
+    version: read.version,
+    publishedAt: read.publishedAt,
   }
 }
 
@@ -107,6 +104,7 @@ export function fetchedDocument(bytes: Buffer, contentType: string | undefined):
   const known = Object.hasOwn(DOCUMENT_MEDIA_TYPES, essence)
   return {
     bytes,
+    sha256: sha256Hex(bytes),
     text: utf8(bytes),
     mediaType: known ? essence : undefined,
     protocol: known ? DOCUMENT_MEDIA_TYPES[essence] : undefined,
@@ -139,25 +137,18 @@ function documentMediaType(header: string | null): string {
   return type
 }
 
-function isEnvelope(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.hasOwn(value, 'document') &&
-    !Object.hasOwn(value, 'openapi') &&
-    !Object.hasOwn(value, 'swagger')
-  )
-}
-
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
 function utf8(bytes: Buffer): string {
   try {
     return decoder.decode(bytes)
   } catch {
-    throw new ApiError('invalid_document', 'The document is not valid UTF-8 text.', {
-      reason: 'invalid_encoding',
-    })
+    throw notUtf8()
   }
+}
+
+function notUtf8(): ApiError {
+  return new ApiError('invalid_document', 'The document is not valid UTF-8 text.', {
+    reason: 'invalid_encoding',
+  })
 }

@@ -1,5 +1,3 @@
-import type { Logger } from 'pino'
-
 /** Keys whose bookkeeping write is under way. */
 const writing = new Set<string>()
 
@@ -12,7 +10,7 @@ const writing = new Set<string>()
 export function writeLater(
   key: string,
   write: () => Promise<unknown>,
-  log: Pick<Logger, 'warn'>,
+  log: { warn(fields: object, message: string): void },
   what: string,
 ): void {
   if (writing.has(key)) return

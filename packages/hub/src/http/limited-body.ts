@@ -3,7 +3,9 @@ import { ApiError } from '../errors/index.js'
 import { bodyFailure, nodeStream } from './request-body.js'
 
 /**
- * Reads a whole request body of at most `maxBytes`; answers undefined for no body at all. A larger
+ * Reads a whole request body of at most `maxBytes`; answers undefined for no body at all.
+ * `onChunk` is given each chunk within the limit as it arrives (to hash or decode it on the
+ * way, instead of in one long step at the end). A larger
  * one is 422 `payload_too_large`, answered at once and ending the connection: from its declared
  * length before anything is read, or, streamed, as soon as it passes the limit. The rest is left
  * unread rather than drained first, so that a client streaming a huge body learns early and the
@@ -12,12 +14,13 @@ import { bodyFailure, nodeStream } from './request-body.js'
 export async function readLimitedBody(
   request: Request,
   maxBytes: number,
+  onChunk?: (chunk: Buffer) => void,
 ): Promise<Buffer | undefined> {
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (declared > maxBytes) throw tooLarge(maxBytes)
   const body = request.body
   if (!body) return undefined
-  const read = await readUpTo(nodeStream(body), maxBytes)
+  const read = await readUpTo(nodeStream(body), maxBytes, onChunk)
   if (read === undefined) throw tooLarge(maxBytes)
   return read
 }
@@ -33,7 +36,11 @@ function tooLarge(maxBytes: number): ApiError {
 }
 
 /** The whole body, or undefined as soon as it is larger than `maxBytes` (the source is paused). */
-function readUpTo(source: Readable, maxBytes: number): Promise<Buffer | undefined> {
+function readUpTo(
+  source: Readable,
+  maxBytes: number,
+  onChunk: ((chunk: Buffer) => void) | undefined,
+): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -44,7 +51,10 @@ function readUpTo(source: Readable, maxBytes: number): Promise<Buffer | undefine
     }
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength
-      if (size <= maxBytes) return void chunks.push(chunk)
+      if (size <= maxBytes) {
+        onChunk?.(chunk)
+        return void chunks.push(chunk)
+      }
       settle()
       source.pause()
       resolve(undefined)

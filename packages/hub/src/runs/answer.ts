@@ -5,7 +5,10 @@ import type { Readable } from 'node:stream'
 export type RunArtifact = { path: string; size: number; sha256: string; data: Uint8Array }
 
 /** What the wrapper wrote to fd 3: the status of `server.js`'s answer and its body. */
-export type Answer = { readonly status: number; readonly body: string }
+export type Answer = { readonly status: number; readonly body: Uint8Array }
+
+/** The artifacts and manifest of a run's 200. */
+export type AnswerRead = { artifacts: RunArtifact[]; manifest: Record<string, unknown> }
 
 /**
  * Reads the answer from the run's fd 3 until its end: `'too-large'` as soon as more than
@@ -35,8 +38,22 @@ export function receiveAnswer(
       if (headBytes !== undefined && total - headBytes > maxBytes) give('too-large')
     })
     stream.on('error', () => resolve('none'))
-    stream.on('end', () => resolve(parseAnswer(Buffer.concat(chunks))))
+    stream.on('end', () => resolve(parseAnswer(joined(chunks, total))))
   })
+}
+
+/**
+ * The chunks in one buffer of its own, never a slice of Node's shared pool of small buffers
+ * (which `Buffer.concat` may answer), so that it can be moved to a worker thread.
+ */
+function joined(chunks: readonly Buffer[], total: number): Buffer {
+  const all = Buffer.from(new ArrayBuffer(total))
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return all
 }
 
 /** The status line is `{"status":200}`; a longer first line is not one. */
@@ -48,20 +65,21 @@ function parseAnswer(bytes: Buffer): Answer | 'none' {
   try {
     const head = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as { status?: unknown }
     if (typeof head.status !== 'number') return 'none'
-    return { status: head.status, body: bytes.subarray(newline + 1).toString('utf8') }
+    return { status: head.status, body: bytes.subarray(newline + 1) }
   } catch {
     return 'none'
   }
 }
 
-/** The artifacts and manifest of a 200, or why the answer is not one. */
-export function readAnswer(answer: {
-  status: number
-  body: string
-}): { artifacts: RunArtifact[]; manifest: Record<string, unknown> } | string {
+/**
+ * The artifacts and manifest of a 200, or why the answer is not one. Up to the output limit
+ * (50 MiB) to decode, parse, encode and hash: it runs in a worker thread (offload/worker.ts).
+ */
+export function readAnswer(answer: Answer): AnswerRead | string {
   let value: unknown
   try {
-    value = JSON.parse(answer.body)
+    const body = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength)
+    value = JSON.parse(body.toString('utf8'))
   } catch {
     return `server.js answered ${answer.status} with a body that is not JSON.`
   }

@@ -13,11 +13,17 @@ function permissionFlag(version: string): string {
 export const CHILD_ENV = { PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' } as const
 
 /**
- * Node's options for a run's process that evaluates `script`: its heap limit, and Node's
- * permission model, the second layer inside the sandbox: the bundle reads its own folder (and
- * its private temp, which it may also write), and starts no processes or workers.
+ * Node's options for a run's process that evaluates `script` (`argv` its `process.argv[1…]`):
+ * its heap limit, and Node's permission model, the second layer inside the sandbox: the bundle
+ * reads its own folder (and its private temp, which it may also write), and starts no processes
+ * or workers.
  */
-export function nodeArgs(paths: RunPaths, memoryMb: number, script: string): string[] {
+export function nodeArgs(
+  paths: RunPaths,
+  memoryMb: number,
+  script: string,
+  argv: readonly string[] = [],
+): string[] {
   return [
     `--max-old-space-size=${memoryMb}`,
     PERMISSION_FLAG,
@@ -26,5 +32,6 @@ export function nodeArgs(paths: RunPaths, memoryMb: number, script: string): str
     '--no-warnings=ExperimentalWarning',
     '-e',
     script,
+    ...argv,
   ]
 }

@@ -3,11 +3,14 @@ import { rm } from 'node:fs/promises'
 import { constants } from 'node:os'
 import type { Readable } from 'node:stream'
 import type { RunLimits } from '../config.js'
-import { readAnswer, receiveAnswer, type RunArtifact } from './answer.js'
+import { offload } from '../offload/pool.js'
+import { receiveAnswer, type RunArtifact } from './answer.js'
 import { LogTail } from './log-tail.js'
 import { CHILD_ENV, nodeArgs } from './node-args.js'
 import { makeRunDir, runPaths, sandboxCommand, type Sandbox } from './sandbox.js'
-import { requestFrame, WRAPPER } from './wrapper.js'
+import { inheritableDescriptors } from './inherited-descriptors.js'
+import { requestFrame } from './request-frame.js'
+import { WRAPPER, wrapperArgs } from './wrapper.js'
 
 export type { RunArtifact } from './answer.js'
 
@@ -70,7 +73,10 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
   let timer: NodeJS.Timeout | undefined
   try {
     dir = await makeRunDir(sandbox, input.bundle)
-    const args = nodeArgs(runPaths(sandbox, dir), limits.memoryMb, WRAPPER)
+    // The hub closed what it inherited at start; what is open without close-on-exec now (in a
+    // process that embeds the hub, say) the wrapper closes before the bundle loads.
+    const inherited = await inheritableDescriptors()
+    const args = nodeArgs(runPaths(sandbox, dir), limits.memoryMb, WRAPPER, wrapperArgs(inherited))
     const command = sandboxCommand(sandbox, dir, limits, args)
     child = spawn(command.file, command.args, {
       cwd: dir,
@@ -163,12 +169,12 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
 
     const first = await Promise.race([port, exited.then(() => 'exited' as const), ended])
     if (first === 'exited' || first === 'ended') return failed()
-    const request = JSON.stringify({
+    const frame = await requestFrame(first, {
       schema: input.document,
       protocol: input.protocol,
       clientSettings: input.clientSettings,
     })
-    for (const part of requestFrame(first, request)) proc.stdin?.write(part)
+    for (const part of frame) proc.stdin?.write(part)
 
     const got = await Promise.race([answer, ended])
     if (got === 'ended') return failed()
@@ -183,7 +189,9 @@ export async function runBundle(input: RunInput): Promise<RunResult> {
     }
     // Its log went past the limit before the answer came: it was being killed for that.
     if (printedTooMuch) return failed()
-    const parsed = readAnswer(got)
+    // Off the event loop: up to 50 MiB to parse, then every artifact to encode and hash. The
+    // answer's buffer is moved to the worker, the artifacts' come back the same way.
+    const parsed = await offload('runAnswer', got, [got.body.buffer as ArrayBuffer])
     if (typeof parsed === 'string') return failed(parsed)
     return { ok: true, ...parsed, log: log.text(), durationMs: elapsed() }
   } catch (error) {

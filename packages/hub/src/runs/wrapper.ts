@@ -1,12 +1,24 @@
+import type { InheritableDescriptor } from './inherited-descriptors.js'
+
 /**
- * The run's process starts as `node -e WRAPPER` in the run's folder. The sandbox has no network
- * the hub could reach, so the wrapper relays: it loads `server.js` (which listens on the
+ * The run's process starts as `node -e WRAPPER <descriptors>` in the run's folder. First it
+ * closes the descriptors the hub names ({@link wrapperArgs}): ones the hub's process holds open
+ * without close-on-exec, which every process it starts inherits and which neither bubblewrap nor
+ * Node's permission model closes or checks. Each is closed only while fstat still shows the
+ * file the hub saw, so that none of Node's own is. The sandbox has no network the hub could
+ * reach, so the wrapper relays: it loads `server.js` (which listens on the
  * sandbox's own loopback and prints `{"msg":"listening","port":N}` on stdout), waits on stdin for
- * the request the hub sends once it read that line ({@link requestFrame}), POSTs it to
+ * the request the hub sends once it read that line (request-frame.ts), POSTs it to
  * `/artifacts`, and writes the answer to fd 3: a line `{"status":S}`, then the body, then end of
  * file. It leaves when its stdin closes: a hub that died without killing it is not waited for.
  */
 export const WRAPPER = `
+for (const { fd, id } of JSON.parse(process.argv.splice(1)[0] || '[]')) {
+  try {
+    const stat = require('node:fs').fstatSync(fd, { bigint: true })
+    if (stat.dev + ':' + stat.ino === id) require('node:fs').closeSync(fd)
+  } catch {}
+}
 // bwrap sets PWD; the bundle gets the hub's variables and no others.
 delete process.env.PWD
 const http = require('node:http')
@@ -63,8 +75,7 @@ import(require('node:url').pathToFileURL(require('node:path').resolve('server.js
 )
 `
 
-/** What the hub writes to the wrapper's stdin: where `server.js` listens, and the request body. */
-export function requestFrame(port: number, body: string): Buffer[] {
-  const bytes = Buffer.from(body, 'utf8')
-  return [Buffer.from(`${JSON.stringify({ port, bytes: bytes.byteLength })}\n`), bytes]
+/** The wrapper's arguments: the descriptors it closes before the bundle loads. */
+export function wrapperArgs(inherited: readonly InheritableDescriptor[]): string[] {
+  return [JSON.stringify(inherited)]
 }

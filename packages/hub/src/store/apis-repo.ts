@@ -16,6 +16,8 @@ export type RevisionListing = Omit<RevisionRow, 'changes' | 'changelog_issues' |
 /** What `appendRevision` needs: the revision without what the store decides, and the document. */
 export type AppendRevision = Omit<NewRevision, 'id' | 'seq' | 'content_hash' | 'size'> & {
   readonly document: Uint8Array
+  /** The document's SHA-256 when the caller has it already (hashed as it was read). */
+  readonly documentSha256?: string
 }
 
 /** Where a page of APIs starts: after this one, in the order of `listReadable`. */
@@ -172,7 +174,7 @@ export class ApisRepo {
         .transaction()
         .execute((trx) => new ApisRepo(trx, this.capabilities).appendRevision(revision))
     }
-    const { document, ...fields } = revision
+    const { document, documentSha256, ...fields } = revision
     const latest = await this.db
       .selectFrom('revisions')
       .select(['id', 'seq'])
@@ -185,7 +187,7 @@ export class ApisRepo {
         `the latest revision of ${revision.api_id} is ${latest?.id ?? 'none'}, not ${revision.previous_revision_id ?? 'none'}`,
       )
     }
-    const contentHash = await new BlobsRepo(this.db).put(document)
+    const contentHash = await new BlobsRepo(this.db).put(document, documentSha256)
     const row: RevisionRow = {
       ...fields,
       id: newId('rev'),

@@ -295,7 +295,7 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
     it('are stored in batches: many at once, duplicates and blobs stored already kept once', async () => {
       const kept = bytes('stored before')
       await store.blobs.put(kept)
-      // 250 small blobs (more than one 100-row batch) and 3 of 3 MiB (more than one 8 MiB batch).
+      // 250 small blobs (more than one 100-row batch) and 3 of 3 MiB (more than one 4 MiB batch).
       const small = Array.from({ length: 250 }, (_, i) => bytes(`file ${i}`))
       const large = [1, 2, 3].map((n) => new Uint8Array(3 * 1024 * 1024).fill(n))
       const all = [...small, ...large, kept, small[0]!].map((data) => ({
@@ -308,6 +308,47 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       for (const data of [small[0]!, small[249]!, large[2]!, kept]) {
         expect([...((await store.blobs.get(sha256(data))) ?? [])].length).toBe(data.byteLength)
       }
+    })
+
+    it('are written a few MiB per statement, other work served between statements', async () => {
+      const blobs = Array.from({ length: 10 }, (_, n) => new Uint8Array(4_800_000).fill(n)).map(
+        (data) => ({ data, sha256: sha256(data) }),
+      )
+      let turns = 0
+      let counting = true
+      const count = () => {
+        if (!counting) return
+        turns++
+        setImmediate(count)
+      }
+      setImmediate(count)
+      await store.blobs.putMany(blobs)
+      counting = false
+      // Each blob is more than one batch: ten statements, the event loop turned between them
+      // (a synchronous driver would otherwise hold it for all ten).
+      expect(turns).toBeGreaterThanOrEqual(9)
+      const rows = await store.kysely.selectFrom('blobs').select(['sha256', 'size']).execute()
+      expect(rows).toHaveLength(10)
+      expect(rows.every((row) => row.size === 4_800_000)).toBe(true)
+    })
+
+    it('give back a large blob whole, read a few MiB per statement, other work served between', async () => {
+      const data = Uint8Array.from({ length: 10 * 1024 * 1024 + 7 }, (_, i) => (i * 31) % 251)
+      const key = await store.blobs.put(data)
+      let turns = 0
+      let counting = true
+      const count = () => {
+        if (!counting) return
+        turns++
+        setImmediate(count)
+      }
+      setImmediate(count)
+      const got = await store.blobs.get(key)
+      counting = false
+      expect(got?.byteLength).toBe(data.byteLength)
+      expect(Buffer.compare(Buffer.from(got!), Buffer.from(data))).toBe(0)
+      // Three slices of 4 MiB: the event loop turned before each.
+      expect(turns).toBeGreaterThanOrEqual(3)
     })
 
     it('store empty bytes', async () => {

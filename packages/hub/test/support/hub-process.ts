@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,7 +49,7 @@ export type HubProcess = {
   /** SIGKILL (`kill -9`): no shutdown at all; answers when the process is gone. */
   kill(): Promise<void>
   /** Starts `svc-hub worker` (the dispatcher alone) on the same store and environment. */
-  startWorker(env?: NodeJS.ProcessEnv): Promise<WorkerProcess>
+  startWorker(env?: NodeJS.ProcessEnv, descriptors?: Descriptors): Promise<WorkerProcess>
   /** Stops the hub and deletes its data directory or schema. */
   dispose(): Promise<void>
 }
@@ -57,6 +57,7 @@ export type HubProcess = {
 export type CommandRun = { code: number | null; stdout: string; stderr: string }
 
 export type WorkerProcess = {
+  readonly pid: number
   stdout(): string
   stop(): Promise<number | null>
   kill(): Promise<void>
@@ -77,7 +78,12 @@ export type StartOptions = {
    * 'sh', '-c', 'mount … && exec "$0" "$@"']`.
    */
   under?: readonly string[]
+  /** Descriptors the hub inherits open besides stdin, stdout and stderr. */
+  descriptors?: Descriptors
 }
+
+/** Descriptors a hub process inherits: its descriptor number → a descriptor of this process. */
+export type Descriptors = Readonly<Record<number, number>>
 
 /**
  * Starts the real `svc-hub serve` on a free loopback port with a new, empty store of `kind`
@@ -106,7 +112,12 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
       ? { kind: 'sqlite', dataDir }
       : { kind: 'postgres', url: postgresUrl(), ...(schema ? { schema } : {}) }
 
-  const running = spawnHubBin(['serve', ...(options.args ?? [])], env, options.under)
+  const running = spawnHubBin(
+    ['serve', ...(options.args ?? [])],
+    env,
+    options.under,
+    options.descriptors,
+  )
   const { child, stdout, stderr } = running
 
   const url = await waitFor(
@@ -139,7 +150,7 @@ export async function startHub(kind: StoreKind, options: StartOptions = {}): Pro
     sharedStore: () => (shared ??= openStore(storeOptions)),
     stop: running.stop,
     kill: running.kill,
-    startWorker: (extra = {}) => startWorkerProcess({ ...env, ...extra }),
+    startWorker: (extra = {}, descriptors) => startWorkerProcess({ ...env, ...extra }, descriptors),
     dispose: async () => {
       await running.stop()
       if (shared) await (await shared).close()
@@ -167,8 +178,11 @@ async function runAdminHere(
 }
 
 /** `svc-hub worker` with `env`, once it says it started. */
-async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const running = spawnHubBin(['worker'], env)
+async function startWorkerProcess(
+  env: NodeJS.ProcessEnv,
+  descriptors?: Descriptors,
+): Promise<WorkerProcess> {
+  const running = spawnHubBin(['worker'], env, [], descriptors)
   await waitFor(
     running.child,
     () => (running.stdout().includes('webhook worker started') ? true : undefined),
@@ -194,17 +208,18 @@ function spawnHubBin(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   under: readonly string[] = [],
+  descriptors?: Descriptors,
 ) {
   assertBuildFresh()
   const [file, ...prefix] = [...under, process.execPath]
   const child = spawn(file, [...prefix, HUB_BIN, ...args], {
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: stdioWith(descriptors),
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   let told = false
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -219,6 +234,7 @@ function spawnHubBin(
   let stopped: Promise<number | null> | undefined
   return {
     child,
+    pid: child.pid!,
     exited,
     stdout: () => stdout,
     stderr: () => stderr,
@@ -237,6 +253,16 @@ function spawnHubBin(
       await exited
     },
   }
+}
+
+/** stdin ignored, stdout and stderr piped, and `descriptors` at their numbers (none between). */
+function stdioWith(descriptors: Descriptors = {}): StdioOptions {
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe']
+  for (const [at, fd] of Object.entries(descriptors)) {
+    while (stdio.length < Number(at)) stdio.push('ignore')
+    stdio[Number(at)] = fd
+  }
+  return stdio
 }
 
 async function waitFor<T>(
