@@ -187,7 +187,10 @@ export class ApisRepo {
         `the latest revision of ${revision.api_id} is ${latest?.id ?? 'none'}, not ${revision.previous_revision_id ?? 'none'}`,
       )
     }
-    const contentHash = await new BlobsRepo(this.db).put(document, documentSha256)
+    const contentHash = await new BlobsRepo(this.db, this.capabilities).put(
+      document,
+      documentSha256,
+    )
     const row: RevisionRow = {
       ...fields,
       id: newId('rev'),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
+import type { DialectCapabilities } from './dialect.js'
 import { now } from './ids.js'
 import type { Database } from './schema.js'
 
@@ -27,7 +28,10 @@ export function sha256Hex(data: Uint8Array): string {
 
 /** Content-addressed bytes: storing the same bytes twice keeps one row. */
 export class BlobsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: Pick<DialectCapabilities, 'rowLocks'> = { rowLocks: false },
+  ) {}
 
   /** Stores `data` under its SHA-256 (given when the caller already computed it) and returns it. */
   async put(data: Uint8Array, sha256 = sha256Hex(data)): Promise<string> {
@@ -39,11 +43,26 @@ export class BlobsRepo {
    * Stores many blobs in few statements: batches of at most {@link BATCH_ROWS} rows and
    * {@link BATCH_BYTES} (a larger blob alone), with the event loop served between statements,
    * so that fifty megabytes of run artifacts never hold it at once.
+   *
+   * In a transaction on PostgreSQL, each blob is then held (a key-share lock) until the
+   * transaction ends, so that the rows it goes on to write can reference it: an insert that
+   * found the blob stored already neither wrote nor locked it, and another process's retention
+   * cleanup may delete it in that moment; a blob found gone is stored again. SQLite needs none
+   * of this: its one writer at a time keeps the cleanup out of the transaction.
    */
   async putMany(blobs: readonly { data: Uint8Array; sha256: string }[]): Promise<void> {
-    const unique = [...new Map(blobs.map((b) => [b.sha256, b])).values()]
+    let missing = [...new Map(blobs.map((b) => [b.sha256, b])).values()]
+    for (let attempt = 0; missing.length > 0 && attempt < 3; attempt++) {
+      await this.#insert(missing)
+      if (!this.capabilities.rowLocks) return
+      const held = await this.#hold(missing.map((b) => b.sha256))
+      missing = missing.filter((b) => !held.has(b.sha256))
+    }
+  }
+
+  async #insert(unique: readonly { data: Uint8Array; sha256: string }[]): Promise<void> {
     const at = now()
-    let batch: typeof unique = []
+    let batch: { data: Uint8Array; sha256: string }[] = []
     let bytes = 0
     let sent = false
     const flush = async () => {
@@ -71,6 +90,21 @@ export class BlobsRepo {
       bytes += blob.data.byteLength
     }
     await flush()
+  }
+
+  /** Locks those of `sha256s` that are stored (PostgreSQL); answers which they are. */
+  async #hold(sha256s: readonly string[]): Promise<Set<string>> {
+    const held = new Set<string>()
+    for (let i = 0; i < sha256s.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('blobs')
+        .select('sha256')
+        .where('sha256', 'in', sha256s.slice(i, i + 500))
+        .forKeyShare()
+        .execute()
+      for (const row of rows) held.add(row.sha256)
+    }
+    return held
   }
 
   /** The bytes stored under `sha256`; a large blob is read a slice at a time. */

@@ -195,7 +195,7 @@ export class DeploymentsRepo {
       const adding = { items: artifacts.length, bytes }
       const refusal = await new UsageRepo(trx).charge(owner, 'runArtifacts', adding, limits)
       if (refusal) throw new OverQuota(owner, refusal)
-      await this.#storeBlobs(trx, artifacts)
+      await new BlobsRepo(trx, this.capabilities).putMany(artifacts)
       for (let i = 0; i < artifacts.length; i += 200) {
         await trx
           .insertInto('run_artifacts')
@@ -208,33 +208,6 @@ export class DeploymentsRepo {
       }
       return true
     })
-  }
-
-  /**
-   * Stores the artifacts' bytes and, on PostgreSQL, keeps them from being freed until the
-   * transaction ends: a blob that existed already is not written again (nor locked) by the
-   * insert, and the retention cleanup of another process may free it in that moment; the lock
-   * finds such a blob gone, and it is stored again.
-   */
-  async #storeBlobs(trx: Kysely<Database>, artifacts: readonly RunArtifactData[]): Promise<void> {
-    const blobs = new BlobsRepo(trx)
-    let missing: readonly RunArtifactData[] = artifacts
-    for (let attempt = 0; missing.length > 0 && attempt < 3; attempt++) {
-      await blobs.putMany(missing)
-      if (!this.capabilities.rowLocks) return
-      const wanted = [...new Set(missing.map((a) => a.sha256))]
-      const held = new Set<string>()
-      for (let i = 0; i < wanted.length; i += 500) {
-        const rows = await trx
-          .selectFrom('blobs')
-          .select('sha256')
-          .where('sha256', 'in', wanted.slice(i, i + 500))
-          .forKeyShare()
-          .execute()
-        for (const row of rows) held.add(row.sha256)
-      }
-      missing = missing.filter((a) => !held.has(a.sha256))
-    }
   }
 
   /**

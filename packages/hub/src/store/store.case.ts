@@ -351,6 +351,33 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
       expect(turns).toBeGreaterThanOrEqual(3)
     })
 
+    it.runIf(kind === 'postgres')(
+      'stored again in a transaction, are held from another process until it ends (PostgreSQL)',
+      async () => {
+        // What a push does while another process's retention cleanup frees unreferenced blobs:
+        // the blob exists already, so the insert neither writes nor locks it; putMany's hold
+        // keeps the cleanup from deleting it before the push's revision references it.
+        const data = bytes('a document pushed again')
+        const key = await store.blobs.put(data)
+        const other = await openStore(underTest.options)
+        try {
+          const tryDelete = () =>
+            other.kysely.transaction().execute(async (trx) => {
+              await sql`set local lock_timeout = '50ms'`.execute(trx)
+              await trx.deleteFrom('blobs').where('sha256', '=', key).execute()
+            })
+          await store.transaction(async (tx) => {
+            await tx.blobs.putMany([{ data, sha256: key }])
+            await expect(tryDelete()).rejects.toThrow(/lock timeout/i)
+          })
+          await tryDelete()
+          expect(await store.blobs.get(key)).toBeUndefined()
+        } finally {
+          await other.close()
+        }
+      },
+    )
+
     it('store empty bytes', async () => {
       const key = await store.blobs.put(new Uint8Array(0))
       const got = await store.blobs.get(key)
