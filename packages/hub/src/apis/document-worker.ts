@@ -13,15 +13,19 @@ import {
   type SourceInfo,
 } from '@svc/engine'
 
-/** A pushed document to read, and the latest revision's document to diff it against. */
+/**
+ * A pushed document to read, and the latest revision's document to diff it against, as UTF-8
+ * bytes: the thread is handed their buffers (moved, not copied) and decodes them itself, since
+ * copying a string of tens of megabytes into a thread holds the event loop for as long.
+ */
 export type AnalysisTask = {
-  readonly text: string
+  readonly document: Uint8Array
   readonly protocol: Protocol | undefined
   /** The largest document accepted (the engine's own limit is raised to it when lower). */
   readonly maxBytes: number
   /** The hub's limit on the pushed document's nodes once its YAML aliases are expanded. */
   readonly maxExpandedNodes: number
-  readonly previous?: { readonly text: string; readonly protocol: Protocol }
+  readonly previous?: { readonly document: Uint8Array; readonly protocol: Protocol }
 }
 
 export type Analysis =
@@ -46,10 +50,11 @@ export type Analysis =
  * The thread is terminated when the analysis outlives its time, and dies past its heap limit.
  */
 export default async function analyse(task: AnalysisTask): Promise<Analysis> {
+  const text = decoder.decode(task.document)
   let parsed: ParseApiResult
   try {
     parsed = await parseApi(
-      { text: task.text },
+      { text },
       {
         ...(task.protocol ? { protocol: task.protocol } : {}),
         // Positions for YAML and small JSON; a large JSON document's would cost a scan of it.
@@ -81,8 +86,9 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
     parseIssues: parsed.parseIssues,
   } as const
   if (!task.previous) return found
+  const previousText = decoder.decode(task.previous.document)
   const previous = await parseApi(
-    { text: task.previous.text },
+    { text: previousText },
     // The stored revision passed the limits it was pushed under; its time and memory count here.
     {
       protocol: task.previous.protocol,
@@ -90,10 +96,7 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
       limits: { maxBytes: Infinity, maxExpandedNodes: Infinity },
     },
   )
-  const changelog = await diffParsed(
-    { parsed: previous, text: task.previous.text },
-    { parsed, text: task.text },
-  )
+  const changelog = await diffParsed({ parsed: previous, text: previousText }, { parsed, text })
   return { ...found, changelog: withoutPositions(changelog) }
 }
 
@@ -114,3 +117,6 @@ function withoutPositions(changelog: Changelog): Changelog {
     issues: { before: strip(changelog.issues.before), after: strip(changelog.issues.after) },
   }
 }
+
+/** Pushed documents were checked to be UTF-8; a stored one was pushed. */
+const decoder = new TextDecoder()

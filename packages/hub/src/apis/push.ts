@@ -4,7 +4,6 @@ import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
 import { chargeStorage } from '../quotas/charge.js'
 import type { QuotaLimits } from '../quotas/settings.js'
-import { decodeInSlices } from '../http/text-digest.js'
 import { StaleRevisionError, type ApiWithOwner, type RevisionListing } from '../store/apis-repo.js'
 import { now } from '../store/ids.js'
 import type { RevisionOrigin } from '../store/schema.js'
@@ -128,7 +127,7 @@ async function analyse(
   const { store, document } = request
   const analysis = await request.documents.analyse(
     {
-      text: document.text,
+      document: document.bytes,
       protocol: document.protocol,
       maxBytes: request.maxBytes,
       ...(latest ? { previous: await storedDocument(store, latest) } : {}),
@@ -243,5 +242,5 @@ function notAnApiDescription(error: {
 async function storedDocument(store: Repos, revision: RevisionListing) {
   const bytes = await store.blobs.get(revision.content_hash)
   if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
-  return { text: await decodeInSlices(bytes), protocol: revision.protocol }
+  return { document: bytes, protocol: revision.protocol }
 }

@@ -393,7 +393,7 @@ async function revisionIssues(
   if (!data) throw new Error(`blob ${revision.content_hash} of ${revision.id} is missing`)
   const analysis = await hub.documents.analyse(
     {
-      text: new TextDecoder().decode(data),
+      document: data,
       protocol: revision.protocol,
       maxBytes: Math.max(hub.config.documentBytes, data.byteLength),
     },
