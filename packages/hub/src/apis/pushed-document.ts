@@ -4,7 +4,6 @@ import { ApiError, invalidRequest } from '../errors/index.js'
 import { readLimitedBody } from '../http/limited-body.js'
 import { digestInSlices, TextDigest } from '../http/text-digest.js'
 import { offload } from '../offload/pool.js'
-import { sha256Hex } from '../store/blobs-repo.js'
 
 export { PublishedAt, PushEnvelopeSchema, VersionLabel } from './push-envelope.js'
 
@@ -97,15 +96,20 @@ export async function readPushedDocument(
 /**
  * A document the hub fetched from an API's `sourceUrl`: its Content-Type is kept when it is one
  * of {@link DOCUMENT_MEDIA_TYPES}; otherwise (`text/plain`, `application/octet-stream` …) the
- * content tells what it is.
+ * content tells what it is. Hashed and decoded a slice at a time, as a push is.
  */
-export function fetchedDocument(bytes: Buffer, contentType: string | undefined): PushedDocument {
+export async function fetchedDocument(
+  bytes: Buffer,
+  contentType: string | undefined,
+): Promise<PushedDocument> {
   const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
   const known = Object.hasOwn(DOCUMENT_MEDIA_TYPES, essence)
+  const { sha256, text } = await digestInSlices(bytes)
+  if (text === undefined) throw notUtf8()
   return {
     bytes,
-    sha256: sha256Hex(bytes),
-    text: utf8(bytes),
+    sha256,
+    text,
     mediaType: known ? essence : undefined,
     protocol: known ? DOCUMENT_MEDIA_TYPES[essence] : undefined,
     version: null,
@@ -135,16 +139,6 @@ function documentMediaType(header: string | null): string {
     }
   }
   return type
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true })
-
-function utf8(bytes: Buffer): string {
-  try {
-    return decoder.decode(bytes)
-  } catch {
-    throw notUtf8()
-  }
 }
 
 function notUtf8(): ApiError {

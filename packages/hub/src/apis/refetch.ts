@@ -76,7 +76,7 @@ export async function refetchRevision(
     store: hub.store,
     caller,
     api,
-    document: fetchedDocument(Buffer.from(bytes), contentType),
+    document: await fetchedDocument(Buffer.from(bytes), contentType),
     maxBytes: config.documentBytes,
     documents: hub.documents,
     origin: 'refetch',

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { RunSettings } from '../config.js'
+import { decodeInSlices } from '../http/text-digest.js'
 import { chargeLimits, overQuota } from '../quotas/charge.js'
 import type { QuotaLimits } from '../quotas/settings.js'
 import type { RunOutcome } from '../store/deployments-repo.js'
@@ -55,7 +56,7 @@ export async function executeRun(
   if (!found.ok) return failRun(context, job.runId, sandboxRefusal(found.reason))
   const result = await (context.run ?? runBundle)({
     bundle,
-    document: new TextDecoder().decode(document),
+    document: await decodeInSlices(document),
     protocol: job.document.protocol,
     clientSettings: job.clientSettings,
     limits: settings,
