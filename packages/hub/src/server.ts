@@ -70,6 +70,7 @@ export async function startHub(
   const store = await openStore(storeOptions(config), startWait(config, log))
   log.info({ store: store.describe }, 'store ready')
   await store.cacheReads()
+  store.upkeepOffThread()
   const rateLimits = await RateLimits.start(config, store, log)
 
   // The app needs the public URL, which needs the port really bound (PORT=0 picks one).

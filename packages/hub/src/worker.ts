@@ -52,6 +52,7 @@ export function configuredRetention(
  */
 export async function startWorker(config: HubConfig, log: Logger): Promise<RunningWorker> {
   const store = await openStore(storeOptions(config), startWait(config, log))
+  store.upkeepOffThread()
   const outbound = outboundClient(config)
   const dispatcher = configuredDispatcher(config, store, outbound, log)
   dispatcher.start()

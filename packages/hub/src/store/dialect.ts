@@ -96,4 +96,11 @@ export type StoreDialect = {
   watchChanges?(): Promise<StoreChangeFeed>
   /** The queries that waited for another process's lock (engines whose locks are per file). */
   readonly lockWaits?: Readonly<LockWaits>
+  /**
+   * Moves the engine's upkeep of its files off this thread, for a process that serves requests
+   * (SQLite: copying the WAL into the database, which otherwise happens in a commit).
+   */
+  upkeepOffThread?(): void
+  /** Ends what the dialect started besides its connections; called before they are closed. */
+  close?(): Promise<void>
 }

@@ -51,7 +51,7 @@ export class Repos {
     projectReads?: ReadCache,
   ) {
     this.accounts = new AccountsRepo(db, tokens)
-    this.blobs = new BlobsRepo(db)
+    this.blobs = new BlobsRepo(db, capabilities)
     this.stacks = new StacksRepo(db)
     this.projects = new ProjectsRepo(db, projectReads)
     this.apis = new ApisRepo(db, capabilities)
@@ -178,9 +178,19 @@ export class Store extends Repos {
     }
   }
 
+  /**
+   * Moves the engine's upkeep of its files off the event loop (SQLite's WAL checkpoints: a
+   * thread of their own, store/sqlite/checkpointer.ts). The hub's server and worker turn it on;
+   * short-lived tools leave the engine to do it.
+   */
+  upkeepOffThread(): void {
+    this.#dialect.upkeepOffThread?.()
+  }
+
   async close(): Promise<void> {
     await this.#tokens.close()
     await this.#projectReads.close()
+    await this.#dialect.close?.()
     await this.#dialect.db.destroy()
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '../dialect.js'
 import type { Database } from '../schema.js'
 import type { WriteCount } from '../read-cache.js'
+import { startCheckpointer, type Checkpointer } from './checkpointer.js'
 import { HubSqliteDialect } from './sqlite-driver.js'
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = {
@@ -78,11 +79,24 @@ export function openSqlite(
     seenAt = now
     return seen
   }
+  let checkpointer: Checkpointer | undefined
   return {
     db,
     capabilities: SQLITE_CAPABILITIES,
     describe: `sqlite ${file}`,
     lockWaits,
+    upkeepOffThread: () => {
+      if (file === ':memory:' || checkpointer) return
+      checkpointer = startCheckpointer(file, () => {
+        // Without the thread the WAL would grow without end: commits checkpoint again.
+        if (database.open) database.pragma('wal_autocheckpoint = 1000')
+      })
+      database.pragma('wal_autocheckpoint = 0')
+    },
+    close: async () => {
+      await checkpointer?.close()
+      checkpointer = undefined
+    },
     ping: async () => {
       await sql`select 1`.execute(db)
     },
