@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { startHub, type CommandRun, type HubProcess } from './support/hub-process.js'
@@ -153,10 +154,11 @@ for (const kind of await storeKinds()) {
             let pid: number | undefined
             other = hub.adminProcess(['charge-credits', 'wait', '5'], (child) => (pid = child.pid))
             // The process reaches the ledger while this transaction holds it, and waits for it:
-            // SQLite's busy handler sleeps in the main thread. Without the lock, it would read the
-            // balance of 5 and then fail to write (SQLITE_BUSY_SNAPSHOT).
+            // with the store open, its event loop idles between tries of the lock (the driver
+            // waits without blocking it). Without the lock, it would read the balance of 5 and
+            // then fail to write (SQLITE_BUSY_SNAPSHOT).
             await eventually(
-              () => (sleepingIn(pid) ? true : undefined),
+              async () => ((await waitingOnStore(pid, hub.dataDir)) ? true : undefined),
               'the other charge to wait for the lock',
             )
           })
@@ -170,12 +172,27 @@ for (const kind of await storeKinds()) {
   })
 }
 
-/** Whether the main thread of process `pid` is in a timed sleep (not Node's event-loop wait). */
-function sleepingIn(pid: number | undefined): boolean {
+/**
+ * Whether process `pid` has the store's file open and its main thread idles in its event loop,
+ * three times in a row: a charge that found no lock would have answered and exited by then.
+ */
+async function waitingOnStore(pid: number | undefined, dataDir: string): Promise<boolean> {
   if (pid === undefined) return false
-  try {
-    return readFileSync(`/proc/${pid}/wchan`, 'utf8') === 'hrtimer_nanosleep'
-  } catch {
-    return false
+  for (let sample = 0; sample < 3; sample++) {
+    if (sample > 0) await new Promise((resolve) => setTimeout(resolve, 100))
+    try {
+      const files = readdirSync(`/proc/${pid}/fd`).map((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`)
+        } catch {
+          return ''
+        }
+      })
+      if (!files.includes(join(dataDir, 'hub.db'))) return false
+      if (readFileSync(`/proc/${pid}/wchan`, 'utf8') !== 'do_epoll_wait') return false
+    } catch {
+      return false
+    }
   }
+  return true
 }
