@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { aliasBomb } from '../../hub/test/support/documents.js'
 import {
   expectFailureStdout,
   fixtureDir,
@@ -104,20 +105,6 @@ type Pet {
   name: String
 }
 `
-
-/** The alias-expansion bomb of issue 36: 990 aliases of one 3,000-property schema (~18M nodes). */
-const ALIAS_BOMB = [
-  'openapi: 3.0.3',
-  'info: { title: bomb, version: "1" }',
-  'paths: {}',
-  'components:',
-  '  schemas:',
-  '    Big: &big',
-  '      type: object',
-  '      properties:',
-  ...Array.from({ length: 3_000 }, (_, i) => `        field_${i}: { type: string }`),
-  ...Array.from({ length: 990 }, (_, i) => `    Copy${i}: *big`),
-].join('\n')
 
 const files = {
   'clean.yaml': CLEAN,
@@ -377,13 +364,16 @@ describe('svc check: documents that cannot be read (exit 1)', () => {
   })
 
   it('an alias bomb is refused by its expanded size, the message naming the limit', async () => {
-    const text = await check(['-'], { stdin: ALIAS_BOMB })
+    const text = await check(['-'], { stdin: aliasBomb(3_000, 990, 'bomb') })
     expect(text.code).toBe(1)
     expect(text.stdout).toBe('')
     expect(text.stderr).toBe(
       'error: <stdin>: The YAML document has more than 10,000,000 nodes once its aliases are expanded (the limit on expanded nodes); refusing what looks like an alias bomb.\n',
     )
-    unreadable(await check(['-', '--json'], { stdin: ALIAS_BOMB }), 'too_complex')
+    unreadable(
+      await check(['-', '--json'], { stdin: aliasBomb(3_000, 990, 'bomb') }),
+      'too_complex',
+    )
   })
 
   it('--max-bytes refuses a larger file, and the same file passes under a higher limit', async () => {

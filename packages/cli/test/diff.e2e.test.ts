@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { aliasBomb } from '../../hub/test/support/documents.js'
 import {
   expectFailureStdout,
   fixtureDir,
@@ -336,20 +337,6 @@ describe('svc diff - (standard input)', () => {
   })
 })
 
-/** The alias-expansion bomb of issue 36: 990 aliases of one 3,000-property schema (~18M nodes). */
-const ALIAS_BOMB = [
-  'openapi: 3.0.3',
-  'info: { title: bomb, version: "1" }',
-  'paths: {}',
-  'components:',
-  '  schemas:',
-  '    Big: &big',
-  '      type: object',
-  '      properties:',
-  ...Array.from({ length: 3_000 }, (_, i) => `        field_${i}: { type: string }`),
-  ...Array.from({ length: 990 }, (_, i) => `    Copy${i}: *big`),
-].join('\n')
-
 describe('svc diff: documents that cannot be read (exit 1)', () => {
   it('a directory: the message on stderr, nothing on stdout', async () => {
     const run = await diff(['petstore-v1.yaml', 'a-directory'], { cwd: scratch.dir })
@@ -378,13 +365,15 @@ describe('svc diff: documents that cannot be read (exit 1)', () => {
   })
 
   it('an alias bomb on either side is refused by its expanded size, naming the limit', async () => {
-    const text = await diff(['petstore-v1.yaml', '-'], { stdin: ALIAS_BOMB })
+    const text = await diff(['petstore-v1.yaml', '-'], { stdin: aliasBomb(3_000, 990, 'bomb') })
     expect(text.code).toBe(1)
     expect(text.stdout).toBe('')
     expect(text.stderr).toMatch(
       /^error: <stdin>: The YAML document has more than 10,000,000 nodes once its aliases are expanded \(the limit on expanded nodes\)/,
     )
-    const run = await diff(['-', 'petstore-v2.yaml', '--json'], { stdin: ALIAS_BOMB })
+    const run = await diff(['-', 'petstore-v2.yaml', '--json'], {
+      stdin: aliasBomb(3_000, 990, 'bomb'),
+    })
     expect(unreadable(run, 'too_complex').file).toBe('<stdin>')
   })
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { aliasBomb } from '../../hub/test/support/documents.js'
 import { hostileUrls, nonHttpUrls } from './support/hostile-urls.js'
 import { startLoopbackServer, type LoopbackServer } from './support/loopback.js'
 import {
@@ -43,20 +44,6 @@ const missingRef = JSON.stringify({
     },
   },
 })
-
-/** The alias-expansion bomb of issue 36: 990 aliases of one 3,000-property schema (~18M nodes). */
-const aliasBomb = [
-  'openapi: 3.0.3',
-  'info: { title: bomb, version: "1" }',
-  'paths: {}',
-  'components:',
-  '  schemas:',
-  '    Big: &big',
-  '      type: object',
-  '      properties:',
-  ...Array.from({ length: 3_000 }, (_, i) => `        field_${i}: { type: string }`),
-  ...Array.from({ length: 990 }, (_, i) => `    Copy${i}: *big`),
-].join('\n')
 
 let server: StackServer
 /** Listens on 127.0.0.1 and [::1] and serves the petstore: a URL let through would answer 200. */
@@ -271,7 +258,7 @@ describe('request bodies', () => {
       [JSON.stringify({ title: 'no openapi key' }), /neither an OpenAPI description/],
       [{ title: 'no openapi key' }, /neither an OpenAPI description/],
       [
-        aliasBomb,
+        aliasBomb(3_000, 990, 'bomb'),
         /more than 10,000,000 nodes once its aliases are expanded \(the limit on expanded/,
       ],
     ] as const
