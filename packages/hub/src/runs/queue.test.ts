@@ -5,6 +5,7 @@ import { eventually } from '../../test/support/poll.js'
 import type { RunSettings } from '../config.js'
 import { DEFAULT_QUOTAS } from '../quotas/table.js'
 import type { QuotaLimits } from '../quotas/settings.js'
+import { revisionRow } from '../store/apis-repo.case.js'
 import { seed } from '../store/deployments-repo.case.js'
 import type { Store } from '../store/store.js'
 import { INTERRUPTED, RunQueue, type Admission, type RunTicket } from './queue.js'
@@ -42,7 +43,7 @@ describe('RunQueue', () => {
         created_by: fixture.alice.id,
       })
     ).id
-    await store.apis.appendRevision(revision(fixture.api.id, fixture.alice.id))
+    await store.apis.appendRevision(revisionRow(fixture.api.id, fixture.alice.id))
     started.length = 0
     endings.clear()
   })
@@ -216,28 +217,3 @@ describe('RunQueue', () => {
     expect(await store.usage.usage(fixture.alice.id)).toEqual({})
   })
 })
-
-function revision(apiId: string, by: string) {
-  return {
-    api_id: apiId,
-    document: new TextEncoder().encode('openapi: 3.1.0'),
-    media_type: 'application/yaml',
-    protocol: 'oas' as const,
-    format: 'yaml' as const,
-    spec_version: '3.1.0',
-    version: null,
-    published_at: null,
-    retrieved_at: new Date().toISOString(),
-    created_by: by,
-    origin: 'push' as const,
-    previous_revision_id: null,
-    issue_errors: 0,
-    issue_warnings: 0,
-    issue_debug: 0,
-    summary: JSON.stringify({ diff: false, details: {} }),
-    breaking: 0,
-    warning: 0,
-    info: 0,
-    changes: '[]',
-  }
-}

@@ -346,8 +346,21 @@ function newRevision(
   document: string,
   previous: string | null,
 ): AppendRevision {
+  return revisionRow(api.id, by.id, document, previous)
+}
+
+/**
+ * A revision of the API `apiId` pushed by the user `byId`: `document` (as text) onto
+ * `previous`, with an empty changelog; for the store tests that need revisions to exist.
+ */
+export function revisionRow(
+  apiId: string,
+  byId: string,
+  document = 'openapi: 3.1.0',
+  previous: string | null = null,
+): AppendRevision {
   return {
-    api_id: api.id,
+    api_id: apiId,
     document: bytes(document),
     media_type: 'application/yaml',
     protocol: 'oas',
@@ -356,7 +369,7 @@ function newRevision(
     version: null,
     published_at: null,
     retrieved_at: new Date().toISOString(),
-    created_by: by.id,
+    created_by: byId,
     origin: 'push',
     previous_revision_id: previous,
     issue_errors: 0,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { revisionRow } from './apis-repo.case.js'
 import type { RunOutcome } from './deployments-repo.js'
 import type { AccountRow } from './schema.js'
 import type { Store } from './store.js'
@@ -138,28 +139,7 @@ export function runDeploymentsRepoTests(current: () => Store): void {
         created_by: alice.id,
       })
       const push = (document: string, previous: string | null) =>
-        store.apis.appendRevision({
-          api_id: api.id,
-          document: bytes(document),
-          media_type: 'application/yaml',
-          protocol: 'oas',
-          format: 'yaml',
-          spec_version: '3.1.0',
-          version: null,
-          published_at: null,
-          retrieved_at: new Date().toISOString(),
-          created_by: alice.id,
-          origin: 'push',
-          previous_revision_id: previous,
-          issue_errors: 0,
-          issue_warnings: 0,
-          issue_debug: 0,
-          summary: JSON.stringify({ diff: false, details: {} }),
-          breaking: 0,
-          warning: 0,
-          info: 0,
-          changes: '[]',
-        })
+        store.apis.appendRevision(revisionRow(api.id, alice.id, document, previous))
       const first = await push('one', null)
       const second = await push('two', first.id)
       const newRun = (revision: string | null) =>

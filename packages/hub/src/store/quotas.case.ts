@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { revisionRow } from './apis-repo.case.js'
 import { seed } from './deployments-repo.case.js'
 import type { RunOutcome } from './deployments-repo.js'
 import { openStore, type StoreOptions } from './open-store.js'
@@ -107,7 +108,7 @@ export function runQuotaStoreTests(current: () => { store: Store; options: Store
     it('recount makes the usage what the records hold', async () => {
       const { store } = current()
       const { alice, project, v1, api } = await seed(store)
-      await store.apis.appendRevision(revision(api.id, alice.id, 'openapi: 3.1.0'))
+      await store.apis.appendRevision(revisionRow(api.id, alice.id, 'openapi: 3.1.0'))
       const run = await finishedRun(store, project, v1, alice.id, ['a', 'bb'])
       expect(run).toBeDefined()
       await store.projects.replaceBaseFiles(project, [
@@ -214,7 +215,7 @@ export function runQuotaStoreTests(current: () => { store: Store; options: Store
       const old = await finishedRun(store, project, v1, alice.id, ['only old', 'shared', 'doc'])
       const kept = await finishedRun(store, project, v1, alice.id, ['shared'])
       // A revision document with the same bytes as an artifact keeps the blob too.
-      await store.apis.appendRevision(revision(api.id, alice.id, 'doc'))
+      await store.apis.appendRevision(revisionRow(api.id, alice.id, 'doc'))
       const before = await store.usage.usage(alice.id)
       expect(before.runArtifacts).toEqual({ items: 4, bytes: 23 })
 
@@ -264,7 +265,7 @@ export function runQuotaStoreTests(current: () => { store: Store; options: Store
     it('counts what every account stored before it as its usage', async () => {
       const { store } = current()
       const { alice, project, v1, api } = await seed(store)
-      await store.apis.appendRevision(revision(api.id, alice.id, 'openapi: 3.1.0'))
+      await store.apis.appendRevision(revisionRow(api.id, alice.id, 'openapi: 3.1.0'))
       await finishedRun(store, project, v1, alice.id, ['abc', 'de'])
       // Back to the schema before 0013, with this data in it, then migrate again.
       const db = store.kysely
@@ -325,31 +326,6 @@ function artifacts(texts: readonly string[]) {
     const data = bytes(text)
     return { path: `f${i}.ts`, size: data.byteLength, sha256: sha256(data), data }
   })
-}
-
-function revision(apiId: string, by: string, document: string) {
-  return {
-    api_id: apiId,
-    document: bytes(document),
-    media_type: 'application/yaml',
-    protocol: 'oas' as const,
-    format: 'yaml' as const,
-    spec_version: '3.1.0',
-    version: null,
-    published_at: null,
-    retrieved_at: new Date().toISOString(),
-    created_by: by,
-    origin: 'push' as const,
-    previous_revision_id: null,
-    issue_errors: 0,
-    issue_warnings: 0,
-    issue_debug: 0,
-    summary: JSON.stringify({ diff: false, details: {} }),
-    breaking: 0,
-    warning: 0,
-    info: 0,
-    changes: '[]',
-  }
 }
 
 function at(minute: number): string {
