@@ -1,9 +1,7 @@
-import ipaddr from 'ipaddr.js'
 import { addressRange, type IpAddress } from './address.js'
+import { cidrsContain, CidrError, parseCidr, type Cidr } from './cidr.js'
 import { AllowListError } from './errors.js'
 import { originKey, parseHost } from './hostname.js'
-
-type Cidr = readonly [IpAddress, number]
 
 /**
  * The operator's exceptions to the guard, parsed from `SVC_HUB_ALLOW_PRIVATE_NETWORKS`: CIDRs
@@ -54,9 +52,7 @@ export class AllowList {
   admitsAddress(address: IpAddress, name?: string): boolean {
     const loopbackNamed = name === undefined || isLoopbackName(name)
     if (this.#loopback && loopbackNamed && addressRange(address) === 'loopback') return true
-    return this.#cidrs.some(
-      ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
-    )
+    return cidrsContain(this.#cidrs, address)
   }
 
   /** @internal Whether the reserved `name` may be resolved: a loopback name when loopback is admitted. */
@@ -100,7 +96,7 @@ export function parseAllowList(text: string | undefined): AllowList {
     const entry = raw.trim()
     if (entry === '') continue
     if (entry.includes('://')) origins.add(parseOrigin(entry))
-    else cidrs.push(parseCidr(entry))
+    else cidrs.push(allowedCidr(entry))
   }
   return cidrs.length === 0 && origins.size === 0 ? EMPTY_ALLOW_LIST : new AllowList(cidrs, origins)
 }
@@ -126,22 +122,16 @@ function parseOrigin(entry: string): string {
   return originKey(url.protocol, host, url.port)
 }
 
-function parseCidr(entry: string): Cidr {
-  const [address = '', bitsText, ...rest] = entry.split('/')
-  const v4 = ipaddr.IPv4.isValidFourPartDecimal(address)
-  // Only the canonical forms: `10.1/8` or `0xa.0.0.0/8` in an operator's config is a typo.
-  if (rest.length > 0 || (!v4 && (!ipaddr.IPv6.isValid(address) || address.includes('%')))) {
-    throw new AllowListError(entry, 'expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an origin')
+function allowedCidr(entry: string): Cidr {
+  try {
+    return parseCidr(entry)
+  } catch (error) {
+    if (!(error instanceof CidrError)) throw error
+    throw new AllowListError(
+      entry,
+      error.problem === 'form'
+        ? 'expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an origin'
+        : error.message,
+    )
   }
-  const network = ipaddr.parse(address)
-  const max = v4 ? 32 : 128
-  const bits = bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN
-  if (!(bits >= 0 && bits <= max)) {
-    throw new AllowListError(entry, `the prefix length must be 0 to ${max}`)
-  }
-  // Addresses are compared in their IPv4 form when IPv4-mapped, so the entry is too.
-  if (network instanceof ipaddr.IPv6 && network.isIPv4MappedAddress() && bits >= 96) {
-    return [network.toIPv4Address(), bits - 96]
-  }
-  return [network, bits]
 }

@@ -1,4 +1,5 @@
 export { parseAllowList, type AllowList } from './allow-list.js'
+export { cidrsContain, CidrError, parseCidr, type Cidr } from './cidr.js'
 export {
   AllowListError,
   OutboundFailed,

@@ -1,8 +1,5 @@
-import ipaddr from 'ipaddr.js'
+import { cidrsContain, CidrError, parseCidr, type Cidr } from '@svc/safe-fetch'
 import type { IpAddress } from './address.js'
-import { nodeAddress } from './address.js'
-
-type Range = readonly [IpAddress, number]
 
 /** Names a `SVC_HUB_TRUSTED_PROXIES` entry may use for a set of ranges. */
 const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
@@ -22,10 +19,10 @@ export class TrustedProxiesError extends Error {
  * {@link parseTrustedProxies}.
  */
 export class TrustedProxies {
-  readonly #ranges: readonly Range[]
+  readonly #ranges: readonly Cidr[]
   readonly #text: string
 
-  constructor(ranges: readonly Range[], text: string) {
+  constructor(ranges: readonly Cidr[], text: string) {
     this.#ranges = ranges
     this.#text = text
   }
@@ -37,9 +34,7 @@ export class TrustedProxies {
 
   /** Whether `address` is one of the trusted proxies. */
   trusts(address: IpAddress): boolean {
-    return this.#ranges.some(
-      ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
-    )
+    return cidrsContain(this.#ranges, address)
   }
 
   /** The entries as given, normalised (`none` for the empty list): for the start-up log line. */
@@ -60,38 +55,25 @@ export const NO_TRUSTED_PROXIES = new TrustedProxies([], '')
  * parseTrustedProxies('loopback,10.1.0.0/16').trusts(ipaddr.parse('10.1.2.3')) // true
  */
 export function parseTrustedProxies(text: string | undefined): TrustedProxies {
-  const ranges: Range[] = []
+  const ranges: Cidr[] = []
   const entries: string[] = []
   for (const raw of (text ?? '').split(',')) {
     const entry = raw.trim().toLowerCase()
     if (entry === '') continue
     const keyword = KEYWORDS[entry]
-    ranges.push(...(keyword ? keyword.map(range) : [entryRange(entry)]))
+    ranges.push(...(keyword ? keyword.map((cidr) => parseCidr(cidr)) : [entryCidr(entry)]))
     entries.push(entry)
   }
   return ranges.length === 0 ? NO_TRUSTED_PROXIES : new TrustedProxies(ranges, entries.join(','))
 }
 
-function entryRange(entry: string): Range {
-  if (!entry.includes('/')) {
-    const address = nodeAddress(entry)
-    if (!address || entry.startsWith('[')) throw invalid(entry)
-    return [address, address.kind() === 'ipv4' ? 32 : 128]
+function entryCidr(entry: string): Cidr {
+  try {
+    return parseCidr(entry)
+  } catch (error) {
+    if (error instanceof CidrError) throw invalid(entry)
+    throw error
   }
-  const [network = '', bits = ''] = entry.split('/')
-  const address = nodeAddress(network)
-  if (!address || network.startsWith('[') || !/^\d{1,3}$/.test(bits) || !ipaddr.isValidCIDR(entry))
-    throw invalid(entry)
-  return range(entry)
-}
-
-/** A CIDR; one of IPv4-mapped IPv6 addresses is the IPv4 CIDR it stands for, as peers are. */
-function range(cidr: string): Range {
-  const [network, bits] = ipaddr.parseCIDR(cidr)
-  if (network instanceof ipaddr.IPv6 && network.isIPv4MappedAddress() && bits >= 96) {
-    return [network.toIPv4Address(), bits - 96]
-  }
-  return [network, bits]
 }
 
 function invalid(entry: string): TrustedProxiesError {
