@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina'
+import { workerModule } from '../worker-module.js'
 import type { AnalysisSettings } from './analysis-settings.js'
 import type { Analysis, AnalysisTask } from './document-worker.js'
 
@@ -65,7 +66,7 @@ export class AnalysisThreads {
   #threads(): Piscina<AnalysisTask, Analysis> {
     if (this.#pool) return this.#pool
     const pool = new Piscina<AnalysisTask, Analysis>({
-      filename: new URL('./document-worker.js', import.meta.url).href,
+      filename: workerModule('./document-worker.js', import.meta.url).href,
       minThreads: 0,
       maxThreads: this.#settings.threads,
       idleTimeout: IDLE_MS,

@@ -1,18 +1,12 @@
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
+import { workerModule } from '../worker-module.js'
 import type * as Tasks from './worker.js'
 
 /** Idle threads end after this long; an idle hub keeps none. */
 const IDLE_MS = 30_000
 
-/**
- * The worker's compiled module: beside this one in `dist`. When this module runs from its
- * TypeScript source (the unit tests), the built one: a worker thread cannot load `.ts`.
- */
-const WORKER = new URL(
-  import.meta.url.endsWith('.ts') ? '../../dist/offload/worker.js' : './worker.js',
-  import.meta.url,
-)
+const WORKER = workerModule('./worker.js', import.meta.url)
 
 type TaskName = keyof typeof Tasks
 type TaskInput<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0]

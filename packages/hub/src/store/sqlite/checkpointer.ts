@@ -1,18 +1,10 @@
 import { Worker } from 'node:worker_threads'
+import { workerModule } from '../../worker-module.js'
 
 /** How often the WAL is copied into the database. */
 export const CHECKPOINT_INTERVAL_MS = 500
 
-/**
- * The worker's compiled module: beside this one in `dist`. When this module runs from its
- * TypeScript source (the unit tests), the built one: a worker thread cannot load `.ts`.
- */
-const WORKER = new URL(
-  import.meta.url.endsWith('.ts')
-    ? '../../../dist/store/sqlite/checkpoint-worker.js'
-    : './checkpoint-worker.js',
-  import.meta.url,
-)
+const WORKER = workerModule('./checkpoint-worker.js', import.meta.url)
 
 /** What a checkpoint did (SQLite's `wal_checkpoint` answer), or why it could not. */
 export type CheckpointResult =
