@@ -63,10 +63,7 @@ export class UsageRepo {
     const after = await this.#add(accountId, kind, adding)
     const growing = (['items', 'bytes'] as const).filter((m) => limits && adding[m] > 0)
     if (growing.length === 0) return undefined
-    const own = await this.#overridesOf(
-      accountId,
-      growing.map((m) => limits![m].quota),
-    )
+    const own = await this.overrides(accountId)
     for (const measure of growing) {
       const { quota, limit: fallback } = limits![measure]
       const limit = own[quota] ?? fallback
@@ -76,19 +73,6 @@ export class UsageRepo {
       return { quota, used, limit, adding: adding[measure], custom: quota in own }
     }
     return undefined
-  }
-
-  async #overridesOf(
-    accountId: string,
-    quotas: readonly string[],
-  ): Promise<Record<string, number>> {
-    const rows = await this.db
-      .selectFrom('quota_overrides')
-      .select(['quota', 'quota_limit'])
-      .where('account_id', '=', accountId)
-      .where('quota', 'in', quotas)
-      .execute()
-    return Object.fromEntries(rows.map((row) => [row.quota, Number(row.quota_limit)]))
   }
 
   async #add(accountId: string, kind: UsageKind, adding: Amount): Promise<Amount> {
