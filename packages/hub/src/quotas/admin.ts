@@ -2,7 +2,7 @@ import type { AccountUsage, QuotaUsage } from '@svc/hub-api'
 import { AdminError } from '../accounts/admin.js'
 import type { AccountRow } from '../store/schema.js'
 import type { Store } from '../store/store.js'
-import { formatSize } from './charge.js'
+import { quotaAmount } from './charge.js'
 import type { QuotaLimits } from './settings.js'
 import { DEFAULT_QUOTAS, findQuota, type QuotaRow } from './table.js'
 import { accountUsage } from './usage.js'
@@ -71,7 +71,7 @@ export function usageLines(usage: AccountUsage): string {
 
 /** `1.2 MiB of 2.00 GiB (default, SVC_HUB_QUOTA_RUN_ARTIFACT_BYTES)`. */
 export function quotaLine(q: QuotaUsage): string {
-  const amount = (n: number) => (q.unit === 'bytes' ? formatSize(n) : n.toLocaleString('en'))
+  const amount = (n: number) => quotaAmount(n, q.unit)
   const limit = q.limit === null ? 'no limit' : amount(q.limit)
   return `${amount(q.used)} of ${limit} (${q.custom ? 'own limit' : `default, ${q.setting}`})`
 }

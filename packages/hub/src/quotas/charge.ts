@@ -52,7 +52,7 @@ export function quotaExceeded(account: string, refusal: QuotaRefusal): ApiError 
  */
 export function overQuota(account: string, refusal: QuotaRefusal): string {
   const row = quotaRow(refusal.quota as QuotaId)
-  const amount = (n: number) => (row.measure === 'bytes' ? formatSize(n) : n.toLocaleString('en'))
+  const amount = (n: number) => quotaAmount(n, row.measure)
   const source = refusal.custom
     ? `its own limit, set with svc-hub admin set-quota`
     : `the hub's default, ${row.setting}`
@@ -62,8 +62,13 @@ export function overQuota(account: string, refusal: QuotaRefusal): string {
   )
 }
 
+/** An amount of a quota for people: a size for a bytes quota (`48.0 MiB`), else a count (`1,200`). */
+export function quotaAmount(n: number, measure: 'bytes' | 'count' | 'items'): string {
+  return measure === 'bytes' ? formatSize(n) : n.toLocaleString('en')
+}
+
 /** Bytes for people: `512 B`, `3.4 KiB`, `48.0 MiB`, `2.00 GiB`. */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`

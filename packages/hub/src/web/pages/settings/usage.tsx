@@ -1,6 +1,6 @@
 import { AccountUsageSchema, type AccountUsage, type QuotaUsage } from '@svc/hub-api'
 import { Hono } from 'hono'
-import { formatSize } from '../../../quotas/charge.js'
+import { quotaAmount } from '../../../quotas/charge.js'
 import { Badge, PageHead, Table } from '../../components.js'
 import type { WebContext, WebEnv } from '../../env.js'
 import { apiErrorPage, page, signInRedirect } from '../../responses.js'
@@ -62,8 +62,7 @@ const WHAT: Record<QuotaUsage['quota'], string> = {
 
 /** One row per quota: what it counts, used, the limit, how full, and where the limit comes from. */
 function UsageTable({ usage }: { usage: AccountUsage }) {
-  const amount = (q: QuotaUsage, n: number) =>
-    q.unit === 'bytes' ? formatSize(n) : n.toLocaleString('en')
+  const amount = (q: QuotaUsage, n: number) => quotaAmount(n, q.unit)
   return (
     <>
       <p class="lead">
