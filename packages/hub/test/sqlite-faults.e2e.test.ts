@@ -132,13 +132,20 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
     expect((await publishVersion(running, 'tools', '1.0.0')).status).toBe(201)
 
     // Everything written so far moved into hub.db and the WAL emptied, so that any write must
-    // grow a file; then a filler takes every free block.
-    const checkpoint = new SqliteDatabase(join(seen, 'hub.db'))
-    checkpoint.pragma('wal_checkpoint(TRUNCATE)')
-    checkpoint.close()
+    // grow a file; then a filler takes every free block. The hub is stopped meanwhile: a write
+    // of its own in between (its dispatcher's) would leave WAL space that the next write, once
+    // its checkpoint thread has copied it, could use again.
+    process.kill(running.pid, 'SIGSTOP')
     const filler = join(seen, 'filler')
-    expect(() => writeFileSync(filler, Buffer.alloc(16 << 20))).toThrow(/ENOSPC/)
-    expect(statfsSync(seen).bavail).toBe(0)
+    try {
+      const checkpoint = new SqliteDatabase(join(seen, 'hub.db'))
+      checkpoint.pragma('wal_checkpoint(TRUNCATE)')
+      checkpoint.close()
+      expect(() => writeFileSync(filler, Buffer.alloc(16 << 20))).toThrow(/ENOSPC/)
+      expect(statfsSync(seen).bavail).toBe(0)
+    } finally {
+      process.kill(running.pid, 'SIGCONT')
+    }
 
     expectUnavailable(await pushDocument(running, 'full', taggedDocument('b')), '5')
     expectUnavailable(await publishVersion(running, 'tools', '1.0.1'), '5')
