@@ -135,12 +135,20 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
     // grow a file; then a filler takes every free block. The hub is stopped meanwhile: a write
     // of its own in between (its dispatcher's) would leave WAL space that the next write, once
     // its checkpoint thread has copied it, could use again.
-    process.kill(running.pid, 'SIGSTOP')
+    // It may be stopped in the middle of a checkpoint of its own: then it goes on a moment, and
+    // the WAL is emptied again.
     const filler = join(seen, 'filler')
-    try {
+    await eventually(async () => {
+      process.kill(running.pid, 'SIGSTOP')
       const checkpoint = new SqliteDatabase(join(seen, 'hub.db'))
-      checkpoint.pragma('wal_checkpoint(TRUNCATE)')
+      const [emptied] = checkpoint.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[]
       checkpoint.close()
+      if (emptied?.busy === 0) return true
+      process.kill(running.pid, 'SIGCONT')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      return undefined
+    }, 'the WAL to be emptied')
+    try {
       expect(() => writeFileSync(filler, Buffer.alloc(16 << 20))).toThrow(/ENOSPC/)
       expect(statfsSync(seen).bavail).toBe(0)
     } finally {
