@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import SqliteDatabase from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PASSWORD } from './support/browser.js'
 import { startHub, type HubProcess } from './support/hub-process.js'
@@ -134,16 +134,14 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
     // Everything written so far moved into hub.db and the WAL emptied, so that any write must
     // grow a file; then a filler takes every free block. The hub is stopped meanwhile: a write
     // of its own in between (its dispatcher's) would leave WAL space that the next write, once
-    // its checkpoint thread has copied it, could use again.
-    // It may be stopped in the middle of a checkpoint of its own: then it goes on a moment, and
-    // the WAL is emptied again.
+    // its checkpoint thread has copied it, could use again. It may be stopped holding a lock
+    // (inside a checkpoint or a write of its own): then it goes on a moment, and the WAL is
+    // emptied again.
     const filler = join(seen, 'filler')
     await eventually(async () => {
       process.kill(running.pid, 'SIGSTOP')
-      const checkpoint = new SqliteDatabase(join(seen, 'hub.db'))
-      const [emptied] = checkpoint.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[]
-      checkpoint.close()
-      if (emptied?.busy === 0) return true
+      const emptied = emptyWal(running.pid, join(dataDir, 'hub.db'))
+      if (emptied?.busy === 0 && emptied.log === 0) return true
       process.kill(running.pid, 'SIGCONT')
       await new Promise((resolve) => setTimeout(resolve, 20))
       return undefined
@@ -199,3 +197,19 @@ describe.skipIf(!canMount)('SQLite: the disk is full', () => {
     await new WebSession(running.url).signUp('newcomer')
   })
 })
+
+/**
+ * Copies the WAL of the SQLite `file` of the process `pid` into it and truncates it
+ * (`wal_checkpoint(TRUNCATE)`), from inside the process's mount namespace (nsenter): SQLite
+ * resolves the symlink `/proc/<pid>/root` to this namespace's `/`, and would open another file.
+ * Answers SQLite's result; undefined when the checkpoint could not run.
+ */
+function emptyWal(pid: number, file: string): { busy: number; log: number } | undefined {
+  const script = `const db = new (require(${JSON.stringify(BETTER_SQLITE3)}))(process.argv[1])
+console.log(JSON.stringify(db.pragma('wal_checkpoint(TRUNCATE)')[0]))`
+  const run = spawnSync('nsenter', ['-t', String(pid), '-m', process.execPath, '-e', script, file])
+  if (run.status !== 0) return undefined
+  return JSON.parse(run.stdout.toString('utf8')) as { busy: number; log: number }
+}
+
+const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3')
