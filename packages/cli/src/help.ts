@@ -30,7 +30,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   logout: ['svc logout'],
   whoami: ['svc whoami', 'svc whoami --origin https://hub.example.com --json'],
-  publish: ['svc publish demo --version 1.0.0', 'svc publish --json'],
+  publish: ['svc publish demo --version 1.0.0', 'svc publish demo --json'],
   push: ['svc push demo --project @acme/billing', 'svc push --base-files --force'],
   pull: ['svc pull demo --project @acme/billing', 'svc pull --force'],
   completion: ['svc completion bash', 'svc completion zsh > ~/.zfunc/_svc'],

@@ -31,6 +31,9 @@ const token = () =>
 const SOURCE = 'a file path, an http(s) URL, or - for standard input'
 /** `[project]`: every command takes the only project of the app root when it is not named. */
 const PROJECT = 'the project under .svc/ (default: the only one)'
+/** publish and push send the project to a hub: in strict mode they take none by default (SPEC 4.9). */
+const PROJECT_NAMED_IN_STRICT_MODE =
+  'the project under .svc/ (default: the only one; needed with --json or --no-input)'
 
 /** The engine's DIFF_POLICIES, listed here so that `svc --help` does not load the engine. */
 const POLICIES = ['sunset', 'stability', 'version'] as const satisfies readonly DiffPolicy[]
@@ -294,7 +297,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       "Bundle a project's stack server and publish it with its source as a stack version.",
     )
-    .argument('[project]', PROJECT)
+    .argument('[project]', PROJECT_NAMED_IN_STRICT_MODE)
     .addOption(token())
     .option('--version <semver>', 'the version (default: version in deno.json)')
     .addOption(origin())
@@ -313,7 +316,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       "Replace a hub project's config with the project's client.json, and optionally its base files.",
     )
-    .argument('[project]', PROJECT)
+    .argument('[project]', PROJECT_NAMED_IN_STRICT_MODE)
     .option(
       '--project <@account/slug>',
       'the hub project (default: project in client.json); recorded there',

@@ -39,10 +39,17 @@ describe('svc --help: examples and a docs link for every command', () => {
   })
 
   it('shows [project] as optional and says it defaults to the only one', async () => {
-    for (const name of ['bundle', 'generate', 'clone', 'publish', 'push', 'pull']) {
+    for (const name of ['bundle', 'generate', 'clone', 'pull']) {
       const run = await runSvc([name, '--help'])
       expect(run.stdout, name).toMatch(
         /^ {2}project +the project under \.svc\/ \(default: the only one\)$/m,
+      )
+    }
+    // publish and push need it in strict mode (SPEC 4.9).
+    for (const name of ['publish', 'push']) {
+      const run = await runSvc([name, '--help'])
+      expect(run.stdout.replace(/\s+/g, ' '), name).toContain(
+        ' project the project under .svc/ (default: the only one; needed with --json or --no-input) ',
       )
     }
   })
@@ -131,16 +138,15 @@ describe('project inference: the same in every command', () => {
     expect(oneJson(generate)).toMatchObject({ type: 'generated', projectName: 'demo' })
     const clone = await root.svc(['clone', '-g', 'gen-typescript', '--json'])
     expect(clone.code, clone.stderr).toBe(0)
-    // publish, push and pull get as far as the hub, which refuses the token.
+    // publish, push and pull get as far as the hub, which refuses the token. publish and push
+    // only outside strict mode (SPEC 4.9: --json and --no-input need the project named).
     const token = ['--token', `svc_pat_${'x'.repeat(43)}`]
-    const publish = await root.svc(['publish', '--version', '1.0.0', '--json', ...token], hub())
-    expect(oneJson(publish)).toMatchObject({
-      type: 'failed',
-      projectName: 'demo',
-      stage: 'publish',
-    })
-    const push = await root.svc(['push', '--project', '@alice/demo', '--json', ...token], hub())
-    expect(oneJson(push)).toMatchObject({ type: 'failed', projectName: 'demo', stage: 'push' })
+    const publish = await root.svc(['publish', '--version', '1.0.0', ...token], hub())
+    expect(publish.code).toBe(1)
+    expect(publish.stderr).toMatch(/^Publishing demo failed at stage publish:\n/)
+    const push = await root.svc(['push', '--project', '@alice/demo', ...token], hub())
+    expect(push.code).toBe(1)
+    expect(push.stderr).toMatch(/^Pushing demo failed at stage push:\n/)
     const pull = await root.svc(['pull', '--project', '@alice/demo', '--json', ...token], hub())
     expect(pull.code).toBe(1)
     expect(oneJson(pull).message).toMatch(/^cannot pull @alice\/demo: the hub refused the token/)
@@ -174,12 +180,15 @@ describe('project inference: the same in every command', () => {
     const root = await acmeProject()
     const wrong = ['--token', `svc_pat_${'x'.repeat(43)}`]
     const advice = /the hub refused the token \(.*401.*\); run svc login again or pass --token/
-    const publish = await root.svc(['publish', '--version', '1.0.0', '--json', ...wrong], hub())
+    const publish = await root.svc(
+      ['publish', 'demo', '--version', '1.0.0', '--json', ...wrong],
+      hub(),
+    )
     expect(oneJson(publish).reason).toMatch(advice)
     const whoami = await root.svc(['whoami', ...wrong], hub())
     expect(whoami.code).toBe(1)
     expect(whoami.stderr).toMatch(advice)
-    const push = await root.svc(['push', '--project', '@acme/x', '--json', ...wrong], hub())
+    const push = await root.svc(['push', 'demo', '--project', '@acme/x', '--json', ...wrong], hub())
     expect(oneJson(push).reason).toMatch(advice)
     const malformed = await root.svc(['whoami', '--token', 'svc_pat_abc'], hub())
     expect(malformed.code).toBe(1)

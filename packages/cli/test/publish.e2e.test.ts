@@ -159,6 +159,35 @@ describe('svc publish: version and identity are settled before any network call'
   })
 })
 
+describe('svc publish: strict mode names the project, even the only one (SPEC 4.9)', () => {
+  it('--json or --no-input without <project> is exit 2 and nothing is published; without them, the only project is used', async () => {
+    const root = await project('@alice/only', '1.0.0')
+    const hub = ['--token', t.people.alice, '--origin', t.url]
+    for (const strict of [['--json'], ['--no-input'], ['--json', '--no-input']]) {
+      const run = await svc(root, ['publish', ...strict, ...hub])
+      expect(run.code, strict.join(' ')).toBe(2)
+      const recipe = recipeLines(run.stderr)
+      expect(recipe.error).toBe(
+        'error: Name the project: --json and --no-input never pick one, not even the only one (demo).',
+      )
+      expect(recipe.usage).toMatch(/^Usage: svc publish \[project\]/)
+      expect(recipe.example).toBe('Example: svc publish demo --version 1.0.0')
+      expect(recipe.discover).toBe('Discover: svc doctor (lists the projects of this app root)')
+      if (strict.includes('--json'))
+        expect(oneJson(run)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
+      else expect(run.stdout).toBe('')
+    }
+    expect((await t.get('/v1/stacks/alice/only/versions/1.0.0')).status).toBe(404)
+    // Named, strict mode publishes; unnamed outside strict mode, the only project is used.
+    const named = await svc(root, ['publish', 'demo', '--json', ...hub])
+    expect(named.code, named.stderr).toBe(0)
+    expect(oneJson(named)).toMatchObject({ type: 'published', version: '1.0.0' })
+    const inferred = await svc(root, ['publish', '--version', '1.0.1', ...hub])
+    expect(inferred.code, inferred.stderr).toBe(0)
+    expect(inferred.stdout).toMatch(/^Published demo as alice\/only@1\.0\.1\n/)
+  })
+})
+
 describe('svc publish: to the hub', () => {
   it('uploads the bundle and exactly the source set; the JSON result is as SPEC 4.9 says', async () => {
     const root = await project('@acme/catalog', '0.3.0')

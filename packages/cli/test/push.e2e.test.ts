@@ -176,6 +176,15 @@ describe('svc push: before any network call', () => {
       'error: Name the project: this app root has demo, other.',
     )
     expect(oneJson(missing)).toMatchObject({ type: 'error', code: 'usage', exitCode: 2 })
+    // SPEC 4.9: strict mode picks no project, not even the only one.
+    for (const strict of [['--json'], ['--no-input']]) {
+      const only = await svc(root, ['push', ...strict, '--origin', counter.origin], offline)
+      expect(only.code, strict.join(' ')).toBe(2)
+      expect(recipeLines(only.stderr).error).toBe(
+        'error: Name the project: --json and --no-input never pick one, not even the only one (demo).',
+      )
+      expect(recipeLines(only.stderr).usage).toMatch(/^Usage: svc push \[project\]/)
+    }
     const noToken = await svc(root, ['push', 'demo', '--no-input', '--origin', counter.origin], {
       env: { SVC_HUB_TOKEN: undefined, SVC_API_ORIGIN: undefined },
     })

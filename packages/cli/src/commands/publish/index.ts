@@ -10,6 +10,7 @@ import { hubAdvice } from '../../hub/advice.js'
 import { resolveCredentials } from '../../hub/credentials.js'
 import { hubRequest } from '../../hub/hub-client.js'
 import { requireToken } from '../../hub/require-token.js'
+import { isStrict } from '../../interactive.js'
 import { openProject } from '../../project/open-project.js'
 import { collectSourceFiles } from '../../project/source-files.js'
 import { checkAccount } from './account-check.js'
@@ -20,6 +21,8 @@ export type PublishOptions = {
   /** The version; `version` of the root manifest by default. */
   readonly version?: string | undefined
   readonly origin?: string | undefined
+  readonly json?: boolean | undefined
+  readonly input?: boolean | undefined
 }
 
 export type PublishStage = 'version' | 'identity' | 'bundle' | 'publish'
@@ -48,11 +51,12 @@ const RECIPE = {
 /**
  * `svc publish <project>`: resolves the version and the stack from the root manifest before any
  * network call, checks that the token's user may have the stack's account (`account-check.ts`),
- * bundles `server.js`, and uploads it with the project's source as one stack version. A stage that fails is a `failed` result naming it; a missing project or token is a
- * recipe error.
+ * bundles `server.js`, and uploads it with the project's source as one stack version. A stage that
+ * fails is a `failed` result naming it; a missing project or token is a recipe error, and so is
+ * an unnamed project in strict mode, even the only one (SPEC 4.9).
  */
 export async function publish(options: PublishOptions, io: CommandIO): Promise<PublishResult> {
-  const paths = openProject(options.project, io.cwd, RECIPE)
+  const paths = openProject(options.project, io.cwd, RECIPE, { strict: isStrict(options) })
   const credentials = requireToken(resolveCredentials(options, io.env), {
     command: 'publish',
     ...RECIPE,

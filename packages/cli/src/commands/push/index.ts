@@ -10,7 +10,7 @@ import type { CommandIO } from '../../command-io.js'
 import { atStage, RecipeError, StageFailure, stageFailed, type StageFailed } from '../../errors.js'
 import { resolveCredentials } from '../../hub/credentials.js'
 import { requireToken } from '../../hub/require-token.js'
-import { canPrompt, promptStreams } from '../../interactive.js'
+import { canPrompt, isStrict, promptStreams } from '../../interactive.js'
 import { collectBaseFiles } from '../../project/base-files.js'
 import { readClientConfig, writeClientConfig } from '../../project/client-config.js'
 import { openProject } from '../../project/open-project.js'
@@ -66,7 +66,8 @@ const RECIPE = {
 /**
  * `svc push <project>`: sends the project's `client.json` settings to a hub project that exists
  * (created in the web app), after `GET …/config` as the overwrite pre-check, and with
- * `--base-files` the app's hand-authored files.
+ * `--base-files` the app's hand-authored files. In strict mode the project is named, as for
+ * publish (SPEC 4.9): a script never sends the only one by default.
  */
 export async function push(options: PushOptions, io: CommandIO): Promise<PushResult> {
   if (options.baseFiles && options.baseFilesOnly)
@@ -75,7 +76,7 @@ export async function push(options: PushOptions, io: CommandIO): Promise<PushRes
       problem: 'Give --base-files or --base-files-only, not both.',
       discover: 'svc push --help',
     })
-  const paths = openProject(options.localProject, io.cwd, RECIPE)
+  const paths = openProject(options.localProject, io.cwd, RECIPE, { strict: isStrict(options) })
   const flagged =
     options.project === undefined ? undefined : destinationFlag(options.project, RECIPE)
   try {
