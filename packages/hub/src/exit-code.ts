@@ -16,7 +16,8 @@ export function exitCodeFor(error: unknown, writeErr: (text: string) => void): n
     error instanceof AdminError ||
     error instanceof ConfigError ||
     error instanceof StoreConfigError ||
-    // The port is taken, the database does not answer …: the message says it all.
+    // The database does not answer, a file cannot be read …: the message says it all (where
+    // the hub cannot listen, server.ts has made it a ConfigError naming PORT or HOST).
     isSystemError(error)
   ) {
     writeErr(`error: ${error.message}\n`)

@@ -13,6 +13,7 @@ import { RateLimits } from './ratelimit/index.js'
 import { openStore, startWait, storeOptions } from './store/index.js'
 import { ConnectionDrain } from './http/connection-drain.js'
 import { lingerOnClose } from './http/lingering-close.js'
+import { listenError } from './http/listen-error.js'
 import { logOutboundMode } from './outbound/guard.js'
 import { NO_DISPATCHER } from './webhooks/dispatcher.js'
 import { startRuns } from './runs/start-runs.js'
@@ -93,7 +94,7 @@ export async function startHub(
   } catch (error) {
     await rateLimits.close()
     await store.close()
-    throw error
+    throw listenError(error, config)
   }
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
