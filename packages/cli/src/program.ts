@@ -544,7 +544,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
 
   const webhooks = api
     .command('webhooks')
-    .description("Manage an API's webhooks: list, add, test, deliveries, retry.")
+    .description("Manage an API's webhooks: list, add, update, delete, test, deliveries, retry.")
   declareHelp(
     webhooks,
     [
@@ -696,6 +696,85 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       ),
     [
       'svc api webhooks retry acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 dlv_0a1b2c3d4e5f60718293a4b5',
+    ],
+    WEBHOOK_DOCS,
+  )
+
+  declareHelp(
+    webhooks
+      .command('update')
+      .description(
+        "Change a webhook's URL, description, minimum level or state; rotate its secret.",
+      )
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .option('--url <url>', 'where the hub POSTs events from now on (http or https)')
+      .option('--description <text>', 'a note on what receives the events ("" removes it)')
+      .addOption(
+        new Option(
+          '--min-level <level>',
+          'send revision events only with a change at this level or above',
+        ).choices(['breaking', 'warning', 'info']),
+      )
+      .option('--active', 'switch it on')
+      .option('--inactive', 'switch it off')
+      .option('--rotate-secret', 'replace its signing secret (printed this once)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhook } (webhook.secret with --rotate-secret)'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          webhookId: string | undefined,
+          flags: ApiFlags & {
+            url?: string
+            description?: string
+            minLevel?: 'breaking' | 'warning' | 'info'
+            active?: boolean
+            inactive?: boolean
+            rotateSecret?: boolean
+          },
+        ) => {
+          const { webhookUpdate } = await import('./commands/api/webhooks.js')
+          const { renderWebhookUpdate } = await import('./commands/api/webhooks.render.js')
+          const options = { ...flags, api: name, webhookId }
+          show(flags, renderWebhookUpdate, await webhookUpdate(options, io))
+        },
+      ),
+    [
+      'svc api webhooks update acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --min-level breaking',
+      'svc api webhooks update acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --rotate-secret',
+    ],
+    WEBHOOK_DOCS,
+  )
+
+  declareHelp(
+    webhooks
+      .command('delete')
+      .description('Delete a webhook with its delivery log; asks first, or takes --yes.')
+      .argument('[api]', API)
+      .argument('[webhook]', WEBHOOK_ID)
+      .option('--yes', 'delete without asking (needed with --json, --no-input or no terminal)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, webhookId }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          webhookId: string | undefined,
+          flags: ApiFlags & { yes?: boolean },
+        ) => {
+          const { webhookDelete } = await import('./commands/api/webhooks.js')
+          const { renderWebhookDelete } = await import('./commands/api/webhooks.render.js')
+          const options = { ...flags, api: name, webhookId }
+          show(flags, renderWebhookDelete, await webhookDelete(options, io))
+        },
+      ),
+    [
+      'svc api webhooks delete acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70',
+      'svc api webhooks delete acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --yes --json',
     ],
     WEBHOOK_DOCS,
   )

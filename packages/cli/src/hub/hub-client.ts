@@ -15,7 +15,7 @@ export class HubError extends Error {
 }
 
 export type HubRequest<T> = {
-  readonly method: 'GET' | 'POST' | 'PUT'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   readonly path: string
   /** What a 2xx answer's body must be (a schema of `@svc/hub-api`); anything else is a HubError. */
   readonly answer: z.ZodType<T>

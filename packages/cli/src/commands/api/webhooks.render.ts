@@ -4,8 +4,10 @@ import type { Output } from '../../output.js'
 import type {
   WebhookAddResult,
   WebhookDeliveriesResult,
+  WebhookDeleteResult,
   WebhookDeliveryResult,
   WebhooksListResult,
+  WebhookUpdateResult,
 } from './webhooks.js'
 
 export function renderWebhooksList(result: WebhooksListResult, output: Output): ExitCode {
@@ -43,6 +45,39 @@ export function renderWebhookAdd(result: WebhookAddResult, output: Output): Exit
     'The secret is shown this once: store it now where the receiver can read it (it verifies each event).',
   )
   output.result(`Send a test event: svc api webhooks test ${result.api} ${webhook.id}`)
+  return EXIT.ok
+}
+
+export function renderWebhookUpdate(result: WebhookUpdateResult, output: Output): ExitCode {
+  if (output.format === 'json') {
+    output.json(result)
+    return EXIT.ok
+  }
+  const { webhook } = result
+  output.result(`Updated webhook ${webhook.id} of ${result.api}`)
+  output.result(`  url          ${webhook.url}`)
+  output.result(`  description  ${webhook.description ?? '(none)'}`)
+  output.result(`  active       ${webhook.active ? 'yes' : 'no'}`)
+  output.result(`  min level    ${webhook.minLevel}`)
+  if ('secret' in webhook) {
+    output.result(`  secret       ${webhook.secret}`)
+    output.diagnostic(
+      'The new secret is shown this once and signs every attempt from now on, retries included; the old one stopped: give the receiver the new one now.',
+    )
+  }
+  return EXIT.ok
+}
+
+export function renderWebhookDelete(result: WebhookDeleteResult, output: Output): ExitCode {
+  if (output.format === 'json') {
+    output.json(result)
+    return EXIT.ok
+  }
+  output.result(
+    result.type === 'deleted'
+      ? `Deleted webhook ${result.webhookId} of ${result.api}, with its deliveries.`
+      : `Nothing deleted: ${result.webhookId} of ${result.api} is unchanged.`,
+  )
   return EXIT.ok
 }
 

@@ -1,7 +1,10 @@
+import { confirm, isCancel } from '@clack/prompts'
 import {
   DeliveryListSchema,
   DeliverySchema,
+  NoContentSchema,
   WebhookListSchema,
+  WebhookSchema,
   WebhookWithSecretSchema,
   type Delivery,
   type Webhook,
@@ -11,6 +14,7 @@ import {
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError } from '../../errors.js'
 import type { Credentials } from '../../hub/credentials.js'
+import { canPrompt, isStrict, promptStreams } from '../../interactive.js'
 import {
   allPages,
   apiPath,
@@ -41,6 +45,16 @@ export type WebhookDeliveryResult = {
   readonly api: string
   readonly delivery: Delivery
 }
+export type WebhookUpdateResult = {
+  readonly type: 'updated'
+  readonly api: string
+  /** With its new `secret` after `--rotate-secret`, the one time the hub shows it. */
+  readonly webhook: Webhook | WebhookWithSecret
+}
+export type WebhookDeleteResult =
+  | { readonly type: 'deleted'; readonly api: string; readonly webhookId: string }
+  /** A No at the confirmation: nothing was deleted. */
+  | { readonly type: 'aborted'; readonly api: string; readonly webhookId: string }
 export type WebhookDeliveriesResult = {
   readonly type: 'deliveries'
   readonly api: string
@@ -58,6 +72,9 @@ const USAGE = {
   deliveries:
     'svc api webhooks deliveries <owner/slug> <webhook-id> [--state pending|succeeded|failed] [--limit <n>] [--json]',
   retry: 'svc api webhooks retry <owner/slug> <webhook-id> <delivery-id> [--json]',
+  update:
+    'svc api webhooks update <owner/slug> <webhook-id> [--url <url>] [--description <text>] [--min-level breaking|warning|info] [--active | --inactive] [--rotate-secret] [--json]',
+  delete: 'svc api webhooks delete <owner/slug> <webhook-id> [--yes] [--json]',
 }
 const EXAMPLE = {
   list: 'svc api webhooks list acme/payments',
@@ -67,6 +84,8 @@ const EXAMPLE = {
     'svc api webhooks deliveries acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --state failed',
   retry:
     'svc api webhooks retry acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 dlv_0a1b2c3d4e5f60718293a4b5',
+  update: 'svc api webhooks update acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --min-level breaking',
+  delete: 'svc api webhooks delete acme/payments whk_5f0c7e2b9d4a1c3e8f6b2a70 --yes',
 }
 const recipe = (name: keyof typeof USAGE): SubcommandRecipe => ({
   command: `api webhooks ${name}`,
@@ -208,6 +227,94 @@ export async function webhookRetry(
   return { type: 'retry', api: formatApiName(name), delivery: body }
 }
 
+/**
+ * `svc api webhooks update <owner/slug> <webhook-id>`: `PATCH` what the flags change, then, with
+ * `--rotate-secret`, a new signing secret, which the answer shows this once.
+ */
+export async function webhookUpdate(
+  options: WebhookOptions & {
+    readonly webhookId?: string | undefined
+    readonly url?: string | undefined
+    readonly description?: string | undefined
+    readonly minLevel?: WebhookMinLevel | undefined
+    readonly active?: boolean | undefined
+    readonly inactive?: boolean | undefined
+    readonly rotateSecret?: boolean | undefined
+  },
+  io: CommandIO,
+): Promise<WebhookUpdateResult> {
+  const of = recipe('update')
+  const name = parseApiName(options.api, of)
+  const webhookId = webhookIdOf(options.webhookId, name, of)
+  const discover = 'svc api webhooks update --help'
+  if (options.active && options.inactive)
+    throw new RecipeError({ ...of, problem: 'Give --active or --inactive, not both.', discover })
+  if (options.url !== undefined && !/^https?:\/\/\S+$/i.test(options.url))
+    throw new RecipeError({ ...of, problem: `'${options.url}' is not an http(s) URL.`, discover })
+  const changes = {
+    ...(options.url === undefined ? {} : { url: options.url }),
+    // An empty description removes it, as the web app's empty field does.
+    ...(options.description === undefined ? {} : { description: options.description || null }),
+    ...(options.minLevel === undefined ? {} : { minLevel: options.minLevel }),
+    ...(options.active ? { active: true } : options.inactive ? { active: false } : {}),
+  }
+  if (Object.keys(changes).length === 0 && !options.rotateSecret)
+    throw new RecipeError({
+      ...of,
+      problem:
+        'Nothing to change: give --url, --description, --min-level, --active, --inactive or --rotate-secret.',
+      discover,
+    })
+  const credentials = hubCredentials(options, io, of, true)
+  const path = apiPath(name, `/webhooks/${webhookId}`)
+  let webhook: Webhook | WebhookWithSecret | undefined
+  if (Object.keys(changes).length > 0)
+    webhook = (await call(credentials, name, 'PATCH', path, WebhookSchema, changes)).body
+  if (options.rotateSecret)
+    webhook = (
+      await call(credentials, name, 'POST', `${path}/rotate-secret`, WebhookWithSecretSchema)
+    ).body
+  return { type: 'updated', api: formatApiName(name), webhook: webhook! }
+}
+
+/**
+ * `svc api webhooks delete <owner/slug> <webhook-id>`: the webhook goes with its delivery log,
+ * for good, so it is asked on a terminal; where nobody can answer (strict mode, a pipe), only
+ * `--yes` deletes.
+ */
+export async function webhookDelete(
+  options: WebhookOptions & {
+    readonly webhookId?: string | undefined
+    readonly yes?: boolean | undefined
+  },
+  io: CommandIO,
+): Promise<WebhookDeleteResult> {
+  const of = recipe('delete')
+  const name = parseApiName(options.api, of)
+  const webhookId = webhookIdOf(options.webhookId, name, of)
+  const asks = !options.yes && canPrompt(options, io)
+  if (!options.yes && !asks)
+    throw new RecipeError({
+      ...of,
+      problem: `Deleting ${webhookId} deletes its delivery log too, and cannot be undone: pass --yes to confirm (${isStrict(options) ? '--json and --no-input never ask' : 'there is no terminal to ask on'}).`,
+      discover: `svc api webhooks list ${formatApiName(name)}`,
+    })
+  const credentials = hubCredentials(options, io, of, true)
+  const path = apiPath(name, `/webhooks/${webhookId}`)
+  const done = { api: formatApiName(name), webhookId }
+  if (asks) {
+    const { body: hook } = await call(credentials, name, 'GET', path, WebhookSchema)
+    const answer = await confirm({
+      message: `Delete webhook ${webhookId} of ${done.api} (${hook.url}) and its delivery log? This cannot be undone.`,
+      initialValue: false,
+      ...promptStreams(io),
+    })
+    if (isCancel(answer) || !answer) return { type: 'aborted', ...done }
+  }
+  await call(credentials, name, 'DELETE', path, NoContentSchema)
+  return { type: 'deleted', ...done }
+}
+
 function open(options: WebhookOptions, io: CommandIO, of: SubcommandRecipe) {
   const name = parseApiName(options.api, of)
   return { name, credentials: hubCredentials(options, io, of, true) }
@@ -227,7 +334,7 @@ function webhookIdOf(value: string | undefined, name: ApiName, of: SubcommandRec
 function call<T>(
   credentials: Credentials,
   name: ApiName,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   answer: Parameters<typeof hubCall<T>>[3]['answer'],
   json?: unknown,
