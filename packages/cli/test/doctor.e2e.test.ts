@@ -40,9 +40,10 @@ function edit(root: AppRoot, path: string, change: (value: Record<string, any>) 
   writeFileSync(file, JSON.stringify(value, null, 2))
 }
 
+/** The project `demo` publishing to @acme/demo (not svc init's `@local` placeholder). */
 async function demo() {
   const root = createAppRoot()
-  await root.svc(['init', 'demo'])
+  await root.svc(['init', 'demo', '--name', '@acme/demo'])
   await root.svc(['install', 'gen-typescript'])
   return root
 }
@@ -65,6 +66,7 @@ describe('svc doctor', () => {
         'login',
         'app-root',
         'project-deno-json/demo',
+        'project-name/demo',
         'project-core-pin/demo',
         'project-client-json/demo',
         'project-base-path/demo',
@@ -127,6 +129,39 @@ describe('svc doctor', () => {
     expect((await doctor(root)).check('project-core-pin/demo')?.status).toBe('ok')
   })
 
+  it("warns about svc init's @local placeholder name until it is renamed, naming the file and the name to write", async () => {
+    const root = createAppRoot()
+    expect((await root.svc(['init', 'demo'], { env: offline })).code).toBe(0)
+    expect(root.json('.svc/demo/deno.json').name).toBe('@local/demo')
+    const offlineReport = await doctor(root)
+    expect(offlineReport.run.code).toBe(0)
+    expect(offlineReport.check('project-name/demo')).toEqual({
+      id: 'project-name/demo',
+      status: 'warning',
+      message:
+        "the stack is @local/demo, the placeholder svc init writes without a login: no hub has the account 'local', so svc publish refuses it",
+      hint: 'set "name": "@<your handle>/demo" in .svc/demo/deno.json (svc login, then svc whoami tells your handle; or an organisation\'s: @<organisation>/demo)',
+      data: { name: '@local/demo', file: '.svc/demo/deno.json' },
+    })
+    // Logged in, the hint names the login's handle; the text output says the same.
+    const loggedIn = ['--origin', t.url, '--token', t.people.alice]
+    expect((await doctor(root, loggedIn)).check('project-name/demo')?.hint).toBe(
+      'set "name": "@alice/demo" in .svc/demo/deno.json (or an organisation\'s: @<organisation>/demo)',
+    )
+    const text = await root.svc(['doctor', ...loggedIn], { env: offline })
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(
+      /^warn {2}project-name\/demo +the stack is @local\/demo, the placeholder svc init writes without a login: .*\n +→ set "name": "@alice\/demo" in \.svc\/demo\/deno\.json/m,
+    )
+    // The hint's edit is the whole fix.
+    edit(root, '.svc/demo/deno.json', (m) => (m.name = '@alice/demo'))
+    expect((await doctor(root)).check('project-name/demo')).toEqual({
+      id: 'project-name/demo',
+      status: 'ok',
+      message: 'the stack is @alice/demo',
+    })
+  })
+
   it('reports an invalid deno.json, an imported generator with a cloned folder, and an orphan folder', async () => {
     const root = await demo()
     mkdirSync(join(root.dir, '.svc/demo/gen-typescript'))
@@ -146,6 +181,7 @@ describe('svc doctor', () => {
       message: expect.stringContaining("its version 'one' is not a semver version such as 1.2.0"),
     })
     expect(invalid.check('project-core-pin/demo')?.status).toBe('skipped')
+    expect(invalid.check('project-name/demo')?.status).toBe('skipped')
     // svc bundle refuses the same inconsistency.
     const bundle = await root.svc(['bundle', 'demo'])
     expect(bundle.code).toBe(1)

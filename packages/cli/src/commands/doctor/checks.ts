@@ -11,7 +11,8 @@ import {
   readClientConfig,
   type ClientConfig,
 } from '../../project/client-config.js'
-import { parseJsrSpecifier } from '@svc/project-format'
+import { parseJsrSpecifier, parseScopedName } from '@svc/project-format'
+import { PLACEHOLDER_ACCOUNT } from '../publish/account-check.js'
 import { installedPackage } from '../../project/official-generators.js'
 import {
   compositionOf,
@@ -52,15 +53,20 @@ export function nodeCheck(version = process.versions.node): Check {
       }
 }
 
-/** Every check of one project, in the order a user fixes them. */
-export function projectChecks(appRoot: string, name: string): Check[] {
+/**
+ * Every check of one project, in the order a user fixes them. `handle`: the login's user, when
+ * the hub took the token, for the name to write instead of a placeholder.
+ */
+export function projectChecks(appRoot: string, name: string, handle?: string): Check[] {
   const paths = projectPaths(appRoot, name)
   const shown = (path: string) => relative(appRoot, path)
   const checks: Check[] = []
   let composition: Composition | undefined
   let pin: string | undefined
+  let stack: string | undefined
   try {
     const manifest = readRootManifest(paths.rootManifest)
+    stack = manifest.name
     pin = manifest.imports[ENGINE_IMPORT]
     composition = compositionOf(manifest, paths.dir)
     checks.push(
@@ -85,6 +91,7 @@ export function projectChecks(appRoot: string, name: string): Check[] {
       hint: `fix ${shown(paths.rootManifest)}: it needs name (@account/slug), version (semver) and imports`,
     })
   }
+  checks.push(nameCheck(paths, stack, handle))
   checks.push(corePinCheck(paths, pin, composition !== undefined))
   let config: ClientConfig | undefined
   try {
@@ -106,6 +113,29 @@ export function projectChecks(appRoot: string, name: string): Check[] {
   checks.push(bundleCheck(paths, composition))
   checks.push(...manifestChecks(paths))
   return checks
+}
+
+/**
+ * `svc init` without a login names the stack `@local/<project>`, and warns once; no hub has the
+ * account `local`, so `svc publish` refuses it. The check keeps saying so until it is renamed.
+ */
+function nameCheck(paths: ProjectPaths, stack: string | undefined, handle?: string): Check {
+  const id = `project-name/${paths.name}`
+  if (stack === undefined) return { id, status: 'skipped', message: 'deno.json cannot be read' }
+  const scoped = parseScopedName(stack)
+  if (scoped?.account !== PLACEHOLDER_ACCOUNT)
+    return { id, status: 'ok', message: `the stack is ${stack}` }
+  const file = relative(paths.appRoot, paths.rootManifest)
+  return {
+    id,
+    status: 'warning',
+    message: `the stack is ${stack}, the placeholder svc init writes without a login: no hub has the account '${PLACEHOLDER_ACCOUNT}', so svc publish refuses it`,
+    hint:
+      handle === undefined
+        ? `set "name": "@<your handle>/${scoped.slug}" in ${file} (svc login, then svc whoami tells your handle; or an organisation's: @<organisation>/${scoped.slug})`
+        : `set "name": "@${handle}/${scoped.slug}" in ${file} (or an organisation's: @<organisation>/${scoped.slug})`,
+    data: { name: stack, file },
+  }
 }
 
 function corePinCheck(paths: ProjectPaths, pin: string | undefined, readable: boolean): Check {

@@ -56,7 +56,9 @@ export async function doctor(options: DoctorOptions, io: CommandIO): Promise<Doc
       status: 'ok',
       message: `${appRoot} with ${all.length} project(s): ${all.join(', ') || 'none'}`,
     })
-  for (const project of projects) checks.push(...projectChecks(appRoot!, project))
+  const login = checks.find((check) => check.id === 'login' && check.status === 'ok')
+  const handle = typeof login?.data?.user === 'string' ? login.data.user : undefined
+  for (const project of projects) checks.push(...projectChecks(appRoot!, project, handle))
   return {
     type: 'doctor',
     appRoot: appRoot ?? null,
