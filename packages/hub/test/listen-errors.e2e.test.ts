@@ -88,7 +88,7 @@ describe('svc-hub serve where it cannot listen: one line naming PORT or HOST, ex
   const refused = (() => {
     const probe = `require('net').createServer().listen(80, '127.0.0.1').on('error', (e) => { console.log(e.code); process.exit() }).on('listening', () => process.exit())`
     const [command, ...args] = [...runner, process.execPath, '-e', probe]
-    return spawnSync(command!, args, { encoding: 'utf8' }).stdout?.trim() === 'EACCES'
+    return spawnSync(command, args, { encoding: 'utf8' }).stdout?.trim() === 'EACCES'
   })()
   if (!refused && process.env.CI === 'true')
     throw new Error('CI=true but port 80 is not refused here, even in a user namespace')
