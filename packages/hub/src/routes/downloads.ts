@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { ApiError } from '../errors/index.js'
 import type { HubEnv } from '../http/env.js'
 import { createRouter, errorResponses } from '../http/router.js'
+import { CLI_TARBALL, cliTarballPath } from '../downloads/cli-tarball.js'
 import { HUB_VERSION } from '../version.js'
-
-/** The CLI of this hub's version, as `npm run build` names it (scripts/pack-cli.js). */
-export const CLI_TARBALL = `svc-cli-${HUB_VERSION}.tgz`
 
 /**
  * `/downloads/…`: the svc CLI's tarball, for `npm i <hub>/downloads/svc-cli.tgz`. Outside `/v1`
@@ -89,7 +86,7 @@ let cached: { readonly key: string; readonly tarball: Tarball } | undefined
 let reportedMissing = false
 
 async function readTarball(c: Context<HubEnv>): Promise<Tarball> {
-  const path = join(c.get('hub').config.downloadsDir, CLI_TARBALL)
+  const path = cliTarballPath(c.get('hub').config.downloadsDir)
   try {
     const { size, mtimeMs, ino } = await stat(path)
     const key = `${path}\0${size}\0${mtimeMs}\0${ino}`
