@@ -145,7 +145,13 @@ if (!packed) {
   execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', out], {
     cwd: stage,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' },
+    // Run from `npm run build`, npm says where the workspace is; this npm packs the stage.
+    env: {
+      ...process.env,
+      npm_config_local_prefix: stage,
+      npm_config_loglevel: 'error',
+      npm_config_update_notifier: 'false',
+    },
   })
   mkdirSync(downloads, { recursive: true })
   // Renamed into place: a hub serving the folder never reads half a tarball.
