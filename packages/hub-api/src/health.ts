@@ -5,9 +5,8 @@ import { z } from './zod.js'
  * the version of the CLI it serves at `/downloads/svc-cli.tgz`. A hub from before the version
  * was added answers without it.
  */
-export const HealthSchema = z
-  .object({
-    status: z.literal('ok'),
-    version: z.string().optional(),
-  })
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string().optional(),
+})
 export type Health = z.infer<typeof HealthSchema>
