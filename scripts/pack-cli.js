@@ -134,11 +134,11 @@ checkStage()
 const digest = stageDigest()
 const tarball = `${cli.name.replace(/^@/, '').replace('/', '-')}-${cli.version}.tgz`
 const digestFile = join(release, 'stage.sha256')
-const packed =
+const upToDate =
   existsSync(join(downloads, tarball)) &&
   existsSync(digestFile) &&
   readFileSync(digestFile, 'utf8') === digest
-if (!packed) {
+if (!upToDate) {
   const out = join(release, 'pack')
   rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
@@ -162,7 +162,7 @@ if (!packed) {
 for (const name of readdirSync(downloads))
   if (/^svc-cli-.+\.tgz$/.test(name) && name !== tarball) rmSync(join(downloads, name))
 console.log(
-  `[pack-cli] ${relative(root, join(downloads, tarball))} ${packed ? 'unchanged' : 'packed'} in ${Math.round(performance.now() - started)} ms`,
+  `[pack-cli] ${relative(root, join(downloads, tarball))} ${upToDate ? 'unchanged' : 'packed'} in ${Math.round(performance.now() - started)} ms`,
 )
 
 /**
@@ -216,6 +216,8 @@ function files(dir) {
 
 /** No symlink, nothing named after a test, and no absolute path of this checkout in any file. */
 function checkStage() {
+  // The checkout's own folders, not its root alone: a root such as /src/ is in ordinary text.
+  const checkout = ['packages', 'node_modules'].map((name) => join(root, name) + sep)
   const problems = []
   for (const entry of readdirSync(stage, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name)
@@ -224,7 +226,8 @@ function checkStage() {
     else if (entry.isFile()) {
       if (isTest(shown.split(sep).join('/')) || shown.endsWith('.map'))
         problems.push(`${shown} is a test or a source map`)
-      if (readFileSync(path, 'utf8').includes(root)) problems.push(`${shown} names ${root}`)
+      const text = readFileSync(path, 'utf8')
+      if (checkout.some((prefix) => text.includes(prefix))) problems.push(`${shown} names ${root}`)
     }
   }
   if (problems.length > 0)
