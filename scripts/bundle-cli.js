@@ -16,6 +16,10 @@ import { build } from 'esbuild'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'packages/cli/dist')
 const PREFIX = 'svc-bundle'
+// esbuild: a native binary with its own platform packages. yaml: CommonJS loaded by a dynamic
+// import() for its named exports, which a split bundle would reduce to `default`. Recorded in
+// svc-bundle.json: scripts/pack-cli.js makes them dependencies of the released package.
+const EXTERNAL = ['esbuild', 'yaml']
 
 for (const name of readdirSync(dist)) if (name.startsWith(PREFIX)) rmSync(join(dist, name))
 
@@ -29,9 +33,7 @@ const { metafile } = await build({
   target: 'node20.19',
   outdir: dist,
   chunkNames: `${PREFIX}-[name]-[hash]`,
-  // esbuild: a native binary with its own platform packages. yaml: CommonJS loaded by a dynamic
-  // import() for its named exports, which a split bundle would reduce to `default`.
-  external: ['esbuild', 'yaml'],
+  external: EXTERNAL,
   // CommonJS dependencies (commander, semver, swagger2openapi) require Node's built-ins.
   banner: {
     js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);",
@@ -49,4 +51,7 @@ const builtFrom = [...packages].sort().map((pkg) => {
   const file = join(root, pkg, 'dist/.tsbuildinfo')
   return { path: relative(dist, file).split(sep).join('/'), mtimeMs: statSync(file).mtimeMs }
 })
-writeFileSync(join(dist, `${PREFIX}.json`), `${JSON.stringify({ builtFrom }, null, 2)}\n`)
+writeFileSync(
+  join(dist, `${PREFIX}.json`),
+  `${JSON.stringify({ builtFrom, external: EXTERNAL }, null, 2)}\n`,
+)

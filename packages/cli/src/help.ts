@@ -48,9 +48,17 @@ export function declareHelp(command: Command, examples: readonly string[], docs?
 /** Commands documented on another command's page. */
 const DOCS_PAGE: Readonly<Record<string, string>> = { logout: 'login', whoami: 'login' }
 
-/** The repository: the CLI runs from a checkout (its dist/ or src/, beside docs/). */
-const REPO_DIR = fileURLToPath(new URL('../../../', import.meta.url))
-const DOCS_DIR = `${REPO_DIR}docs/`
+/**
+ * The checkout the CLI runs from (its dist/ or src/, beside docs/), or undefined for a CLI
+ * installed from its tarball, three folders below a project's node_modules/: the docs are then
+ * named in the svc repository, never as a path that happens to exist there.
+ */
+function repoDir(): string | undefined {
+  const dir = fileURLToPath(new URL('../../../', import.meta.url))
+  return existsSync(`${dir}packages/cli/package.json`) && existsSync(`${dir}docs/`)
+    ? dir
+    : undefined
+}
 
 /** A command's path below `svc`: `check`, `api push`. */
 export function commandPath(command: Command): string {
@@ -67,8 +75,10 @@ export function commandPath(command: Command): string {
 export function docsLink(path: string, declared?: string): string {
   const top = path.split(' ')[0]!
   const page = declared ?? `docs/commands/${DOCS_PAGE[top] ?? top}.md`
-  const file = `${REPO_DIR}${page}`
-  return existsSync(file) ? file : `${page} in the svc repository`
+  const repo = repoDir()
+  return repo !== undefined && existsSync(`${repo}${page}`)
+    ? `${repo}${page}`
+    : `${page} in the svc repository`
 }
 
 export function examplesOf(command: Command): readonly string[] {
@@ -88,11 +98,10 @@ export function finishCommands(program: Command): Command {
   for (const command of program.commands) finish(command)
   program.addHelpText(
     'after',
-    `\nExamples:\n${['svc check openapi.yaml', 'svc init demo', 'svc doctor']
-      .map((line) => `  $ ${line}`)
-      .join(
-        '\n',
-      )}\n\nDocs: ${existsSync(DOCS_DIR) ? `${DOCS_DIR}commands/` : 'docs/commands/ in the svc repository'}\n`,
+    () =>
+      `\nExamples:\n${['svc check openapi.yaml', 'svc init demo', 'svc doctor']
+        .map((line) => `  $ ${line}`)
+        .join('\n')}\n\nDocs: ${docsLink('', 'docs/commands/')}\n`,
   )
   return program
 }

@@ -12,6 +12,7 @@ import {
 } from './errors.js'
 import { commandPath, examplesOf } from './help.js'
 import { createProgram } from './program.js'
+import { CLI_VERSION } from './version.js'
 
 /** A commander parse error (unknown option, extra argument …) and the command it happened in. */
 class UsageError extends Error {
@@ -67,6 +68,11 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
+    if (error instanceof CommanderError && error.code === 'commander.version') {
+      const { versionNotice } = await import('./hub/version-notice.js')
+      await versionNotice(CLI_VERSION, io)
+      return EXIT.ok
+    }
     const name = argv.find((arg) => commands.has(arg))
     // A command with subcommands (`svc api push`): the deepest one named.
     let command = program.commands.find((c) => c.name() === name)

@@ -5,8 +5,7 @@ import type { ExitCode } from './errors.js'
 import { declareHelp, finishCommands, noInput } from './help.js'
 import { scopeTable } from './hub/advice.js'
 import { createOutput, type Output } from './output.js'
-
-declare const SVC_VERSION: string | undefined
+import { CLI_VERSION } from './version.js'
 
 type JsonFlag = { readonly json?: boolean }
 type HubFlags = { readonly token?: string; readonly origin?: string }
@@ -58,7 +57,8 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .description(
       'Check, convert and generate code from API descriptions (OpenAPI 2.0 / 3.0 / 3.1, GraphQL SDL).',
     )
-    .version(typeof SVC_VERSION === 'string' ? SVC_VERSION : '0.1.0')
+    // After it prints, run() asks a configured hub whether it agrees (hub/version-notice.ts).
+    .version(CLI_VERSION)
     // The program's own options (-V, --version) only before the command: `svc publish demo
     // --version 1.0.0` is publish's --version, not the CLI's.
     .enablePositionalOptions()

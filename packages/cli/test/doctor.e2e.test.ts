@@ -63,6 +63,7 @@ describe('svc doctor', () => {
       checks: [
         'node-version',
         'hub',
+        'hub-version',
         'login',
         'app-root',
         'project-deno-json/demo',
@@ -77,7 +78,7 @@ describe('svc doctor', () => {
         id,
         status: 'ok',
         message: expect.any(String),
-        ...(id === 'login' ? { data: expect.any(Object) } : {}),
+        ...(id === 'login' || id === 'hub-version' ? { data: expect.any(Object) } : {}),
       })),
       summary: 'ok',
     })

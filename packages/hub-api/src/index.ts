@@ -11,6 +11,7 @@
  */
 export * from './apis.js'
 export * from './deployments.js'
+export * from './health.js'
 export * from './no-content.js'
 export * from './projects.js'
 export * from './rate-limits.js'

@@ -11,6 +11,7 @@ import { requestContext } from './middleware/request-context.js'
 import { rateLimit } from './ratelimit/index.js'
 import { apis } from './routes/apis.js'
 import { deliveries } from './routes/deliveries.js'
+import { downloads } from './routes/downloads.js'
 import { health } from './routes/health.js'
 import { libraries } from './routes/libraries.js'
 import { projects } from './routes/projects.js'
@@ -39,6 +40,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.use('*', recordMetrics(hub.metrics))
   app.use('*', closeIfBodyUnread)
   app.route('/', health)
+  app.route('/downloads', downloads)
 
   app.use('/v1/*', authenticate)
   app.use('/v1/*', capAnonymousBody)

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { AllowListError, parseAllowList, type AllowList } from '@svc/safe-fetch'
 import { readAnalysisSettings, type AnalysisSettings } from './apis/analysis-settings.js'
 import { ConfigError } from './config-error.js'
@@ -69,6 +70,8 @@ export type HubConfig = {
   readonly runs: RunSettings
   /** Each account's share: its queue of runs, its storage quotas, run artifacts' retention. */
   readonly quotas: QuotaSettings
+  /** Where `/downloads/svc-cli-<version>.tgz` is read from (`SVC_HUB_DOWNLOADS_DIR`). */
+  readonly downloadsDir: string
 }
 
 export type OutboundMode = 'local-trial' | 'strict'
@@ -177,8 +180,14 @@ export function loadConfig(
       sandbox: runSandbox(env.SVC_HUB_RUN_SANDBOX),
     },
     quotas: readQuotaSettings(env),
+    downloadsDir: env.SVC_HUB_DOWNLOADS_DIR
+      ? path.resolve(env.SVC_HUB_DOWNLOADS_DIR)
+      : BUILT_DOWNLOADS_DIR,
   }
 }
+
+/** Where `npm run build` (scripts/pack-cli.js) writes the CLI's tarball: the hub's `downloads/`. */
+const BUILT_DOWNLOADS_DIR = fileURLToPath(new URL('../downloads/', import.meta.url))
 
 /** `localhost`, `*.localhost`, `127.0.0.0/8` or `::1` (bracketed or not): only this machine. */
 export function isLoopbackHost(host: string): boolean {

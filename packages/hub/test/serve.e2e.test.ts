@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -120,7 +120,11 @@ for (const kind of await storeKinds()) {
       it('answers /healthz and /readyz with 200 and no token', async () => {
         const health = await call(`${hub.url}/healthz`)
         expect(health.status).toBe(200)
-        expect(health.body).toEqual({ status: 'ok' })
+        // The hub's version: the CLI it serves at /downloads/svc-cli.tgz is the same one.
+        const { version } = JSON.parse(
+          readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+        ) as { version: string }
+        expect(health.body).toEqual({ status: 'ok', version })
         const ready = await call(`${hub.url}/readyz`)
         expect(ready.status).toBe(200)
         expect(ready.body).toEqual({ status: 'ready' })
@@ -295,7 +299,8 @@ for (const kind of await storeKinds()) {
         expect(operations.map((o) => o.name)).toContain('get /v1/user')
         expect(operations.length).toBeGreaterThan(5)
         for (const { name, path, operation } of operations) {
-          expect(path, name).toMatch(/^\/v1\//)
+          // Besides /v1, only the CLI's download, which needs no token.
+          expect(path, name).toMatch(/^\/(v1|downloads)\//)
           const errors = Object.entries(operation.responses as Record<string, any>).filter(
             ([status]) => status === 'default' || Number(status) >= 400,
           )

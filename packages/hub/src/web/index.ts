@@ -9,6 +9,7 @@ import { apiPages } from './pages/apis/index.js'
 import { authPages } from './pages/auth.js'
 import { accountPages } from './pages/account.js'
 import { homePages } from './pages/home.js'
+import { installPages } from './pages/install.js'
 import { projectPages } from './pages/projects/index.js'
 import { deploymentPages } from './pages/deployments/index.js'
 import { stackPages } from './pages/stacks.js'
@@ -71,6 +72,7 @@ function createWeb(api: Pick<Hono<HubEnv>, 'request'>) {
   web.use('*', verifyForm)
 
   web.route('/', homePages)
+  web.route('/', installPages)
   web.route('/', authPages())
   web.route('/', apiPages)
   web.route('/', settingsPages)

@@ -1,6 +1,7 @@
 import { RecipeError } from '../../errors.js'
 import { hubAdvice } from '../../hub/advice.js'
 import { resolveCredentials, type Credentials } from '../../hub/credentials.js'
+import { hubHealth, installLine, versionMismatch } from '../../hub/hub-version.js'
 import { currentUser } from '../../hub/user.js'
 import type { Check } from './checks.js'
 
@@ -8,12 +9,16 @@ import type { Check } from './checks.js'
 const HEALTH_TIMEOUT_MS = 5_000
 
 /**
- * The hub and the login: does the hub answer `/healthz`, is there a token, and does the hub take
- * it (`GET /v1/user`). Neither is needed to generate locally, so what is missing or refused is a
- * warning with its fix, never an error.
+ * The hub and the login: does the hub answer `/healthz`, is it of the CLI's version, is there a
+ * token, and does the hub take it (`GET /v1/user`). None is needed to generate locally, so what
+ * is missing, refused or mismatched is a warning with its fix, never an error.
  */
 export async function hubChecks(
-  flags: { readonly token?: string | undefined; readonly origin?: string | undefined },
+  flags: {
+    readonly token?: string | undefined
+    readonly origin?: string | undefined
+    readonly cliVersion: string
+  },
   env: NodeJS.ProcessEnv,
 ): Promise<Check[]> {
   let credentials: Credentials
@@ -32,7 +37,8 @@ export async function hubChecks(
   }
   const setOrigin =
     'start it (npm start in the svc repository), or name another: --origin, $SVC_API_ORIGIN or svc login --origin <url>'
-  const health = await healthz(origin)
+  const answer = await hubHealth(origin, HEALTH_TIMEOUT_MS)
+  const health = answer.answered ? undefined : answer.problem
   const hub: Check =
     health === undefined
       ? { id: 'hub', status: 'ok', message: `${origin} answers (from ${from[originFrom]})` }
@@ -42,10 +48,12 @@ export async function hubChecks(
           message: `${health} (from ${from[originFrom]})`,
           hint: setOrigin,
         }
+  const version = answer.answered ? versionCheck(flags.cliVersion, origin, answer.version) : []
   const makeToken = `make a token at ${origin}/settings/tokens, then svc login --origin ${origin}`
   if (token === undefined)
     return [
       hub,
+      ...version,
       {
         id: 'login',
         status: 'warning',
@@ -67,6 +75,7 @@ export async function hubChecks(
     const user = await currentUser(origin, token)
     return [
       hub,
+      ...version,
       {
         id: 'login',
         status: 'ok',
@@ -77,6 +86,7 @@ export async function hubChecks(
   } catch (error) {
     return [
       hub,
+      ...version,
       {
         id: 'login',
         status: 'warning',
@@ -87,21 +97,19 @@ export async function hubChecks(
   }
 }
 
-/** Undefined when the hub answers `GET /healthz` with 200; what went wrong otherwise. */
-async function healthz(origin: string): Promise<string | undefined> {
-  try {
-    const response = await fetch(`${origin}/healthz`, {
-      headers: { 'user-agent': 'svc-cli' },
-      signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
-    })
-    await response.body?.cancel()
-    return response.ok
-      ? undefined
-      : `the hub at ${origin} answered /healthz with HTTP ${response.status}`
-  } catch (error) {
-    const name = (error as { name?: string }).name
-    if (name === 'TimeoutError') return `the hub at ${origin} did not answer within 5 s`
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause
-    return `cannot reach the hub at ${origin} (${cause?.code ?? cause?.message ?? (error as Error).message})`
-  }
+/** Whether the CLI is the version of the hub that answered; none when the hub does not say. */
+function versionCheck(cliVersion: string, origin: string, hubVersion: string | undefined): Check[] {
+  if (hubVersion === undefined) return []
+  const data = { cli: cliVersion, hub: hubVersion }
+  return hubVersion === cliVersion
+    ? [{ id: 'hub-version', status: 'ok', message: `svc and the hub are both ${cliVersion}`, data }]
+    : [
+        {
+          id: 'hub-version',
+          status: 'warning',
+          message: versionMismatch(cliVersion, origin, hubVersion),
+          hint: installLine(origin, hubVersion),
+          data,
+        },
+      ]
 }

@@ -8,6 +8,7 @@ import {
 } from '@svc/hub-api'
 import { Hono } from 'hono'
 import type { Child } from 'hono/jsx'
+import { installLines } from '../../downloads/cli-tarball.js'
 import type { Viewer, WebContext, WebEnv } from '../env.js'
 import { page } from '../responses.js'
 
@@ -34,6 +35,7 @@ export const homePages = new Hono<WebEnv>().get('/', async (c) => {
             Create an account
           </a>
           <a href="/apis">Browse public APIs</a>
+          <a href="/install">Install the svc command</a>
         </p>
       </div>,
     )
@@ -44,6 +46,16 @@ export const homePages = new Hono<WebEnv>().get('/', async (c) => {
     <>
       <h1>Welcome, {viewer.handle}</h1>
       <GettingStarted steps={await gettingStarted(c, viewer)} />
+      <section class="card" data-testid="install" aria-labelledby="install-title">
+        <h2 id="install-title">Install the svc command</h2>
+        <p>
+          In a project, from this hub (then <code>npx svc …</code> there):
+        </p>
+        <pre>{installLines(c.get('hub').config.publicUrl).project}</pre>
+        <p class="muted">
+          On a CI runner, or for one command without installing: <a href="/install">Install</a>.
+        </p>
+      </section>
       <p class="lead">Where to go from here:</p>
       <div class="grid2">
         <a class="card" href="/apis">
