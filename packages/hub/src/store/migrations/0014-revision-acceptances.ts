@@ -11,6 +11,7 @@ export function revisionAcceptances(): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('revision_acceptances')
+        .ifNotExists()
         .addColumn('revision_id', 'text', (c) => c.primaryKey().references('revisions.id'))
         .addColumn('accepted_by', 'text', (c) => c.notNull().references('accounts.id'))
         .addColumn('accepted_at', 'text', (c) => c.notNull())
