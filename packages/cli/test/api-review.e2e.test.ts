@@ -255,6 +255,10 @@ describe('svc api accept: a deliberate change passes the gate', () => {
     const changes = await svc(['api', 'changes', api, '2', '--json'])
     expect(changes.code).toBe(0)
     expect(oneJson(changes).revision.acceptance.reason).toBe(reason)
+    const text = await svc(['api', 'changes', api, '#2'])
+    expect(text.stdout).toMatch(
+      new RegExp(`\\nAccepted as deliberate by alice at \\S+: ${reason}\\n$`),
+    )
   })
 
   it('--json: who accepted which revision and the counts', async () => {
