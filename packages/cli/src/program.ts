@@ -14,7 +14,7 @@ type InputFlag = { readonly input?: boolean }
 /** `--json`; `holds` names what its one object holds, `note` follows the help. */
 const json = (holds?: string, note = '') =>
   new Option('--json', `print exactly one JSON object ${holds ? `${holds} ` : ''}on stdout${note}`)
-/** `--fail-on`, the CI gate of `svc diff`, `svc api push` and `svc api refetch`. */
+/** `--fail-on`, the CI gate of `svc diff`, `svc api diff`, `svc api push` and `svc api refetch`. */
 const failOn = () =>
   new Option('--fail-on <level>', 'exit 1 when any change is at this level or above').choices([
     'breaking',
@@ -379,7 +379,9 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     api,
     [
       'svc api create acme/payments --name "Payments API"',
+      'svc api diff acme/payments openapi.yaml --fail-on breaking',
       'svc api push acme/payments openapi.yaml --fail-on breaking',
+      'svc api accept acme/payments 4 --reason "POST /pets is gone on purpose"',
       'svc api changes acme/payments',
     ],
     API_DOCS,
@@ -486,6 +488,84 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
 
   declareHelp(
     api
+      .command('diff')
+      .description(
+        "Compare a document with an API's revision on the hub, storing nothing: svc diff's changelog and exit codes (a pull-request gate).",
+      )
+      .argument('[api]', API)
+      .argument('[document]', SOURCE)
+      .option(
+        '--against <revision>',
+        'the revision to compare with: latest (default), a sequence number (4 or #4) or an id (rev_…)',
+      )
+      .addOption(failOn())
+      .addOption(
+        new Option(
+          '--policy <name>',
+          `also apply a convention: ${POLICIES.join(', ')} (repeatable, or a comma list)`,
+        ).argParser(collectPolicies),
+      )
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ summary, counts, changes }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          document: string | undefined,
+          flags: ApiFlags & {
+            against?: string
+            failOn?: 'breaking' | 'warning'
+            policy?: DiffPolicy[]
+          },
+        ) => {
+          const { apiDiff } = await import('./commands/api/diff.js')
+          const { renderApiDiff } = await import('./commands/api/diff.render.js')
+          const options = { ...flags, api: name, source: document, policies: flags.policy }
+          show(flags, renderApiDiff, await apiDiff(options, io))
+        },
+      ),
+    [
+      'svc api diff acme/payments openapi.yaml',
+      'svc api diff acme/payments openapi.yaml --fail-on breaking',
+      'svc api diff acme/payments openapi.yaml --against 4 --json',
+    ],
+    API_DOCS,
+  )
+
+  declareHelp(
+    api
+      .command('accept')
+      .description(
+        "Accept a revision's breaking changes and warnings as deliberate, with a reason: svc api push --fail-on then passes on it.",
+      )
+      .argument('[api]', API)
+      .argument('[revision]', 'a sequence number (4 or #4) or a revision id (rev_…)')
+      .option('--reason <text>', 'why the changes are deliberate (1 to 500 characters)')
+      .addOption(origin())
+      .addOption(token())
+      .addOption(json('{ type, api, revision, acceptance, counts }'))
+      .addOption(noInput())
+      .action(
+        async (
+          name: string | undefined,
+          revision: string | undefined,
+          flags: ApiFlags & { reason?: string },
+        ) => {
+          const { apiAccept } = await import('./commands/api/accept.js')
+          const { renderApiAccept } = await import('./commands/api/accept.render.js')
+          show(flags, renderApiAccept, await apiAccept({ ...flags, api: name, revision }, io))
+        },
+      ),
+    [
+      'svc api accept acme/payments 4 --reason "POST /pets is gone on purpose"',
+      'svc api accept acme/payments rev_5f0c7e2b9d4a1c3e8f6b2a70 --reason "announced in March" --json',
+    ],
+    API_DOCS,
+  )
+
+  declareHelp(
+    api
       .command('revisions')
       .description("List an API's revisions, newest first.")
       .argument('[api]', API)
@@ -507,7 +587,10 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       .command('changes')
       .description("A revision's changes against the revision before it, breaking first.")
       .argument('[api]', API)
-      .argument('[revision]', 'a revision id (rev_…) or latest (default)')
+      .argument(
+        '[revision]',
+        'a sequence number (4 or #4), a revision id (rev_…) or latest (default)',
+      )
       .addOption(origin())
       .addOption(token())
       .addOption(json('{ revision, previousRevision, summary, counts, changes }'))
@@ -517,7 +600,11 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
         const { renderApiChanges } = await import('./commands/api/changes.render.js')
         show(flags, renderApiChanges, await apiChanges({ ...flags, api: name, revision }, io))
       }),
-    ['svc api changes acme/payments', 'svc api changes acme/payments rev_5f0c7e2b9d4a1c3e8f6b2a70'],
+    [
+      'svc api changes acme/payments',
+      'svc api changes acme/payments 4',
+      'svc api changes acme/payments rev_5f0c7e2b9d4a1c3e8f6b2a70',
+    ],
     API_DOCS,
   )
 

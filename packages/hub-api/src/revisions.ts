@@ -8,6 +8,18 @@ export const ChangeSeveritySchema = z
   })
   .openapi('ChangeSeverity')
 
+/** Who accepted a revision's breaking changes and warnings, when and why. */
+export const RevisionAcceptanceSchema = z
+  .object({
+    by: z.string().openapi({ description: 'Handle of the user who accepted it' }),
+    at: z.iso.datetime().openapi({ description: 'When it was accepted' }),
+    reason: z.string().openapi({ description: 'Why, in their words (1 to 500 characters)' }),
+  })
+  .openapi('RevisionAcceptance', {
+    description:
+      "The revision's changes were accepted as deliberate: `svc api push --fail-on` passes on them",
+  })
+
 export const RevisionSchema = z
   .object({
     id: z.string().openapi({ example: 'rev_5f0c7e2b9d4a1c3e8f6b2a70' }),
@@ -55,6 +67,10 @@ export const RevisionSchema = z
     changeCounts: ChangeSeveritySchema.openapi({
       description:
         "The changelog's counts per level against `previousRevisionId`; all 0 for the first revision",
+    }),
+    acceptance: RevisionAcceptanceSchema.nullable().openapi({
+      description:
+        'Who accepted its breaking changes and warnings, when and why; null unless accepted (`POST …/revisions/{id}/acceptance`)',
     }),
   })
   .openapi('Revision')
@@ -192,7 +208,35 @@ export const RevisionChangesSchema = z
   })
   .openapi('RevisionChanges')
 
+/** `POST …/diff`: a document's changelog against a stored revision; nothing is stored. */
+export const RevisionDiffSchema = z
+  .object({
+    against: RevisionSchema.nullable().openapi({
+      description:
+        'The revision the document was compared with; null when the API has no revisions yet (the changelog is then empty)',
+    }),
+    summary: ChangeSummarySchema,
+    counts: ChangeSeveritySchema,
+    changes: z.array(ChangeSchema),
+    issues: ChangelogIssuesSchema.optional(),
+  })
+  .openapi('RevisionDiff')
+
+export const AcceptanceResultSchema = z
+  .object({
+    revision: RevisionSchema.openapi({ description: 'The revision, with its `acceptance`' }),
+    acceptance: RevisionAcceptanceSchema,
+    counts: ChangeSeveritySchema.openapi({ description: 'The changes accepted, per level' }),
+    webhookDeliveries: z.int32().nonnegative().openapi({
+      description: 'Deliveries of the acceptance event queued: one per active webhook it reaches',
+    }),
+  })
+  .openapi('AcceptanceResult')
+
 export type Revision = z.infer<typeof RevisionSchema>
+export type RevisionAcceptance = z.infer<typeof RevisionAcceptanceSchema>
+export type RevisionDiff = z.infer<typeof RevisionDiffSchema>
+export type AcceptanceResult = z.infer<typeof AcceptanceResultSchema>
 export type ChangeSummary = z.infer<typeof ChangeSummarySchema>
 export type ChangeSeverity = z.infer<typeof ChangeSeveritySchema>
 export type Change = z.infer<typeof ChangeSchema>

@@ -1,4 +1,4 @@
-import { ChangeSeveritySchema, ChangeSummarySchema } from './revisions.js'
+import { ChangeSeveritySchema, ChangeSummarySchema, RevisionAcceptanceSchema } from './revisions.js'
 import { z } from './zod.js'
 
 /**
@@ -9,6 +9,8 @@ import { z } from './zod.js'
 
 /** `type` of the event sent when a new revision becomes an API's latest, with a change. */
 export const REVISION_EVENT_TYPE = 'dev.svc.api.revision.v1'
+/** `type` of the event sent when a revision's breaking changes and warnings are accepted. */
+export const ACCEPTANCE_EVENT_TYPE = 'dev.svc.api.revision.accepted.v1'
 /** `type` of the event the API's owner asks for to try a webhook. */
 export const TEST_EVENT_TYPE = 'dev.svc.api.test.v1'
 
@@ -87,6 +89,24 @@ export const RevisionEventDataSchema = z
       'to another version of the API).',
   })
 
+export const AcceptanceEventDataSchema = z
+  .object({
+    api: EventApiSchema,
+    revision: EventRevisionSchema,
+    previousRevision: EventRevisionSchema,
+    counts: ChangeSeveritySchema.openapi({ description: 'The changes accepted, per level' }),
+    acceptance: RevisionAcceptanceSchema,
+    changesUrl: z.url().openapi({
+      description:
+        'The page listing the changes of `revision` (for a private API, sign in to read it)',
+    }),
+  })
+  .openapi('AcceptanceEventData', {
+    description:
+      "`revision`'s breaking changes and warnings against `previousRevision` were accepted as " +
+      'deliberate, by `acceptance.by`, for `acceptance.reason`.',
+  })
+
 export const TestEventDataSchema = z
   .object({
     test: z.literal(true),
@@ -104,18 +124,29 @@ export const RevisionEventSchema = envelope(REVISION_EVENT_TYPE, RevisionEventDa
   },
 )
 
+export const AcceptanceEventSchema = envelope(
+  ACCEPTANCE_EVENT_TYPE,
+  AcceptanceEventDataSchema,
+).openapi('AcceptanceEvent', {
+  description:
+    "Sent to every active webhook of an API whose minimum level the revision's changes reach, " +
+    'when someone who can write the API accepts them',
+})
+
 export const TestEventSchema = envelope(TEST_EVENT_TYPE, TestEventDataSchema).openapi('TestEvent', {
   description: "Sent to one webhook when the API's owner asks for a test event",
 })
 
 export const WebhookEventSchema = z
-  .discriminatedUnion('type', [RevisionEventSchema, TestEventSchema])
+  .discriminatedUnion('type', [RevisionEventSchema, AcceptanceEventSchema, TestEventSchema])
   .openapi('WebhookEvent', { description: 'Every event the hub sends, told apart by `type`' })
 
 export type EventApi = z.infer<typeof EventApiSchema>
 export type EventRevision = z.infer<typeof EventRevisionSchema>
 export type RevisionEventData = z.infer<typeof RevisionEventDataSchema>
+export type AcceptanceEventData = z.infer<typeof AcceptanceEventDataSchema>
 export type TestEventData = z.infer<typeof TestEventDataSchema>
 export type RevisionEvent = z.infer<typeof RevisionEventSchema>
+export type AcceptanceEvent = z.infer<typeof AcceptanceEventSchema>
 export type TestEvent = z.infer<typeof TestEventSchema>
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>

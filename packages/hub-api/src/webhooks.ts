@@ -1,4 +1,5 @@
 import { CHANGE_LEVELS } from './revisions.js'
+import { ACCEPTANCE_EVENT_TYPE, REVISION_EVENT_TYPE, TEST_EVENT_TYPE } from './webhook-events.js'
 import { z } from './zod.js'
 
 /** A webhook's minimum level: the least change level a revision needs for its event to be sent. */
@@ -67,7 +68,7 @@ export const DeliverySchema = z
     id: z.string().openapi({ example: 'dlv_5f0c7e2b9d4a1c3e8f6b2a70' }),
     webhookId: z.string(),
     eventId: z.string().openapi({ description: 'The CloudEvent `id`, the same on every attempt' }),
-    eventType: z.enum(['dev.svc.api.revision.v1', 'dev.svc.api.test.v1']),
+    eventType: z.enum([REVISION_EVENT_TYPE, ACCEPTANCE_EVENT_TYPE, TEST_EVENT_TYPE]),
     state: z.enum(['pending', 'succeeded', 'failed']),
     createdAt: z.iso.datetime(),
     attemptCount: z.int32().nonnegative(),

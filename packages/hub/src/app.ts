@@ -18,6 +18,7 @@ import { projects } from './routes/projects.js'
 import { deployments } from './routes/deployments.js'
 import { orgRateLimits } from './routes/rate-limits.js'
 import { rateLimitsEndpoint } from './routes/rate-limits-endpoint.js'
+import { revisionReview } from './routes/revision-review.js'
 import { revisions } from './routes/revisions.js'
 import { stacks } from './routes/stacks.js'
 import { usage } from './routes/usage.js'
@@ -53,6 +54,7 @@ export function createApp(hub: HubServices, log: Logger): OpenAPIHono<HubEnv> {
   app.route('/v1/projects', deployments)
   app.route('/v1/apis', apis)
   app.route('/v1/apis', revisions)
+  app.route('/v1/apis', revisionReview)
   app.route('/v1/apis', webhooks)
   app.route('/v1/apis', deliveries)
   app.route('/v1/orgs', orgRateLimits)

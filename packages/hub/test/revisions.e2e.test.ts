@@ -87,6 +87,7 @@ for (const kind of await storeKinds()) {
           createdBy: 'walt',
           parseIssues: { error: 0, warning: 0, debug: expect.any(Number) },
           changeCounts: { breaking: 0, warning: 0, info: 0 },
+          acceptance: null,
         },
         previousRevision: null,
         summary: { diff: false, details: {} },

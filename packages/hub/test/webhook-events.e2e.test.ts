@@ -1,6 +1,12 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { REVISION_EVENT, SIGNATURE_HEADER, TEST_EVENT, verifyWebhook } from '@svc/webhooks'
+import {
+  ACCEPTANCE_EVENT,
+  REVISION_EVENT,
+  SIGNATURE_HEADER,
+  TEST_EVENT,
+  verifyWebhook,
+} from '@svc/webhooks'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,9 +93,12 @@ describe('the events the hub describes', () => {
   }
 
   it('has a webhooks entry per event type: the CloudEvent body, the signature header, the answers', () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual([REVISION_EVENT, TEST_EVENT])
+    expect(Object.keys(doc.webhooks).sort()).toEqual(
+      [REVISION_EVENT, ACCEPTANCE_EVENT, TEST_EVENT].sort(),
+    )
     for (const [type, component] of [
       [REVISION_EVENT, 'RevisionEvent'],
+      [ACCEPTANCE_EVENT, 'AcceptanceEvent'],
       [TEST_EVENT, 'TestEvent'],
     ] as const) {
       const post = doc.webhooks[type].post
@@ -146,31 +155,42 @@ describe('the events the hub describes', () => {
     }
   })
 
-  it('delivers revision and test events that validate against the schemas it publishes', async () => {
+  it('delivers revision, acceptance and test events that validate against the schemas it publishes', async () => {
     expect((await push(['get /pets', 'post /pets'])).status).toBe(201)
     const test = await call(`${hub.url}/v1/apis/${api}/webhooks/${await hookId()}/test`, {
       method: 'POST',
       token,
     })
     expect(test.status, test.text).toBe(202)
-    const received = await receiver.waitFor(2, 30_000)
+    await receiver.waitFor(2, 30_000)
+    // A breaking revision, accepted: its revision event, then its acceptance event.
+    expect((await push(['get /pets'])).status).toBe(201)
+    const accepted = await call(`${hub.url}/v1/apis/${api}/revisions/latest/acceptance`, {
+      method: 'POST',
+      token,
+      json: { reason: 'POST /pets is gone on purpose' },
+    })
+    expect(accepted.status, accepted.text).toBe(201)
+    // By type, the later event of a type over the earlier: the breaking revision's.
+    const received = await receiver.waitFor(4, 30_000)
     const byType = new Map(
       received.map((request: Received) => {
         const event = verifyWebhook(request.body, request.headers[SIGNATURE_HEADER], secret)
         return [event.type, { request, event: JSON.parse(request.body) }] as const
       }),
     )
-    for (const type of [REVISION_EVENT, TEST_EVENT] as const) {
+    for (const type of [REVISION_EVENT, ACCEPTANCE_EVENT, TEST_EVENT] as const) {
       const { request, event } = byType.get(type)!
       expect(request.headers['content-type']?.split(';')[0]).toBe(MEDIA_TYPE)
       const validate = publishedValidator(type)
       expect(validate(event), JSON.stringify(validate.errors)).toBe(true)
     }
     expect(byType.get(REVISION_EVENT)!.event.data.counts).toEqual({
-      breaking: 0,
+      breaking: 1,
       warning: 0,
-      info: 1,
+      info: 0,
     })
+    expect(byType.get(ACCEPTANCE_EVENT)!.event.data.acceptance).toEqual(accepted.body.acceptance)
     // The published schema is not vacuous: a count that is not an integer is refused.
     const wrong = structuredClone(byType.get(REVISION_EVENT)!.event)
     wrong.data.counts.info = 1.5

@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from './errors.js'
-import { REVISION_EVENT, TEST_EVENT, type WebhookEvent } from './events.js'
+import { ACCEPTANCE_EVENT, REVISION_EVENT, TEST_EVENT, type WebhookEvent } from './events.js'
 
-const KNOWN_TYPES: readonly string[] = [REVISION_EVENT, TEST_EVENT]
+const KNOWN_TYPES: readonly string[] = [REVISION_EVENT, ACCEPTANCE_EVENT, TEST_EVENT]
 
 /**
  * Parses a verified body into a {@link WebhookEvent}: checks the CloudEvents envelope, not the
@@ -34,7 +34,7 @@ export function parseEvent(rawBody: string | Uint8Array): WebhookEvent {
   if (!KNOWN_TYPES.includes(value.type)) {
     throw malformed(
       `unknown event type "${value.type}": this version of @svc/webhooks knows ` +
-        `${KNOWN_TYPES.join(' and ')}; upgrade @svc/webhooks to receive it`,
+        `${KNOWN_TYPES.join(', ')}; upgrade @svc/webhooks to receive it`,
     )
   }
   if (!isObject(value.data)) throw malformed('data is not an object')

@@ -1,6 +1,9 @@
 /** `type` of the event sent when a new revision becomes an API's latest, with a change. */
 export const REVISION_EVENT = 'dev.svc.api.revision.v1'
 
+/** `type` of the event sent when a revision's breaking changes and warnings are accepted. */
+export const ACCEPTANCE_EVENT = 'dev.svc.api.revision.accepted.v1'
+
 /** `type` of the event the API's owner asks for to try a webhook. */
 export const TEST_EVENT = 'dev.svc.api.test.v1'
 
@@ -53,6 +56,29 @@ export type RevisionEventData = {
   changesUrl: string
 }
 
+/** Who accepted a revision's changes as deliberate, when and why. */
+export type Acceptance = {
+  /** Handle of the user who accepted them. */
+  by: string
+  /** When (date-time). */
+  at: string
+  /** Why, in their words. */
+  reason: string
+}
+
+export type AcceptanceEventData = {
+  api: Api
+  /** The revision whose changes were accepted. */
+  revision: Revision
+  /** The revision its changes are against. */
+  previousRevision: Revision
+  /** The changes accepted, per level. */
+  counts: ChangeSeverity
+  acceptance: Acceptance
+  /** The page listing the changes of `revision` (for a private API, sign in to read it). */
+  changesUrl: string
+}
+
 export type TestEventData = { test: true; api: Api; message: string }
 
 /** A CloudEvents 1.0 envelope in structured mode. */
@@ -72,7 +98,8 @@ type Envelope<T, D> = {
 }
 
 export type RevisionEvent = Envelope<typeof REVISION_EVENT, RevisionEventData>
+export type AcceptanceEvent = Envelope<typeof ACCEPTANCE_EVENT, AcceptanceEventData>
 export type TestEvent = Envelope<typeof TEST_EVENT, TestEventData>
 
 /** Every event the hub sends, discriminated by `type`. */
-export type WebhookEvent = RevisionEvent | TestEvent
+export type WebhookEvent = RevisionEvent | AcceptanceEvent | TestEvent

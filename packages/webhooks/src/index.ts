@@ -3,8 +3,12 @@ export { computeSignature, signWebhook } from './signature.js'
 export { DEFAULT_TOLERANCE_SECONDS, verifyWebhook, type VerifyOptions } from './verify.js'
 export { WebhookVerificationError, type VerificationFailure } from './errors.js'
 export {
+  ACCEPTANCE_EVENT,
   REVISION_EVENT,
   TEST_EVENT,
+  type Acceptance,
+  type AcceptanceEvent,
+  type AcceptanceEventData,
   type Api,
   type ChangeDelta,
   type ChangeSeverity,

@@ -125,6 +125,27 @@ export const HUB_COMMANDS = {
       otherwise: ({ target, message }) => `cannot refetch ${target}: ${message}`,
     },
   },
+  'api accept': {
+    scopes: ['write:apis'],
+    words: {
+      403: API_FORBIDDEN('write:apis'),
+      404: ({ target, origin, message }) =>
+        `not found on ${origin} (${message}); list the revisions of ${target} with svc api revisions ${target}`,
+      // Accepted already (by whom, when, why), or nothing to accept: the hub's words say which.
+      409: ({ message }) => message.replace(/^the hub answered HTTP 409 \w+: /, ''),
+      otherwise: ({ target, message }) => `cannot accept the changes of ${target}: ${message}`,
+    },
+  },
+  'api diff': {
+    scopes: ['read', 'write:apis'],
+    words: {
+      403: ({ message }) =>
+        `not allowed (${message}); a private API needs a token with read or write:apis`,
+      404: ({ target, origin, message }) =>
+        `not found on ${origin} (${message}); list the APIs with svc api list, the revisions of ${target} with svc api revisions ${target}`,
+      otherwise: ({ target, message }) => `cannot diff against ${target}: ${message}`,
+    },
+  },
   'api read': {
     shown: 'svc api revisions, changes',
     scopes: ['read', 'write:apis'],

@@ -9,6 +9,8 @@ export class HubError extends Error {
     readonly status?: number,
     /** The hub's error code (`version_exists`, `insufficient_scope` …) when it sent one. */
     readonly code?: string,
+    /** The hub's own `message` and `details`, when it sent them. */
+    readonly hub?: { readonly message?: string; readonly details?: unknown },
   ) {
     super(message)
   }
@@ -78,13 +80,14 @@ export async function hubRequest<T>(
       response.status,
     )
   }
-  const envelope = body as { code?: unknown; message?: unknown } | undefined
+  const envelope = body as { code?: unknown; message?: unknown; details?: unknown } | undefined
   const code = typeof envelope?.code === 'string' ? envelope.code : undefined
   const message = typeof envelope?.message === 'string' ? envelope.message : undefined
   throw new HubError(
     `the hub answered HTTP ${response.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`,
     response.status,
     code,
+    { ...(message === undefined ? {} : { message }), details: envelope?.details },
   )
 }
 

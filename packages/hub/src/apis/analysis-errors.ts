@@ -37,7 +37,7 @@ export function tooComplex(limit: AnalysisLimit, settings: AnalysisSettings): Ap
 
 /**
  * 429 `queue_full`: the caller's own account (`handle`; undefined: callers without one, who share
- * a queue) has `limit` pushes and refetches under way: its limit, or its fair share while the hub
+ * a queue) has `limit` pushes, refetches and diffs under way: its limit, or its fair share while the hub
  * holds `queueMax` of them. `Retry-After` is one analysis's time limit, by when one of them has
  * ended if it runs.
  */
@@ -54,7 +54,7 @@ export function analysisQueueFull(
       : `its limit (${ANALYSIS_SETTING.queuePerAccount})`
   return new ApiError(
     'queue_full',
-    `${who} already has ${many} of documents waiting or under way (pushes, refetches), ` +
+    `${who} already has ${many} of documents waiting or under way (pushes, refetches, diffs), ` +
       `${which}; other accounts are not held up by them. ` +
       'Try again once one has been answered.',
     { queue: 'analysis', limit },

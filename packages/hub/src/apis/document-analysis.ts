@@ -53,7 +53,7 @@ export type DocumentAnalysisOptions = {
  * Analyses wait in per-account queues served in turn (`FairQueue`, keyed `user:<id>`), in front
  * of the thread pool, whose own queue stays empty: an account's backlog delays another
  * account's first analysis by at most one analysis. Each account may have
- * `settings.queuePerAccount` pushes and refetches under way ({@link admitted}), and only its
+ * `settings.queuePerAccount` pushes, refetches and diffs under way ({@link admitted}), and only its
  * fair share of `settings.queueMax` while the hub holds that many.
  */
 export class DocumentAnalysis {
@@ -83,7 +83,7 @@ export class DocumentAnalysis {
   }
 
   /**
-   * Runs `work`, one push or refetch of `caller`, as one of the `queuePerAccount` its account
+   * Runs `work`, one push, refetch or diff of `caller`, as one of the `queuePerAccount` its account
    * may have under way (body read, waiting, analysed, stored); one more is refused at once with
    * 429 `queue_full`, before its body is read.
    */

@@ -6,6 +6,7 @@ import {
   summarizeIssues,
   type Changelog,
   type ChangelogIssues,
+  type DiffPolicy,
   type IssueSummary,
   type ParseApiResult,
   type ParseIssue,
@@ -26,6 +27,8 @@ export type AnalysisTask = {
   /** The hub's limit on the pushed document's nodes once its YAML aliases are expanded. */
   readonly maxExpandedNodes: number
   readonly previous?: { readonly document: Uint8Array; readonly protocol: Protocol }
+  /** Conventions the diff applies on top of its rules (`svc diff --policy`); none for a push. */
+  readonly policies?: readonly DiffPolicy[]
 }
 
 export type Analysis =
@@ -96,7 +99,11 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
       limits: { maxBytes: Infinity, maxExpandedNodes: Infinity },
     },
   )
-  const changelog = await diffParsed({ parsed: previous, text: previousText }, { parsed, text })
+  const changelog = await diffParsed(
+    { parsed: previous, text: previousText },
+    { parsed, text },
+    task.policies?.length ? { policies: new Set(task.policies) } : {},
+  )
   return { ...found, changelog: withoutPositions(changelog) }
 }
 

@@ -184,7 +184,13 @@ async function append(request: PushRequest, tx: Repos, analysed: Analysed): Prom
     parse_issues: _parseIssues,
     ...listing
   } = row
-  const revision = { ...listing, created_by_handle: caller.handle }
+  const revision = {
+    ...listing,
+    created_by_handle: caller.handle,
+    accepted_by_handle: null,
+    accepted_at: null,
+    acceptance_reason: null,
+  }
   const deliveries = latest
     ? await enqueueRevisionEvent(tx, {
         publicUrl: request.publicUrl,
@@ -221,7 +227,7 @@ export function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'count
 }
 
 /** A pushed document that is not an API description at all is 422 `invalid_document`. */
-function notAnApiDescription(error: {
+export function notAnApiDescription(error: {
   code: string
   message: string
   line?: number
@@ -239,7 +245,7 @@ function notAnApiDescription(error: {
 }
 
 /** A stored revision's document, to diff the pushed one against. */
-async function storedDocument(store: Repos, revision: RevisionListing) {
+export async function storedDocument(store: Repos, revision: RevisionListing) {
   const bytes = await store.blobs.get(revision.content_hash)
   if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
   return { document: bytes, protocol: revision.protocol }

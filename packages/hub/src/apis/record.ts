@@ -3,9 +3,11 @@ import {
   type Api,
   type ParseIssue as AnsweredIssue,
   type Revision,
+  type RevisionAcceptance,
+  type RevisionDiff,
   type RevisionIssue,
 } from '@svc/hub-api'
-import { CHANGE_LEVELS, type ChangelogIssues, type ParseIssue } from '@svc/engine'
+import { CHANGE_LEVELS, type Changelog, type ChangelogIssues, type ParseIssue } from '@svc/engine'
 import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 
 export type ApiRecord = Api
@@ -21,6 +23,13 @@ export function servedIssues(issues: ChangelogIssues): {
   readonly after: readonly AnsweredIssue[]
 } {
   return issues
+}
+
+/** A changelog as the diff endpoint serves it: the engine's, as a push stores it. */
+export function servedChangelog(
+  changelog: Changelog,
+): Pick<RevisionDiff, 'summary' | 'counts' | 'changes' | 'issues'> {
+  return changelog as Pick<RevisionDiff, 'summary' | 'counts' | 'changes' | 'issues'>
 }
 
 /** A document's parse issues as the issues endpoint serves them: the engine's, as they are. */
@@ -71,5 +80,16 @@ export function revisionRecord(
       debug: row.issue_debug,
     },
     changeCounts: { breaking: row.breaking, warning: row.warning, info: row.info },
+    acceptance: acceptanceRecord(row),
+  }
+}
+
+/** Who accepted the revision's changes, when and why; null unless they were accepted. */
+export function acceptanceRecord(row: RevisionListing): RevisionAcceptance | null {
+  if (row.accepted_at === null) return null
+  return {
+    by: row.accepted_by_handle ?? '',
+    at: row.accepted_at,
+    reason: row.acceptance_reason ?? '',
   }
 }

@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   delivery_pending: 409,
   no_source_url: 409,
   no_deployment: 409,
+  already_accepted: 409,
+  nothing_to_accept: 409,
   idempotency_in_flight: 409,
   quota_exceeded: 413,
   unsupported_media_type: 415,

@@ -3,7 +3,7 @@
  * caller and route. docs/api/rate-limits.md shows this table; a test keeps the two equal, and
  * another fails when a `/v1` route of the app has no row here.
  *
- * Classes: reads 600/min, writes 120/min, uploads (publish, push, base files) 30/min, work that
+ * Classes: reads 600/min, writes 120/min, uploads (publish, push, diff, base files) 30/min, work that
  * sends requests out (refetch, recover) 10/min, test events 30/min, the organisation endpoints
  * as SPEC §4.6 says (`GET /v1/rate-limits`: 20/min).
  */
@@ -74,6 +74,9 @@ export const DEFAULT_RATE_LIMITS: readonly RouteLimit[] = Object.freeze(
       ['GET', `${API}/revisions/{id}/document`, READ],
       ['GET', `${API}/revisions/{id}/changes`, READ],
       ['GET', `${API}/revisions/{id}/issues`, READ],
+      ['POST', `${API}/diff`, UPLOAD],
+      ['POST', `${API}/revisions/{id}/acceptance`, WRITE],
+      ['DELETE', `${API}/revisions/{id}/acceptance`, WRITE],
       ['POST', `${API}/webhooks`, WRITE],
       ['GET', `${API}/webhooks`, READ],
       ['GET', WEBHOOK, READ],

@@ -8,7 +8,6 @@ import {
   RevisionSchema,
   type RevisionIssue,
 } from '@svc/hub-api'
-import type { Context } from 'hono'
 import { readableApi, writableApi } from '../apis/api-access.js'
 import { pushRevision, stored, type PushResult } from '../apis/push.js'
 import { refetchRevision } from '../apis/refetch.js'
@@ -21,27 +20,12 @@ import {
 } from '../apis/pushed-document.js'
 import type { AnalysisRequest } from '../apis/document-analysis.js'
 import { revisionRecord, servedRevisionIssues } from '../apis/record.js'
-import { ApiError } from '../errors/index.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
-import type { HubEnv, HubServices } from '../http/env.js'
-import {
-  AccountParam,
-  BEARER,
-  createRouter,
-  errorResponses,
-  OPTIONAL_BEARER,
-  SlugParam,
-} from '../http/router.js'
+import type { HubServices } from '../http/env.js'
+import { BEARER, createRouter, errorResponses, OPTIONAL_BEARER } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import type { RevisionListing } from '../store/apis-repo.js'
-
-const ApiParams = z.object({ owner: AccountParam, slug: SlugParam })
-const RevisionParams = ApiParams.extend({
-  id: z
-    .string()
-    .regex(/^(?:latest|rev_[a-z0-9]{1,64})$/, { error: 'must be a revision id or `latest`' })
-    .openapi({ description: 'A revision id, or `latest`', example: 'latest' }),
-})
+import { ApiParams, readableRevision, RevisionParams } from './revision-params.js'
 
 const SeqCursorShape = z.tuple([z.int().positive()])
 const OffsetCursorShape = z.tuple([z.int().positive()])
@@ -223,7 +207,7 @@ revisions.openapi(
     method: 'get',
     path: '/{owner}/{slug}/revisions/{id}',
     tags: ['apis'],
-    summary: 'Get a revision (`latest` for the latest)',
+    summary: 'Get a revision (by id, by sequence number, or `latest`)',
     security: OPTIONAL_BEARER,
     request: { params: RevisionParams },
     responses: {
@@ -420,25 +404,4 @@ function pushBody(
     counts: result.changelog.counts,
     webhookDeliveries: result.deliveries,
   }
-}
-
-async function readableRevision(c: Context<HubEnv>) {
-  const owner = c.req.param('owner') ?? ''
-  const slug = c.req.param('slug') ?? ''
-  const id = c.req.param('id') ?? ''
-  const { store } = c.get('hub')
-  const api = await readableApi(store, c.get('caller'), owner, slug)
-  const revision =
-    id === 'latest'
-      ? await store.apis.latestRevision(api.id)
-      : await store.apis.revision(api.id, id)
-  if (!revision) {
-    throw new ApiError(
-      'not_found',
-      id === 'latest'
-        ? `${owner}/${slug} has no revisions yet.`
-        : `${owner}/${slug} has no revision '${id}'.`,
-    )
-  }
-  return { api, revision }
 }

@@ -127,6 +127,9 @@ export function runApisRepoTests(current: () => Store): void {
       expect(await store.apis.latestRevision(api.id)).toEqual({
         ...listing,
         created_by_handle: 'alice',
+        accepted_by_handle: null,
+        accepted_at: null,
+        acceptance_reason: null,
       })
       expect(await store.apis.revision(api.id, first.id)).toMatchObject({ id: first.id, seq: 1 })
       const page = await store.apis.revisions(api.id, { limit: 10 })
@@ -136,6 +139,58 @@ export function runApisRepoTests(current: () => Store): void {
           (r) => !('changes' in r) && !('changelog_issues' in r) && !('parse_issues' in r),
         ),
       ).toBe(true)
+    })
+
+    it('finds a revision by id, by sequence number, or the latest; only in its own API', async () => {
+      const store = current()
+      const { alice, api } = await seedApi(store)
+      const first = await store.apis.appendRevision(newRevision(api, alice, 'one', null))
+      const second = await store.apis.appendRevision(newRevision(api, alice, 'two', first.id))
+      const at = (address: Parameters<typeof store.apis.revisionAt>[1]) =>
+        store.apis.revisionAt(api.id, address).then((row) => row?.id)
+      expect(await at({ latest: true })).toBe(second.id)
+      expect(await at({ seq: 1 })).toBe(first.id)
+      expect(await at({ seq: 2 })).toBe(second.id)
+      expect(await at({ seq: 3 })).toBeUndefined()
+      expect(await at({ id: first.id })).toBe(first.id)
+      expect(await store.apis.revisionAt('api_other', { seq: 1 })).toBeUndefined()
+    })
+
+    it("records a revision's acceptance once, lists it with the revision, and withdraws it", async () => {
+      const store = current()
+      const { alice, api } = await seedApi(store)
+      const first = await store.apis.appendRevision(newRevision(api, alice, 'one', null))
+      const second = await store.apis.appendRevision(newRevision(api, alice, 'two', first.id))
+      const acceptance = {
+        revision_id: second.id,
+        accepted_by: alice.id,
+        accepted_at: '2026-12-07T10:00:00.000Z',
+        reason: 'on purpose',
+      }
+      expect(await store.apis.accept(acceptance)).toBeUndefined()
+      // A second one answers the one that stands, and changes nothing.
+      expect(
+        await store.apis.accept({
+          ...acceptance,
+          reason: 'again',
+          accepted_at: new Date().toISOString(),
+        }),
+      ).toEqual(acceptance)
+      expect(await store.apis.revision(api.id, second.id)).toMatchObject({
+        accepted_by_handle: 'alice',
+        accepted_at: acceptance.accepted_at,
+        acceptance_reason: 'on purpose',
+      })
+      const page = await store.apis.revisions(api.id, { limit: 10 })
+      expect(page.map((r) => r.acceptance_reason)).toEqual(['on purpose', null])
+
+      expect(await store.apis.withdrawAcceptance(second.id)).toBe(true)
+      expect(await store.apis.withdrawAcceptance(second.id)).toBe(false)
+      expect(await store.apis.revision(api.id, second.id)).toMatchObject({
+        accepted_by_handle: null,
+        accepted_at: null,
+        acceptance_reason: null,
+      })
     })
 
     it("store a changelog's parse issues apart, null when there are none", async () => {

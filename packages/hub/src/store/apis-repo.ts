@@ -4,14 +4,24 @@ import type { DialectCapabilities } from './dialect.js'
 import { newId, now } from './ids.js'
 import { pastKeyset } from './keyset.js'
 import { readableBy } from './readable-by.js'
-import type { ApiRow, Database, NewRevision, RevisionRow } from './schema.js'
+import type { ApiRow, Database, NewRevision, RevisionAcceptanceRow, RevisionRow } from './schema.js'
 
 export type ApiWithOwner = ApiRow & { owner_handle: string }
 
-/** A revision without its changelog entries (which can run to megabytes), with its creator's handle. */
+/**
+ * A revision without its changelog entries (which can run to megabytes), with its creator's handle
+ * and its acceptance (all three null unless its changes were accepted).
+ */
 export type RevisionListing = Omit<RevisionRow, 'changes' | 'changelog_issues' | 'parse_issues'> & {
   created_by_handle: string
+  accepted_by_handle: string | null
+  accepted_at: string | null
+  acceptance_reason: string | null
 }
+
+/** Where a revision is in its API's series: its id, its sequence number, or the latest. */
+export type RevisionAddress =
+  { readonly latest: true } | { readonly id: string } | { readonly seq: number }
 
 /** What `appendRevision` needs: the revision without what the store decides, and the document. */
 export type AppendRevision = Omit<NewRevision, 'id' | 'seq' | 'content_hash' | 'size'> & {
@@ -100,6 +110,16 @@ export class ApisRepo {
     return this.#listing()
       .where('revisions.api_id', '=', apiId)
       .where('revisions.id', '=', id)
+      .executeTakeFirst()
+  }
+
+  /** The revision at `address`: by id, by sequence number, or the latest. */
+  revisionAt(apiId: string, address: RevisionAddress): Promise<RevisionListing | undefined> {
+    if ('latest' in address) return this.latestRevision(apiId)
+    if ('id' in address) return this.revision(apiId, address.id)
+    return this.#listing()
+      .where('revisions.api_id', '=', apiId)
+      .where('revisions.seq', '=', address.seq)
       .executeTakeFirst()
   }
 
@@ -217,10 +237,37 @@ export class ApisRepo {
     return row
   }
 
+  /**
+   * Records that `revision_id`'s changes were accepted, unless they were already: answers the
+   * acceptance that stands then, and nothing when this one was recorded. Two acceptances at once
+   * on PostgreSQL: the second fails on the key, and its transaction with it.
+   */
+  async accept(acceptance: RevisionAcceptanceRow): Promise<RevisionAcceptanceRow | undefined> {
+    const existing = await this.db
+      .selectFrom('revision_acceptances')
+      .selectAll()
+      .where('revision_id', '=', acceptance.revision_id)
+      .executeTakeFirst()
+    if (existing) return existing
+    await this.db.insertInto('revision_acceptances').values(acceptance).execute()
+    return undefined
+  }
+
+  /** Withdraws the acceptance of a revision's changes; answers whether there was one. */
+  async withdrawAcceptance(revisionId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('revision_acceptances')
+      .where('revision_id', '=', revisionId)
+      .executeTakeFirst()
+    return Number(result.numDeletedRows) > 0
+  }
+
   #listing() {
     return this.db
       .selectFrom('revisions')
       .innerJoin('accounts', 'accounts.id', 'revisions.created_by')
+      .leftJoin('revision_acceptances', 'revision_acceptances.revision_id', 'revisions.id')
+      .leftJoin('accounts as acceptor', 'acceptor.id', 'revision_acceptances.accepted_by')
       .select([
         'revisions.id',
         'revisions.api_id',
@@ -245,6 +292,9 @@ export class ApisRepo {
         'revisions.warning',
         'revisions.info',
         'accounts.handle as created_by_handle',
+        'acceptor.handle as accepted_by_handle',
+        'revision_acceptances.accepted_at',
+        'revision_acceptances.reason as acceptance_reason',
       ])
   }
 }

@@ -15,6 +15,7 @@ export type Database = {
   stack_version_files: StackVersionFilesTable
   apis: ApisTable
   revisions: RevisionsTable
+  revision_acceptances: RevisionAcceptancesTable
   projects: ProjectsTable
   project_base_files: ProjectBaseFilesTable
   webhooks: WebhooksTable
@@ -176,6 +177,18 @@ export type RevisionsTable = {
   parse_issues: string | null
 }
 
+/**
+ * A revision's breaking changes and warnings accepted as deliberate (`svc api accept`): who, when
+ * and why. At most one per revision; the revision itself stays as it was pushed.
+ */
+export type RevisionAcceptancesTable = {
+  revision_id: string
+  /** The user who accepted it. */
+  accepted_by: string
+  accepted_at: string
+  reason: string
+}
+
 export type ProjectsTable = {
   id: string
   account_id: string
@@ -217,7 +230,8 @@ export type WebhooksTable = {
 
 export type WebhookMinLevel = 'breaking' | 'warning' | 'info'
 
-export type WebhookEventType = 'dev.svc.api.revision.v1' | 'dev.svc.api.test.v1'
+export type WebhookEventType =
+  'dev.svc.api.revision.v1' | 'dev.svc.api.revision.accepted.v1' | 'dev.svc.api.test.v1'
 
 /** One CloudEvent, sent as these exact bytes on every attempt of each of its deliveries. */
 export type WebhookEventsTable = {
@@ -225,7 +239,7 @@ export type WebhookEventsTable = {
   id: string
   api_id: string
   type: WebhookEventType
-  /** The revision that became latest (revision events). */
+  /** The revision that became latest (revision events), or that was accepted (acceptance events). */
   revision_id: string | null
   /** The serialised CloudEvent. */
   body: string
@@ -465,6 +479,7 @@ export type StackVersionRow = Selectable<StackVersionsTable>
 export type NewStackVersion = Insertable<StackVersionsTable>
 export type ApiRow = Selectable<ApisTable>
 export type RevisionRow = Selectable<RevisionsTable>
+export type RevisionAcceptanceRow = Selectable<RevisionAcceptancesTable>
 export type NewRevision = Insertable<RevisionsTable>
 export type ProjectRow = Selectable<ProjectsTable>
 export type WebhookRow = Selectable<WebhooksTable>

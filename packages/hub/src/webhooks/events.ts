@@ -1,14 +1,16 @@
 import type { Changelog } from '@svc/engine'
-import { RevisionEventSchema, TestEventSchema } from '@svc/hub-api'
+import { AcceptanceEventSchema, RevisionEventSchema, TestEventSchema } from '@svc/hub-api'
 import {
+  ACCEPTANCE_EVENT,
   REVISION_EVENT,
   TEST_EVENT,
+  type AcceptanceEvent,
   type Api,
   type Revision,
   type RevisionEvent,
   type TestEvent,
 } from '@svc/webhooks'
-import { apiRecord, revisionRecord } from '../apis/record.js'
+import { acceptanceRecord, apiRecord, revisionRecord } from '../apis/record.js'
 import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 
 /** What every event of an API carries besides its data. */
@@ -45,6 +47,32 @@ export function revisionEvent(
       previousRevision: eventRevision(capture.previous, capture),
       summary: capture.changelog.summary,
       counts: capture.changelog.counts,
+      changesUrl: `${revision.url}/changes`,
+    },
+  })
+}
+
+/**
+ * The event sent when `revision`'s changes against `previous` were accepted (its listing carries
+ * the acceptance); built and typed as {@link revisionEvent} is.
+ */
+export function acceptanceEvent(
+  capture: Capture & {
+    readonly revision: RevisionListing
+    readonly previous: RevisionListing
+  },
+): AcceptanceEvent {
+  const revision = eventRevision(capture.revision, capture)
+  const { breaking, warning, info } = capture.revision
+  return AcceptanceEventSchema.parse({
+    ...envelope(capture),
+    type: ACCEPTANCE_EVENT,
+    data: {
+      api: eventApi(capture),
+      revision,
+      previousRevision: eventRevision(capture.previous, capture),
+      counts: { breaking, warning, info },
+      acceptance: acceptanceRecord(capture.revision),
       changesUrl: `${revision.url}/changes`,
     },
   })

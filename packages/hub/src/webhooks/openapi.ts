@@ -1,5 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import {
+  ACCEPTANCE_EVENT_TYPE,
+  AcceptanceEventSchema,
   REVISION_EVENT_TYPE,
   RevisionEventSchema,
   TEST_EVENT_TYPE,
@@ -70,6 +72,15 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']):
       description:
         'Sent to every active webhook of the API whose minimum level the change reaches. ' +
         'Delivery is at least once, in no fixed order.',
+    },
+    {
+      type: ACCEPTANCE_EVENT_TYPE,
+      schema: AcceptanceEventSchema,
+      summary: 'A revision’s breaking changes and warnings were accepted as deliberate',
+      description:
+        'Sent to every active webhook of the API whose minimum level the revision’s changes ' +
+        'reach (those that got its revision event), when someone who can write the API accepts ' +
+        'them. Delivery is at least once, in no fixed order.',
     },
     {
       type: TEST_EVENT_TYPE,

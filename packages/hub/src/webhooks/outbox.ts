@@ -3,7 +3,7 @@ import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 import { newId } from '../store/ids.js'
 import type { WebhookEventRow } from '../store/schema.js'
 import type { Repos } from '../store/store.js'
-import { revisionEvent, testEvent } from './events.js'
+import { acceptanceEvent, revisionEvent, testEvent } from './events.js'
 import { minLevelsReached } from './min-level.js'
 
 /**
@@ -26,6 +26,31 @@ export async function enqueueRevisionEvent(
   const levels = minLevelsReached(input.changelog)
   if (levels.length === 0) return 0
   const event = revisionEvent({ ...input, id: newId('evt'), time: input.at })
+  return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id), levels)
+}
+
+/**
+ * Writes the acceptance event of `revision` (its listing carries the acceptance) and one delivery
+ * per active webhook that got, or would have got, the revision's own event: its changes reach the
+ * webhook's minimum level. Runs inside the transaction that records the acceptance.
+ */
+export async function enqueueAcceptanceEvent(
+  tx: Repos,
+  input: {
+    readonly publicUrl: string
+    readonly api: ApiWithOwner
+    readonly revision: RevisionListing
+    readonly previous: RevisionListing
+    readonly at: string
+  },
+): Promise<number> {
+  const { revision } = input
+  const levels = minLevelsReached({
+    summary: JSON.parse(revision.summary) as Changelog['summary'],
+    counts: { breaking: revision.breaking, warning: revision.warning, info: revision.info },
+  })
+  if (levels.length === 0) return 0
+  const event = acceptanceEvent({ ...input, id: newId('evt'), time: input.at })
   return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id), levels)
 }
 

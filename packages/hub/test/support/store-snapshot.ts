@@ -14,6 +14,7 @@ const TABLES = [
   'stack_version_files',
   'apis',
   'revisions',
+  'revision_acceptances',
   'projects',
   'project_base_files',
   'webhooks',

@@ -21,5 +21,10 @@ export function renderApiChanges(result: ApiChangesResult, output: Output): Exit
   // The hub's changelog is `svc diff --json`'s; its rule ids are strings the engine may not know.
   const changelog = result as unknown as Changelog
   for (const line of changelogLines(changelog, output.color)) output.result(line)
+  const { acceptance } = revision
+  if (acceptance)
+    output.result(
+      `\nAccepted as deliberate by ${acceptance.by} at ${acceptance.at}: ${acceptance.reason}`,
+    )
   return EXIT.ok
 }

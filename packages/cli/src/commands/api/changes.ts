@@ -1,6 +1,5 @@
 import { RevisionChangesSchema, type RevisionChanges } from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
-import { RecipeError } from '../../errors.js'
 import {
   apiPath,
   formatApiName,
@@ -10,10 +9,11 @@ import {
   type HubOptions,
   type SubcommandRecipe,
 } from './common.js'
+import { parseRevisionRef } from './revision-ref.js'
 
 export type ApiChangesOptions = HubOptions & {
   readonly api?: string | undefined
-  /** A revision id (`rev_…`) or `latest` (the default). */
+  /** A sequence number (`4`, `#4`), a revision id (`rev_…`) or `latest` (the default). */
   readonly revision?: string | undefined
 }
 
@@ -36,13 +36,12 @@ export async function apiChanges(
   io: CommandIO,
 ): Promise<ApiChangesResult> {
   const name = parseApiName(options.api, RECIPE)
-  const revision = options.revision ?? 'latest'
-  if (!/^(?:latest|rev_[a-z0-9]{1,64})$/.test(revision))
-    throw new RecipeError({
-      ...RECIPE,
-      problem: `'${revision}' is not a revision: give its id (rev_…) or latest.`,
-      discover: `svc api revisions ${formatApiName(name)}`,
-    })
+  const revision = parseRevisionRef(
+    options.revision ?? 'latest',
+    { latest: true, what: 'a revision' },
+    RECIPE,
+    name,
+  )
   const credentials = hubCredentials(options, io, RECIPE, false)
   const { body } = await hubCall(credentials, 'api read', formatApiName(name), {
     method: 'GET',

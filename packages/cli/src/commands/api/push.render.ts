@@ -12,9 +12,20 @@ import type { ApiRevisionResult } from './push.js'
 export function renderApiRevision(result: ApiRevisionResult, output: Output): ExitCode {
   if (output.format === 'json') output.json(result)
   else for (const line of revisionLines(result, output)) output.result(line)
+  if (result.versionNotApplied !== undefined)
+    output.diagnostic(
+      `note: --version ${result.versionNotApplied} was not applied: revision ${label(result.revision)} has this document already, and a revision is never changed (push a changed document to label a new one).`,
+    )
+  if (result.accepted !== undefined && output.format === 'text')
+    output.result(
+      `--fail-on ${result.accepted.failOn} passes: the ${result.accepted.crossed} of revision ${label(result.revision)} ${/^1 /.test(result.accepted.crossed) ? 'was' : 'were'} accepted by ${result.accepted.by} at ${result.accepted.at}: ${result.accepted.reason}`,
+    )
   if (result.failure === undefined) return EXIT.ok
   output.diagnostic(
     `error: --fail-on ${result.failure.failOn}: ${result.failure.crossed} in ${result.api} revision ${label(result.revision)} (${result.type === 'unchanged' ? 'pushed before; the gate fails again' : 'the revision is stored; the gate failed'}).`,
+  )
+  output.diagnostic(
+    `If the change is deliberate, accept it: svc api accept ${result.api} ${result.revision.sequence} --reason "<why>"`,
   )
   return EXIT.failure
 }

@@ -8,6 +8,7 @@ import {
   type ChangeSummary,
   type PushResult,
   type Revision,
+  type RevisionAcceptance,
 } from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError } from '../../errors.js'
@@ -49,8 +50,15 @@ export type ApiRevisionResult = {
   readonly changes: readonly Change[]
   readonly issues?: ChangelogIssues
   readonly webhookDeliveries: number
-  /** What crossed `--fail-on` (`2 breaking changes`), when something did. */
+  /** What crossed `--fail-on` (`2 breaking changes`), when something did and was not accepted. */
   readonly failure?: { readonly failOn: FailOn; readonly crossed: string }
+  /**
+   * What would have crossed `--fail-on` but was accepted on the hub (`svc api accept`), by whom,
+   * when and why: the gate passes.
+   */
+  readonly accepted?: { readonly failOn: FailOn; readonly crossed: string } & RevisionAcceptance
+  /** The `--version` of a push that made no revision: the label was not applied. */
+  readonly versionNotApplied?: string
 }
 
 const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
@@ -106,7 +114,13 @@ export async function apiPush(options: ApiPushOptions, io: CommandIO): Promise<A
     answer: PushResultSchema,
     ...(body.envelope ? { json: body.envelope } : { raw: body.raw }),
   })
-  return withChanges(credentials, 'api push', name, pushed, options.failOn)
+  const result = await withChanges(credentials, 'api push', name, pushed, options.failOn)
+  // Revisions are immutable: a label given with a document that is stored already is dropped.
+  return !pushed.created &&
+    options.version !== undefined &&
+    options.version !== pushed.revision.version
+    ? { ...result, versionNotApplied: options.version }
+    : result
 }
 
 /**
@@ -140,13 +154,22 @@ export async function withChanges(
     answer: RevisionChangesSchema,
   })
   const crossed = failOn ? describeFailure(body, failOn) : undefined
+  // Changes accepted on the hub as deliberate pass the gate; the result says who accepted them.
+  const { acceptance } = body.revision
+  const gate =
+    crossed === undefined || failOn === undefined
+      ? {}
+      : acceptance
+        ? { accepted: { failOn, crossed, ...acceptance } }
+        : { failure: { failOn, crossed } }
   return {
     ...base,
+    revision: body.revision,
     summary: body.summary,
     counts: body.counts,
     changes: body.changes,
     ...(body.issues === undefined ? {} : { issues: body.issues }),
-    ...(crossed === undefined || failOn === undefined ? {} : { failure: { failOn, crossed } }),
+    ...gate,
   }
 }
 
@@ -154,7 +177,7 @@ export async function withChanges(
  * The request body: the document as it is, with the media type its name or content says, or the
  * JSON envelope for a JSON document the hub would take for one (a top-level `document` key).
  */
-function pushBody(
+export function pushBody(
   text: string,
   origin: string,
   options: Pick<ApiPushOptions, 'version' | 'publishedAt'>,

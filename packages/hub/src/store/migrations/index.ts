@@ -13,6 +13,7 @@ import { revisionParseIssues } from './0010-revision-parse-issues.js'
 import { tokenChanges } from './0011-token-changes.js'
 import { storeChanges } from './0012-store-changes.js'
 import { quotas } from './0013-quotas.js'
+import { revisionAcceptances } from './0014-revision-acceptances.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -30,6 +31,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0011-token-changes': tokenChanges(caps),
     '0012-store-changes': storeChanges(caps),
     '0013-quotas': quotas(caps),
+    '0014-revision-acceptances': revisionAcceptances(),
   }
   return { getMigrations: async () => migrations }
 }

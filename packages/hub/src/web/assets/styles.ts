@@ -67,13 +67,14 @@ button.link { background: none; border: 0; padding: 0; color: var(--accent); fon
 .flash { border-radius: var(--radius); padding: 12px 14px; margin-bottom: 16px; border: 1px solid; }
 .flash.success { background: var(--ok-bg); border-color: #aceebb; }
 .flash.error { background: var(--bad-bg); border-color: #ffcecb; }
+blockquote { margin: 8px 0 12px; padding: 2px 12px; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
 .secret { margin-top: 8px; }
 .secret code { display: block; background: var(--bg); border: 1px solid var(--line); padding: 8px; border-radius: var(--radius); word-break: break-all; font-size: 14px; }
 .badge { display: inline-block; font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 2em; border: 1px solid var(--line); background: var(--soft); color: var(--muted); white-space: nowrap; }
 .badge.breaking, .badge.failed, .badge.error, .badge.private { color: var(--bad); background: var(--bad-bg); border-color: #ffcecb; }
 .badge.warning, .badge.pending, .badge.running, .badge.retry { color: var(--warn); background: var(--warn-bg); border-color: #f5e0a0; }
 .badge.info, .badge.public { color: var(--info); background: var(--info-bg); border-color: #b6e3ff; }
-.badge.succeeded, .badge.active, .badge.production { color: var(--ok); background: var(--ok-bg); border-color: #aceebb; }
+.badge.succeeded, .badge.active, .badge.production, .badge.accepted { color: var(--ok); background: var(--ok-bg); border-color: #aceebb; }
 .muted { color: var(--muted); }
 .empty { color: var(--muted); border: 1px dashed var(--line); border-radius: var(--radius); padding: 20px; text-align: center; margin-bottom: 16px; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; margin-bottom: 16px; }

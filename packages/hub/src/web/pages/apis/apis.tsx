@@ -12,6 +12,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ApiErrorBody } from '../../../errors/api-error.js'
 import {
   ActionButton,
+  Badge,
   Empty,
   Field,
   Form,
@@ -478,6 +479,13 @@ export function RevisionTable({ api, revisions }: { api: Api; revisions: readonl
                 {revision.previousRevisionId ? (
                   <div class="stack-tight">
                     <Counts counts={revision.changeCounts} />
+                    {revision.acceptance ? (
+                      <span
+                        title={`Accepted by ${revision.acceptance.by}: ${revision.acceptance.reason}`}
+                      >
+                        <Badge kind="accepted">accepted by {revision.acceptance.by}</Badge>
+                      </span>
+                    ) : null}
                     <a href={`${path}/changes`}>Changes</a>
                   </div>
                 ) : (

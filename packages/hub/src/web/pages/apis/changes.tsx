@@ -92,6 +92,12 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
         </div>
         {previousRevision ? <Counts counts={counts} /> : null}
       </div>
+      {revision.acceptance ? (
+        <div class="flash success" data-testid="changes-acceptance">
+          Accepted as deliberate by <strong>{revision.acceptance.by}</strong>{' '}
+          <Time at={revision.acceptance.at} />: <Prose text={revision.acceptance.reason} />
+        </div>
+      ) : null}
       {issues ? <ParseErrors issues={issues} /> : null}
       {!previousRevision ? (
         <Empty>

@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import {
+  AcceptanceResultSchema,
   ISSUE_LEVELS,
+  NoContentSchema,
   PushResultSchema,
   RevisionChangesSchema,
   RevisionIssueListSchema,
@@ -12,6 +14,7 @@ import {
 } from '@svc/hub-api'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import {
+  ActionButton,
   Badge,
   Empty,
   Field,
@@ -311,8 +314,75 @@ function uploadPage(c: WebContext, api: Api, state: UploadState, status = 200) {
 revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
   const loaded = await loadApi(c)
   if (!loaded.ok) return readFailure(c, loaded)
+  return revisionPage(c, loaded.data, c.req.param('id'), {})
+})
+
+/** What a refused acceptance form sends back to the revision page. */
+type AcceptState = { reason?: string; error?: string }
+
+revisionPages.post('/:owner/apis/:slug/revisions/:id/acceptance', async (c) => {
+  if (!c.get('viewer')) return signInRedirect(c)
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
   const api = loaded.data
   const id = c.req.param('id')
+  const reason = formText(await c.req.parseBody(), 'reason')
+    .replace(/\r\n/g, '\n')
+    .trim()
+  if (reason === '')
+    return revisionPage(c, api, id, { reason, error: 'Say why the changes are deliberate.' }, 422)
+  const answer = await c
+    .get('api')
+    .send(
+      AcceptanceResultSchema,
+      'POST',
+      `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}/acceptance`,
+      { json: { reason } },
+    )
+  if (!answer.ok) {
+    if ([401, 403, 404].includes(answer.status)) return apiErrorPage(c, answer)
+    const error = fieldErrors(answer.error).reason ?? answer.error.message
+    return revisionPage(c, api, id, { reason, error }, answer.status)
+  }
+  const { revision, counts, webhookDeliveries } = answer.data
+  return redirectWith(c, revisionPath(api.owner, api.slug, revision.id), {
+    kind: 'success',
+    message:
+      `Accepted the changes of revision ${revisionLabel(revision)} (${countsText(counts)}).` +
+      (webhookDeliveries > 0
+        ? ` ${plural(webhookDeliveries, 'webhook delivery', 'webhook deliveries')} queued.`
+        : ''),
+  })
+})
+
+revisionPages.post('/:owner/apis/:slug/revisions/:id/acceptance/withdraw', async (c) => {
+  if (!c.get('viewer')) return signInRedirect(c)
+  const loaded = await loadApi(c)
+  if (!loaded.ok) return readFailure(c, loaded)
+  const api = loaded.data
+  const id = c.req.param('id')
+  const answer = await c
+    .get('api')
+    .send(
+      NoContentSchema,
+      'DELETE',
+      `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}/acceptance`,
+    )
+  if (!answer.ok) return apiErrorPage(c, answer)
+  return redirectWith(c, revisionPath(api.owner, api.slug, id), {
+    kind: 'success',
+    message: 'The acceptance was withdrawn: a --fail-on gate fails on these changes again.',
+  })
+})
+
+/** A revision's page: its facts, its changes, their acceptance, and its parse issues. */
+async function revisionPage(
+  c: WebContext,
+  api: Api,
+  id: string,
+  accept: AcceptState,
+  status = 200,
+) {
   const base = `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}`
   const level = ISSUE_LEVELS.find((known) => known === c.req.query('level'))
   const cursor = c.req.query('cursor')
@@ -343,6 +413,7 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
         { label: 'revisions', href: `${apiPath(api.owner, api.slug)}/revisions` },
         { label: `#${revision.sequence}` },
       ),
+      status: status as ContentfulStatusCode,
     },
     <>
       <ApiHead
@@ -444,12 +515,91 @@ revisionPages.get('/:owner/apis/:slug/revisions/:id', async (c) => {
               </tbody>
             </table>
           ) : null}
+          <AcceptanceSection
+            here={here}
+            revision={revision}
+            writable={writable}
+            csrfToken={c.get('csrfToken')}
+            state={accept}
+          />
         </>
       )}
       <ParseIssueSection here={here} list={issues.data} level={level} cursor={cursor} />
     </>,
   )
-})
+}
+
+/**
+ * Whether the revision's breaking changes and warnings were accepted as deliberate, by whom, when
+ * and why; for a user who can write the API, the form that accepts them (or withdraws it).
+ */
+function AcceptanceSection(props: {
+  here: string
+  revision: Revision
+  writable: boolean
+  csrfToken: string
+  state: AcceptState
+}) {
+  const { here, revision, writable, csrfToken, state } = props
+  const { acceptance, changeCounts } = revision
+  if (acceptance) {
+    return (
+      <section class="card" id="acceptance" data-testid="acceptance">
+        <h3>Accepted</h3>
+        <FormError message={state.error} />
+        <p>
+          Accepted by <strong>{acceptance.by}</strong> <Time at={acceptance.at} />: a{' '}
+          <code>--fail-on</code> gate of <code>svc api push</code> passes on these changes.
+        </p>
+        <blockquote data-testid="acceptance-reason">
+          <Prose text={acceptance.reason} />
+        </blockquote>
+        {writable ? (
+          <ActionButton
+            action={`${here}/acceptance/withdraw`}
+            csrfToken={csrfToken}
+            label="Withdraw the acceptance"
+          />
+        ) : null}
+      </section>
+    )
+  }
+  if (!writable || changeCounts.breaking + changeCounts.warning === 0) return null
+  return (
+    <section class="card" id="acceptance" data-testid="accept-form">
+      <h3>Accept these changes</h3>
+      <p class="muted">
+        Record that the breaking changes and warnings of this revision are deliberate, with your
+        reason: <code>svc api push --fail-on</code> then passes on this revision, and the API's
+        webhooks are told.
+      </p>
+      <FormError message={state.error} />
+      <Form action={`${here}/acceptance`} csrfToken={csrfToken}>
+        <div>
+          <label for="f-reason">
+            Reason
+            <div class="hint">Why the change is deliberate: 1 to 500 characters.</div>
+          </label>
+          <textarea
+            id="f-reason"
+            name="reason"
+            maxlength={500}
+            rows={3}
+            required
+            {...(state.error ? { 'aria-invalid': 'true' } : {})}
+          >
+            {state.reason ?? ''}
+          </textarea>
+        </div>
+        <div>
+          <button type="submit" class="primary">
+            Accept the changes
+          </button>
+        </div>
+      </Form>
+    </section>
+  )
+}
 
 /**
  * The revision's document as it was pushed, for reading in the browser (text/plain) or, with
