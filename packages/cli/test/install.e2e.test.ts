@@ -176,10 +176,46 @@ describe('npm i <hub>/downloads/svc-cli.tgz in an empty folder', () => {
     expect(revisions.body.revisions).toHaveLength(2)
   })
 
-  // ── svc api diff and svc api accept (issue 37, items 2 and 3) ──────────────────────────────
-  // Their runs of the installed CLI against this hub go here, after the pushes above:
-  // `svc api diff acme/installed-pets narrowed.yaml` and `svc api accept acme/installed-pets 2`.
-  it.todo('svc api diff and svc api accept against the hub, from the installed CLI')
+  it('svc api diff compares with the hub and stores nothing; svc api accept lets the gate pass', async () => {
+    const env = { SVC_API_ORIGIN: t.url, SVC_HUB_TOKEN: t.people.alice }
+    // The branch's document against the latest revision (the narrowed one): no change.
+    const same = await svc(['api', 'diff', 'acme/installed-pets', 'narrowed.yaml'], env)
+    expect(same.code, same.stderr).toBe(0)
+    expect(same.stdout).toContain('No changes.')
+    // Against revision 1: the removal of /owners, which fails the gate.
+    const against = await svc(
+      ['api', 'diff', 'acme/installed-pets', 'narrowed.yaml', '--against', '1'],
+      { ...env },
+    )
+    expect(against.stdout).toContain('/owners')
+    const gated = await svc(
+      [
+        'api',
+        'diff',
+        'acme/installed-pets',
+        'narrowed.yaml',
+        '--against',
+        '1',
+        '--fail-on',
+        'breaking',
+      ],
+      env,
+    )
+    expect(gated.code).toBe(1)
+    expect((await t.get('/v1/apis/acme/installed-pets/revisions')).body.revisions).toHaveLength(2)
+
+    // The stored breaking revision fails a re-run of the same push until it is accepted.
+    const push = ['api', 'push', 'acme/installed-pets', 'narrowed.yaml', '--fail-on', 'breaking']
+    expect((await svc(push, env)).code).toBe(1)
+    const accept = await svc(
+      ['api', 'accept', 'acme/installed-pets', '2', '--reason', 'Owners moved to their own API.'],
+      env,
+    )
+    expect(accept.code, accept.stderr).toBe(0)
+    const rerun = await svc(push, env)
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expect(rerun.stdout).toContain('Owners moved to their own API.')
+  })
 
   it('svc init, install, generate, bundle --server and clone work from the package', async () => {
     const init = await svc(['init', 'demo', '--name', '@acme/demo'])
