@@ -26,7 +26,8 @@ async function call(method, path, payload) {
     headers,
     ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
   })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
   return response.json()
 }
 
@@ -55,5 +56,7 @@ try {
     console.log(`Posted the changelog comment ${posted.html_url ?? posted.id}`)
   }
 } catch (error) {
-  console.log(`::warning title=svc::The pull-request comment was not posted: ${String(error.message).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}`)
+  console.log(
+    `::warning title=svc::The pull-request comment was not posted: ${String(error.message).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}`,
+  )
 }
