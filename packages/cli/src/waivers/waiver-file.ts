@@ -128,8 +128,10 @@ export async function parseWaivers(text: string, shown: string): Promise<Waiver[
     throw waiverError(`${shown}${at(syntax.pos[0])}: not valid YAML: ${firstLine(syntax.message)}.`)
   const parsed = FileSchema.safeParse(doc.toJS() ?? {}, { reportInput: true })
   if (!parsed.success) {
-    const [issue] = parsed.error.issues
-    throw waiverError(describeIssue(issue!, doc, lineCounter, shown))
+    // A misspelt key explains the missing one it was meant to be.
+    const { issues } = parsed.error
+    const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0]!
+    throw waiverError(describeIssue(issue, doc, lineCounter, shown))
   }
   const entries = parsed.data.waivers
   const items = (doc.getIn(['waivers'], true) as { items?: { range?: number[] }[] } | undefined)
