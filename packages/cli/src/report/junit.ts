@@ -76,7 +76,7 @@ export function junitReport(report: Report, cwd: string): string {
       '@_failures': failures,
       testsuite: suite,
     },
-  }) as string
+  })
   return `<?xml version="1.0" encoding="UTF-8"?>\n${xml.trimEnd()}`
 }
 
@@ -187,7 +187,6 @@ function at(place: Place | undefined, cwd: string): string {
  */
 function xmlText(text: string): string {
   return text.replace(
-    // eslint-disable-next-line no-control-regex
     /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )

@@ -164,7 +164,7 @@ function describeIssue(
   lineCounter: LineCounter,
   shown: string,
 ): string {
-  const path = issue.path.filter((key) => typeof key !== 'symbol') as (string | number)[]
+  const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol')
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : []
   // An unknown key is shown at the key; anything else at its value, or at the entry for a
   // missing one.

@@ -312,7 +312,6 @@ function isMethod(segment: string): boolean {
   return METHODS.has(segment)
 }
 
-
 /** The value at `keys` in a decoded document, or undefined. */
 export function valueAt(document: unknown, keys: readonly string[]): unknown {
   let value = document
