@@ -144,21 +144,41 @@ describe('--format github: workflow commands at the lines of the changes', () =>
     expect(summary).toMatch(/^svc diff: petstore-v1\.yaml → <stdin>: /)
   })
 
-  it('Swagger 2.0 → OpenAPI 3: OpenAPI 3 locations found in the Swagger document', async () => {
-    const old = join(EXAMPLES, '2.0/yaml/petstore.yaml')
-    const next = join(EXAMPLES, '3.0/yaml/petstore.yaml')
-    const json = changes(await diff([old, next, '--json']))
-    const located = json.filter((change) => change.line !== undefined)
-    expect(located.length).toBe(json.length)
-    for (const change of located) {
-      const file = change.file ?? next
-      const text = textAt('/', { file, line: change.line!, col: change.column! })
-      const last = change.location.split('/').at(-1)!.replace(/~1/g, '/').replace(/~0/g, '~')
-      // The key of the place, or of the nearest place the document has.
-      expect(text, `${change.id} ${change.location}`).toMatch(/^(-\s)?[\w'"$/{}.-]+:?/)
-      if (change.file === old)
-        expect(text.startsWith(last) || text.startsWith(`'${last}'`)).toBe(true)
+  it('Swagger 2.0: OpenAPI 3 locations found in the Swagger documents (definitions, securityDefinitions)', async () => {
+    const folder = join(EXAMPLES, '2.0/yaml')
+    const run = await diff(['petstore.yaml', 'petstore-expanded.yaml', '--format', 'github'], {
+      cwd: folder,
+    })
+    const { annotations } = parseGithub(run.stdout)
+    const at = (title: string, message: RegExp) => {
+      const found = annotations.find((a) => a.title === title && message.test(a.message))
+      expect(found, `${title} ${message}`).toBeDefined()
+      return {
+        annotation: found!,
+        text: textAt(folder, found!),
+        parent: parentLine(folder, found!),
+      }
     }
+    expect(at('endpoint-removed', /DELETE \/pet\/\{petId\}/)).toMatchObject({
+      annotation: { file: 'petstore.yaml' },
+      text: 'delete:',
+      parent: "'/pet/{petId}':",
+    })
+    expect(at('schema-removed', /`Category`/)).toMatchObject({
+      annotation: { file: 'petstore.yaml' },
+      text: 'Category:',
+      parent: 'definitions:',
+    })
+    expect(at('schema-added', /`NewPet`/)).toMatchObject({
+      annotation: { file: 'petstore-expanded.yaml' },
+      text: 'NewPet:',
+      parent: 'definitions:',
+    })
+    expect(at('security-scheme-removed', /api_key/)).toMatchObject({
+      text: 'api_key:',
+      parent: 'securityDefinitions:',
+    })
+    expect(at('endpoint-added', /POST \/pets/)).toMatchObject({ text: 'post:', parent: '/pets:' })
   })
 
   it('GitHub Enterprise Server 3.18 → 3.19 (11 MB of JSON each): every change at its key', async () => {
@@ -346,7 +366,6 @@ describe('--json: the same shape, with line and column', () => {
 })
 
 describe('svc check --format', () => {
-  const example = join(REPO_ROOT, 'examples/petstore.yaml')
   let docs: ReturnType<typeof fixtureDir>
   beforeAll(() => {
     docs = fixtureDir({
@@ -376,7 +395,6 @@ paths:
     ])
     expect(textAt(REPO_ROOT, annotations[0]!)).toMatch(/^status:/)
     expect(summary).toBe('svc check: examples/petstore.yaml: 0 errors, 1 warning.')
-    expect(example).toBeTruthy()
   })
 
   it('an error fails the document’s test case (junit), is an ::error (github), and a bold row (markdown)', async () => {

@@ -130,7 +130,7 @@ describe('svc diff with a waiver file', () => {
   })
 
   it('an expired waiver is reported and waives nothing: the gate fails', async () => {
-    const file = writeWaivers(WAIVE_DELETE.replace('2999-12-31', '2020-01-31'))
+    writeWaivers(WAIVE_DELETE.replace('2999-12-31', '2020-01-31'))
     const run = await diff(['--fail-on', 'breaking'])
     expect(run.code).toBe(1)
     expect(run.stdout).not.toContain('waived')
@@ -156,7 +156,6 @@ describe('svc diff with a waiver file', () => {
         expires: '2020-01-31',
       },
     ])
-    expect(file).toBeTruthy()
   })
 
   it('a waiver that matches no change is reported, and fails nothing by itself', async () => {
@@ -183,10 +182,7 @@ describe('svc diff with a waiver file', () => {
     const explicit = await diff(['--fail-on', 'breaking', '--waivers', '../../svc-waivers.yaml'])
     expect(explicit.code).toBe(0)
     rmSync(join(above, 'svc-waivers.yaml'))
-    refused(
-      await diff(['--waivers', 'accepted.yaml']),
-      'error: --waivers accepted.yaml: no such file.'.replace('error: ', ''),
-    )
+    refused(await diff(['--waivers', 'accepted.yaml']), '--waivers accepted.yaml: no such file.')
   })
 
   it('refuses a file it cannot use (exit 2, its line, nothing on stdout): unknown rule, bad YAML, wrong types, unknown keys', async () => {
