@@ -54,11 +54,13 @@ export async function locateChanges(
   options: LocateChangesOptions = {},
 ): Promise<ChangelogPositions> {
   const after = sides.after && (await createLocator(sides.after, options))
-  const before = sides.before && (await createLocator(sides.before, options))
   const locations = changelog.changes.map((change) => change.location)
   const inAfter = after?.locate(locations) ?? []
-  // Only what the new document lacks is looked for in the old one.
+  // Only what the new document lacks is looked for in the old one, read only when needed.
   const missing = locations.flatMap((_, index) => (inAfter[index]?.exact ? [] : [index]))
+  const needsBefore = missing.length > 0 || (changelog.issues?.before.length ?? 0) > 0
+  const before =
+    sides.before && needsBefore ? await createLocator(sides.before, options) : undefined
   const found = before?.locate(missing.map((index) => locations[index]!)) ?? []
   const inBefore = new Map(missing.map((index, i) => [index, found[i]]))
   const changes = locations.map((_, index): ChangePosition | undefined => {
