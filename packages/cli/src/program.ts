@@ -24,7 +24,7 @@ const json = (holds?: string, note = '') =>
 export const formatOption = () =>
   new Option(
     '--format <format>',
-    'text (default), json (as --json), markdown (a PR comment), github (workflow annotations) or junit (XML)',
+    'the report: json (as --json), markdown (a PR comment), github (annotations), junit (XML); default text',
   ).choices(OUTPUT_FORMATS)
 /** `--waivers <file>`: the waiver file of the commands that judge a changelog (docs/commands/diff.md). */
 export const waiversOption = () =>
