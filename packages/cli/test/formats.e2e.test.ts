@@ -125,6 +125,23 @@ describe('--format github: workflow commands at the lines of the changes', () =>
     expect(textAt(FIXTURES, only(sdl, 'type-added'))).toMatch(/^Owner \{/)
   })
 
+  it('a parse error of the new document is an ::error at its line, beside the change it makes', async () => {
+    const v1 = readFileSync(join(FIXTURES, 'petstore-v1.yaml'), 'utf8')
+    const start = v1.indexOf('responses:', v1.indexOf('    post:'))
+    const broken = `${v1.slice(0, start)}responses: null\n      x-responses:${v1.slice(start + 'responses:'.length)}`
+    const docs = fixtureDir({ 'old.yaml': v1, 'new.yaml': broken })
+    try {
+      const run = await diff(['old.yaml', 'new.yaml', '--format', 'github'], { cwd: docs.dir })
+      const { annotations } = parseGithub(run.stdout)
+      const issue = only(annotations, 'INVALID_OPERATION')
+      expect(issue).toMatchObject({ command: 'error', file: 'new.yaml' })
+      expect(textAt(docs.dir, issue)).toBe('post:')
+      expect(textAt(docs.dir, only(annotations, 'operation-unparsable'))).toBe('post:')
+    } finally {
+      docs.dispose()
+    }
+  })
+
   it('an old document that is not a file: a removal at the nearest place the new one still has', async () => {
     const run = await diff(['-', 'petstore-v2.yaml', '--format', 'github'], {
       stdin: readFileSync(join(FIXTURES, 'petstore-v1.yaml'), 'utf8'),
