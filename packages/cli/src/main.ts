@@ -82,12 +82,21 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<ExitC
       command = next
     }
     const exit = report(error, stderr, command ? commandPath(command) : undefined)
-    // Under --json, stdout holds exactly one object even when the command could not run.
+    // Under --json (or --format json), stdout holds exactly one object even when the command
+    // could not run.
     const takesJson = command?.options.some((option) => option.long === '--json') ?? false
-    if (takesJson && argv.includes('--json') && exit !== EXIT.ok)
-      stdout.write(jsonFailure(error, exit))
+    if (takesJson && asksForJson(argv) && exit !== EXIT.ok) stdout.write(jsonFailure(error, exit))
     return exit
   }
+}
+
+function asksForJson(argv: readonly string[]): boolean {
+  return argv.some(
+    (arg, index) =>
+      arg === '--json' ||
+      arg === '--format=json' ||
+      (arg === '--format' && argv[index + 1] === 'json'),
+  )
 }
 
 function jsonFailure(error: unknown, exit: ExitCode): string {

@@ -1,10 +1,24 @@
 import pc from 'picocolors'
 import type { CommandIO } from './command-io.js'
 
+/** What `--format` takes: text (the default), JSON (`--json`), and the CI formats. */
+export const OUTPUT_FORMATS = ['text', 'json', 'markdown', 'github', 'junit'] as const
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
+
+/** The CI formats, written from a report (`src/report/`). */
+export function isReportFormat(
+  format: OutputFormat,
+): format is Exclude<OutputFormat, 'text' | 'json'> {
+  return format === 'markdown' || format === 'github' || format === 'junit'
+}
+
 /** Where a command's result is written: results on stdout, diagnostics and progress on stderr. */
 export type Output = {
-  /** `json` under `--json`: stdout then holds exactly one JSON value. */
-  readonly format: 'text' | 'json'
+  /**
+   * `json` under `--json`: stdout then holds exactly one JSON value; `markdown`, `github` and
+   * `junit` (`--format`, on the commands that take it) hold one report in that format.
+   */
+  readonly format: OutputFormat
   /** The working folder, for showing paths relative to it. */
   readonly cwd: string
   /** Writes a line of the command's result to stdout. */

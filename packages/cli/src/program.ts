@@ -4,16 +4,37 @@ import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
 import { declareHelp, finishCommands, noInput } from './help.js'
 import { scopeTable } from './hub/advice.js'
-import { createOutput, type Output } from './output.js'
+import { createOutput, OUTPUT_FORMATS, type Output, type OutputFormat } from './output.js'
 import { CLI_VERSION } from './version.js'
 
-type JsonFlag = { readonly json?: boolean }
+type JsonFlag = { readonly json?: boolean; readonly format?: OutputFormat }
 type HubFlags = { readonly token?: string; readonly origin?: string }
 type InputFlag = { readonly input?: boolean }
 
 /** `--json`; `holds` names what its one object holds, `note` follows the help. */
 const json = (holds?: string, note = '') =>
   new Option('--json', `print exactly one JSON object ${holds ? `${holds} ` : ''}on stdout${note}`)
+/**
+ * `--format text|json|markdown|github|junit`, on the commands whose report CI reads (check,
+ * diff, api diff, api push, api refetch). `--json` is `--format json`; the two given and
+ * disagreeing is a usage error (the program's preAction hook). Add it with
+ * `.addOption(formatOption())` beside `.addOption(json(…))`.
+ */
+export const formatOption = () =>
+  new Option(
+    '--format <format>',
+    'the report: json (as --json), markdown (a PR comment), github (annotations), junit (XML); default text',
+  ).choices(OUTPUT_FORMATS)
+/** `--waivers <file>`: the waiver file of the commands that judge a changelog (docs/commands/diff.md). */
+export const waiversOption = () =>
+  new Option(
+    '--waivers <file>',
+    'accepted changes (default: svc-waivers.yaml here or above, up to the git root)',
+  )
+/** The format a command writes in: `--format`, else `json` under `--json`, else text. */
+export function outputFormat(flags: JsonFlag): OutputFormat {
+  return flags.format ?? (flags.json ? 'json' : 'text')
+}
 /** `--fail-on`, the CI gate of `svc diff`, `svc api diff`, `svc api push` and `svc api refetch`. */
 const failOn = () =>
   new Option('--fail-on <level>', 'exit 1 when any change is at this level or above').choices([
@@ -64,16 +85,30 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .enablePositionalOptions()
     .showSuggestionAfterError()
 
-  /** Renders a command's result, as JSON under `--json`, and reports how the command exits. */
+  /** Renders a command's result in its `--format` (JSON under `--json`), and how it exits. */
   const show = <R>(flags: JsonFlag, render: (result: R, output: Output) => ExitCode, result: R) =>
-    onExit(render(result, createOutput(io, flags.json ? 'json' : 'text')))
+    onExit(render(result, createOutput(io, outputFormat(flags))))
+
+  // `--json` means `--format json`: both, disagreeing, is a usage error before any work.
+  program.hook('preAction', (_program, command) => {
+    const { json: jsonFlag, format } = command.opts<JsonFlag>()
+    if (jsonFlag && format !== undefined && format !== 'json')
+      command.error(`--json means --format json; it cannot go with --format ${format}.`, {
+        exitCode: 2,
+        code: 'svc.formatConflict',
+      })
+  })
 
   program
     .command('check')
     .description('Parse an API description and report every parse issue, grouped by level.')
     .argument('[input]', SOURCE)
     .addOption(json('{ parseIssues, summary }'))
-    .option('--debug', 'also show debug-level issues in the text report')
+    .addOption(formatOption())
+    .option(
+      '--debug',
+      'also show debug-level issues in the text, markdown, github and junit reports',
+    )
     .addOption(
       new Option('--max-bytes <bytes>', 'refuse documents larger than this').argParser(
         positiveInteger,
@@ -112,7 +147,9 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     .argument('[old]', 'the old description: a file path, an http(s) URL, or - for standard input')
     .argument('[new]', 'the new description, likewise (only one of the two can be -)')
     .addOption(json('{ summary, counts, changes }'))
+    .addOption(formatOption())
     .addOption(failOn())
+    .addOption(waiversOption())
     .addOption(
       new Option(
         '--policy <name>',
@@ -123,11 +160,22 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       async (
         old: string | undefined,
         next: string | undefined,
-        flags: JsonFlag & { failOn?: 'breaking' | 'warning'; policy?: DiffPolicy[] },
+        flags: JsonFlag & {
+          failOn?: 'breaking' | 'warning'
+          policy?: DiffPolicy[]
+          waivers?: string
+        },
       ) => {
         const { diff } = await import('./commands/diff/index.js')
         const { renderDiff } = await import('./commands/diff/render.js')
-        const options = { old, new: next, failOn: flags.failOn, policies: flags.policy }
+        const options = {
+          old,
+          new: next,
+          failOn: flags.failOn,
+          policies: flags.policy,
+          positions: outputFormat(flags) !== 'text',
+          waivers: flags.waivers,
+        }
         show(flags, renderDiff, await diff(options, io))
       },
     )
@@ -455,9 +503,11 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       .option('--version <label>', "the publisher's version label, e.g. 1.4.0")
       .option('--published-at <date-time>', "the publisher's timestamp (ISO 8601)")
       .addOption(failOn())
+      .addOption(waiversOption())
       .addOption(origin())
       .addOption(token())
       .addOption(json('{ type, api, revision, previousRevision, summary, counts, changes }'))
+      .addOption(formatOption())
       .addOption(noInput())
       .action(
         async (
@@ -467,14 +517,16 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
             version?: string
             publishedAt?: string
             failOn?: 'breaking' | 'warning'
+            waivers?: string
           },
         ) => {
           const { apiPush } = await import('./commands/api/push.js')
           const { renderApiRevision } = await import('./commands/api/push.render.js')
+          const positions = outputFormat(flags) !== 'text'
           show(
             flags,
             renderApiRevision,
-            await apiPush({ ...flags, api: name, source: document }, io),
+            await apiPush({ ...flags, api: name, source: document, positions }, io),
           )
         },
       ),
@@ -505,9 +557,11 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           `also apply a convention: ${POLICIES.join(', ')} (repeatable, or a comma list)`,
         ).argParser(collectPolicies),
       )
+      .addOption(waiversOption())
       .addOption(origin())
       .addOption(token())
       .addOption(json('{ summary, counts, changes }'))
+      .addOption(formatOption())
       .addOption(noInput())
       .action(
         async (
@@ -517,11 +571,18 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
             against?: string
             failOn?: 'breaking' | 'warning'
             policy?: DiffPolicy[]
+            waivers?: string
           },
         ) => {
           const { apiDiff } = await import('./commands/api/diff.js')
           const { renderApiDiff } = await import('./commands/api/diff.render.js')
-          const options = { ...flags, api: name, source: document, policies: flags.policy }
+          const options = {
+            ...flags,
+            api: name,
+            source: document,
+            policies: flags.policy,
+            positions: outputFormat(flags) !== 'text',
+          }
           show(flags, renderApiDiff, await apiDiff(options, io))
         },
       ),
@@ -614,12 +675,17 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       .description("Have the hub fetch the API's sourceUrl and push what it serves.")
       .argument('[api]', API)
       .addOption(failOn())
+      .addOption(waiversOption())
       .addOption(origin())
       .addOption(token())
       .addOption(json('{ type, api, revision, previousRevision, summary, counts, changes }'))
+      .addOption(formatOption())
       .addOption(noInput())
       .action(
-        async (name: string | undefined, flags: ApiFlags & { failOn?: 'breaking' | 'warning' }) => {
+        async (
+          name: string | undefined,
+          flags: ApiFlags & { failOn?: 'breaking' | 'warning'; waivers?: string },
+        ) => {
           const { apiRefetch } = await import('./commands/api/refetch.js')
           const { renderApiRevision } = await import('./commands/api/push.render.js')
           show(flags, renderApiRevision, await apiRefetch({ ...flags, api: name }, io))

@@ -128,6 +128,33 @@ export async function loadOpenApi(
   options: ParseApiOptions,
   limits: InputLimits,
 ): Promise<OpenApiDocument> {
+  const read = await readOpenApi(source, options, limits)
+  if (read.version === '2.0') {
+    return {
+      document: await convertSwagger(read.document, source.origin),
+      openapi: '3.0.0',
+      version: read.version,
+      decoded: read.decoded,
+      converted: true,
+      origins: [],
+      refFailures: read.refFailures,
+    }
+  }
+  return { ...read, openapi: read.version, converted: false }
+}
+
+/** An OpenAPI document as written (2.0 not converted), with its relative refs bundled. */
+export type SourceOpenApi = Pick<
+  OpenApiDocument,
+  'document' | 'version' | 'decoded' | 'origins' | 'refFailures'
+>
+
+/** Decodes, recognises and bundles relative refs: {@link loadOpenApi} without the 2.0 conversion. */
+export async function readOpenApi(
+  source: ApiSource,
+  options: Pick<ParseApiOptions, 'readFile'>,
+  limits: InputLimits,
+): Promise<SourceOpenApi> {
   const file = source.origin
   // Only a file's relative refs are followed; scanning 13 MB for them costs when they cannot be.
   const followsRefs =
@@ -156,18 +183,7 @@ export async function loadOpenApi(
     origins = bundled.origins
     refFailures = bundled.failures
   }
-  if (version === '2.0') {
-    return {
-      document: await convertSwagger(document, file),
-      openapi: '3.0.0',
-      version,
-      decoded,
-      converted: true,
-      origins: [],
-      refFailures,
-    }
-  }
-  return { document, openapi: version, version, decoded, converted: false, origins, refFailures }
+  return { document, version, decoded, origins, refFailures }
 }
 
 async function decode(

@@ -15,3 +15,10 @@ export {
 export { diffDocuments, diffParsed, type DiffOptions, type DiffSide } from './diff-documents.js'
 export { RULES, type RuleDefinition, type RuleId } from './rules.js'
 export { DIFF_POLICIES, type DiffPolicy, type PolicyOptions } from './policies.js'
+export {
+  locateChanges,
+  type ChangePosition,
+  type ChangelogPositions,
+  type LocateChangesOptions,
+  type SourcePosition,
+} from './locate/locate-changes.js'

@@ -1,4 +1,4 @@
-import type { ParseIssue } from '../issues/index.js'
+import { parseLocation, type ParseIssue } from '../issues/index.js'
 import type { ComponentBucket, Components, OasModel } from '../model/index.js'
 import { HTTP_METHODS } from '../model/index.js'
 import {
@@ -56,7 +56,7 @@ export class OasFailures {
   ) {
     for (const side of ['before', 'after'] as const)
       for (const issue of issues[side])
-        for (const item of this.#itemsOf(segmentsOf(issue.location))) {
+        for (const item of this.#itemsOf(parseLocation(issue.location))) {
           const failed = this.#items.get(item.key) ?? { ...item, before: [], after: [] }
           failed[side].push(issue)
           this.#items.set(item.key, failed)
@@ -153,7 +153,7 @@ export function gqlFailures(issues: SideIssues): Failed[] {
   const items = new Map<string, Failed>()
   for (const side of ['before', 'after'] as const)
     for (const issue of issues[side]) {
-      const name = segmentsOf(issue.location)[0] ?? 'schema'
+      const name = parseLocation(issue.location)[0] ?? 'schema'
       const failed = items.get(name) ?? {
         kind: 'definition' as const,
         key: name,
@@ -310,12 +310,6 @@ const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS)
 
 function isMethod(segment: string): boolean {
   return METHODS.has(segment)
-}
-
-/** `paths:/a%3Ab:get` → `['paths', '/a:b', 'get']` (see `formatLocation`). */
-function segmentsOf(location: string): string[] {
-  if (location === '') return []
-  return location.split(':').map((segment) => segment.replaceAll('%3A', ':'))
 }
 
 /** The value at `keys` in a decoded document, or undefined. */

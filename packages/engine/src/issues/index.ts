@@ -1,3 +1,3 @@
 export * from './catalogue.js'
 export * from './parse-issue.js'
-export { IssueLog, formatLocation, type RecordedIssue } from './issue-log.js'
+export { IssueLog, formatLocation, parseLocation, type RecordedIssue } from './issue-log.js'

@@ -17,6 +17,12 @@ export function formatLocation(path: readonly string[]): string {
   return location
 }
 
+/** `paths:/a%3Ab:get` → `['paths', '/a:b', 'get']`: the path {@link formatLocation} joined. */
+export function parseLocation(location: string): string[] {
+  if (location === '') return []
+  return location.split(':').map((segment) => segment.replaceAll('%3A', ':'))
+}
+
 /** Collects issues in the order they were found. Locations join path segments with `:` (SPEC §7.9). */
 export class IssueLog {
   readonly #issues: RecordedIssue[] = []

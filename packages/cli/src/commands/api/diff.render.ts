@@ -1,12 +1,14 @@
 import { EXIT, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import { isReportFormat, type Output } from '../../output.js'
+import { renderReport } from '../../report/index.js'
 import { renderDiff } from '../diff/render.js'
 import type { ApiDiffResult } from './diff.js'
 
 /**
- * `svc api diff`: exactly what `svc diff` prints for the hub's revision and the document (text,
- * `--json`, exit codes); with no revision on the hub yet, that there is nothing to compare with
- * (exit 0; `--json` holds the empty changelog a first push stores).
+ * `svc api diff`: exactly what `svc diff` prints for the hub's revision and the document (every
+ * format, exit codes); with no revision on the hub yet, that there is nothing to compare with
+ * (exit 0; `--json` holds the empty changelog a first push stores; the CI formats an empty report
+ * that says so).
  */
 export function renderApiDiff(result: ApiDiffResult, output: Output): ExitCode {
   if (result.type !== 'first') return renderDiff(result, output)
@@ -18,6 +20,21 @@ export function renderApiDiff(result: ApiDiffResult, output: Output): ExitCode {
       changes: [],
     })
     output.diagnostic(line)
-  } else output.result(line)
+  } else if (isReportFormat(output.format))
+    output.result(
+      renderReport(
+        {
+          command: 'svc api diff',
+          subject: `${result.api} (no revisions yet) → ${result.newOrigin}`,
+          kind: 'changes',
+          changes: [],
+          issues: [],
+          notes: [line],
+        },
+        output.format,
+        output.cwd,
+      ),
+    )
+  else output.result(line)
   return EXIT.ok
 }

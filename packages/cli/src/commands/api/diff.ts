@@ -5,7 +5,8 @@ import { CommandError } from '../../errors.js'
 import { hubAdvice } from '../../hub/advice.js'
 import { HubError, hubRequest } from '../../hub/hub-client.js'
 import { readCommandInput } from '../../input/read-source.js'
-import { describeFailure, type DiffResult, type FailOn } from '../diff/index.js'
+import { finishDiff, type DiffResult, type FailOn } from '../diff/index.js'
+import { loadWaivers } from '../../waivers/waiver-file.js'
 import {
   apiPath,
   formatApiName,
@@ -26,6 +27,10 @@ export type ApiDiffOptions = HubOptions & {
   readonly against?: string | undefined
   readonly failOn?: FailOn | undefined
   readonly policies?: readonly DiffPolicy[] | undefined
+  /** Find the line and column of each change in the document (every format but text). */
+  readonly positions?: boolean | undefined
+  /** `--waivers <file>`; default `svc-waivers.yaml` here or above. */
+  readonly waivers?: string | undefined
 }
 
 /**
@@ -41,7 +46,7 @@ const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
 export const API_DIFF_RECIPE: SubcommandRecipe = {
   command: 'api diff',
   usage:
-    'svc api diff <owner/slug> <file|url|-> [--against latest|<revision>] [--fail-on breaking|warning] [--policy <name>] [--origin <url>] [--token <pat>] [--json]',
+    'svc api diff <owner/slug> <file|url|-> [--against latest|<revision>] [--fail-on breaking|warning] [--policy <name>] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
   example: 'svc api diff acme/payments openapi.yaml --fail-on breaking',
 }
 
@@ -63,6 +68,8 @@ export async function apiDiff(options: ApiDiffOptions, io: CommandIO): Promise<A
     API_DIFF_RECIPE,
     name,
   )
+  // Read before anything is sent: a waiver file that cannot be used ends the command (exit 2).
+  const waivers = await loadWaivers(options.waivers, io.cwd)
   const credentials = hubCredentials(options, io, API_DIFF_RECIPE, false)
   const document = await readCommandInput(
     input,
@@ -101,16 +108,13 @@ export async function apiDiff(options: ApiDiffOptions, io: CommandIO): Promise<A
   if (revision === null) return { type: 'first', api, newOrigin: document.origin }
   // The hub's changelog is `svc diff --json`'s; its rule ids are strings the engine may not know.
   const changelog = { ...rest, ...(issues === undefined ? {} : { issues }) } as unknown as Changelog
-  const crossed = options.failOn ? describeFailure(changelog, options.failOn) : undefined
-  return {
-    type: 'diffed',
+  return finishDiff(changelog, {
+    after: document,
     oldOrigin: hubOrigin(api, revision),
-    newOrigin: document.origin,
-    changelog,
-    ...(crossed === undefined || options.failOn === undefined
-      ? {}
-      : { failure: { failOn: options.failOn, crossed } }),
-  }
+    failOn: options.failOn,
+    positions: options.positions ?? false,
+    waivers,
+  })
 }
 
 /** `acme/payments#4 (hub)`: where the old document of the diff came from. */

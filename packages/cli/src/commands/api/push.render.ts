@@ -1,7 +1,10 @@
 import type { Changelog } from '@svc/engine'
 import type { Revision } from '@svc/hub-api'
 import { EXIT, type ExitCode } from '../../errors.js'
-import type { Output } from '../../output.js'
+import { isReportFormat, type Output } from '../../output.js'
+import { jsonChanges, jsonWaivers, waiverWarnings } from '../../report/changelog-notes.js'
+import { changelogReport } from '../../report/changelog-report.js'
+import { renderReport, type Report } from '../../report/index.js'
 import { changelogLines } from '../diff/render.js'
 import type { ApiRevisionResult } from './push.js'
 
@@ -10,16 +13,21 @@ import type { ApiRevisionResult } from './push.js'
  * first (as `svc diff`), or that nothing changed; exit 1 when a change reached `--fail-on`.
  */
 export function renderApiRevision(result: ApiRevisionResult, output: Output): ExitCode {
-  if (output.format === 'json') output.json(result)
+  if (output.format === 'json') output.json(revisionJson(result))
+  else if (isReportFormat(output.format))
+    output.result(renderReport(revisionReport(result), output.format, output.cwd))
   else for (const line of revisionLines(result, output)) output.result(line)
   if (result.versionNotApplied !== undefined)
     output.diagnostic(
       `note: --version ${result.versionNotApplied} was not applied: revision ${label(result.revision)} has this document already, and a revision is never changed (push a changed document to label a new one).`,
     )
-  if (result.accepted !== undefined && output.format === 'text')
-    output.result(
-      `--fail-on ${result.accepted.failOn} passes: the ${result.accepted.crossed} of revision ${label(result.revision)} ${/^1 /.test(result.accepted.crossed) ? 'was' : 'were'} accepted by ${result.accepted.by} at ${result.accepted.at}: ${result.accepted.reason}`,
-    )
+  if (result.accepted !== undefined && output.format !== 'json') {
+    const line = `--fail-on ${result.accepted.failOn} passes: the ${result.accepted.crossed} of revision ${label(result.revision)} ${/^1 /.test(result.accepted.crossed) ? 'was' : 'were'} accepted by ${result.accepted.by} at ${result.accepted.at}: ${result.accepted.reason}`
+    // The other formats' stdout is the report itself (annotations, a comment, XML).
+    if (output.format === 'text') output.result(line)
+    else output.diagnostic(`note: ${line}`)
+  }
+  for (const line of waiverWarnings(result.notes, output.cwd)) output.diagnostic(line)
   if (result.failure === undefined) return EXIT.ok
   output.diagnostic(
     `error: --fail-on ${result.failure.failOn}: ${result.failure.crossed} in ${result.api} revision ${label(result.revision)} (${result.type === 'unchanged' ? 'pushed before; the gate fails again' : 'the revision is stored; the gate failed'}).`,
@@ -30,6 +38,36 @@ export function renderApiRevision(result: ApiRevisionResult, output: Output): Ex
   return EXIT.failure
 }
 
+/** `--json`: the result, its changes with their lines and waivers, and the waiver file's report. */
+function revisionJson(result: ApiRevisionResult): Record<string, unknown> {
+  const { notes, failOn: _failOn, ...rest } = result
+  return { ...rest, changes: jsonChanges(result.changes, notes), ...jsonWaivers(notes) }
+}
+
+/** The report the CI formats of `svc api push` and `svc api refetch` are written from. */
+function revisionReport(result: ApiRevisionResult): Report {
+  const { revision, previousRevision } = result
+  const refetch = revision.origin === 'refetch'
+  const lines =
+    result.type === 'unchanged'
+      ? [
+          `No change: the document is ${result.api} revision ${label(revision)} already; no revision was made.`,
+        ]
+      : previousRevision === null
+        ? ['The first revision: nothing to compare with.']
+        : []
+  const against = previousRevision === null ? '' : ` against ${label(previousRevision)}`
+  return changelogReport({
+    command: refetch ? 'svc api refetch' : 'svc api push',
+    subject: `${result.api} revision ${label(revision)}${against}`,
+    changelog: result,
+    notes: result.notes,
+    failOn: result.failOn ?? result.failure?.failOn,
+    failure: result.failure,
+    lines,
+  })
+}
+
 function revisionLines(result: ApiRevisionResult, output: Output): string[] {
   const { revision, previousRevision } = result
   if (result.type === 'unchanged') {
@@ -38,7 +76,7 @@ function revisionLines(result: ApiRevisionResult, output: Output): string[] {
     ]
     if (result.failure === undefined || previousRevision === null) return lines
     lines.push('', `Its changes against revision ${label(previousRevision)}:`)
-    lines.push(...changelogLines(changelogOf(result), output.color))
+    lines.push(...changelogLines(changelogOf(result), output.color, result.notes))
     return lines
   }
   const head = `Pushed ${result.api} revision ${label(revision)}${revision.origin === 'refetch' ? ' from its sourceUrl' : ''}`
@@ -56,7 +94,7 @@ function revisionLines(result: ApiRevisionResult, output: Output): string[] {
     return lines
   }
   lines.push('', `Changes against revision ${label(previousRevision)}:`)
-  lines.push(...changelogLines(changelogOf(result), output.color))
+  lines.push(...changelogLines(changelogOf(result), output.color, result.notes))
   return lines
 }
 

@@ -14,7 +14,13 @@ import type { CommandIO } from '../../command-io.js'
 import { RecipeError } from '../../errors.js'
 import type { HubCommand } from '../../hub/advice.js'
 import type { Credentials } from '../../hub/credentials.js'
-import { readCommandInput } from '../../input/read-source.js'
+import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
+import {
+  gateAfterWaivers,
+  noteChangelog,
+  type ChangelogNotes,
+} from '../../report/changelog-notes.js'
+import { loadWaivers, type WaiverFile } from '../../waivers/waiver-file.js'
 import { describeFailure, type FailOn } from '../diff/index.js'
 import {
   apiPath,
@@ -35,6 +41,10 @@ export type ApiPushOptions = HubOptions & {
   readonly version?: string | undefined
   readonly publishedAt?: string | undefined
   readonly failOn?: FailOn | undefined
+  /** `--waivers <file>`; without it `svc-waivers.yaml` is looked for. */
+  readonly waivers?: string | undefined
+  /** Find the line and column of each change in the document (every format but text). */
+  readonly positions?: boolean | undefined
 }
 
 /** What a push or a refetch made, with the changelog of the new revision against the one before. */
@@ -59,6 +69,10 @@ export type ApiRevisionResult = {
   readonly accepted?: { readonly failOn: FailOn; readonly crossed: string } & RevisionAcceptance
   /** The `--version` of a push that made no revision: the label was not applied. */
   readonly versionNotApplied?: string
+  /** `--fail-on`, when given: the formats say whether the gate passed. */
+  readonly failOn?: FailOn
+  /** Where each change is in the pushed document and what waived it (not in `--json` as such). */
+  readonly notes?: ChangelogNotes
 }
 
 const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
@@ -66,7 +80,7 @@ const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
 export const PUSH_RECIPE: SubcommandRecipe = {
   command: 'api push',
   usage:
-    'svc api push <owner/slug> <file|url|-> [--version <label>] [--published-at <date-time>] [--fail-on breaking|warning] [--origin <url>] [--token <pat>] [--json]',
+    'svc api push <owner/slug> <file|url|-> [--version <label>] [--published-at <date-time>] [--fail-on breaking|warning] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
   example: 'svc api push acme/payments openapi.yaml --fail-on breaking',
 }
 
@@ -94,6 +108,8 @@ export async function apiPush(options: ApiPushOptions, io: CommandIO): Promise<A
       problem: '--version is a label of 1 to 100 characters, such as 1.4.0.',
       discover: 'svc api revisions <owner/slug> (the labels pushed so far)',
     })
+  // Read before anything is pushed: a waiver file that cannot be used stores nothing.
+  const waivers = await loadWaivers(options.waivers, io.cwd)
   const credentials = hubCredentials(options, io, PUSH_RECIPE, true)
   const document = await readCommandInput(
     input,
@@ -115,12 +131,42 @@ export async function apiPush(options: ApiPushOptions, io: CommandIO): Promise<A
     ...(body.envelope ? { json: body.envelope } : { raw: body.raw }),
   })
   const result = await withChanges(credentials, 'api push', name, pushed, options.failOn)
+  const noted = await noteRevision(result, { ...options, document, waivers })
   // Revisions are immutable: a label given with a document that is stored already is dropped.
   return !pushed.created &&
     options.version !== undefined &&
     options.version !== pushed.revision.version
-    ? { ...result, versionNotApplied: options.version }
-    : result
+    ? { ...noted, versionNotApplied: options.version }
+    : noted
+}
+
+/**
+ * The result with the place of each change in the pushed `document` (when it is given and
+ * positions are asked for) and the waivers applied: what they waive no longer fails the gate.
+ */
+export async function noteRevision(
+  result: ApiRevisionResult,
+  options: {
+    readonly document?: LoadedSource | undefined
+    readonly positions?: boolean | undefined
+    readonly waivers?: WaiverFile | undefined
+    readonly failOn?: FailOn | undefined
+  },
+): Promise<ApiRevisionResult> {
+  const withGate = options.failOn === undefined ? result : { ...result, failOn: options.failOn }
+  // No changelog was read (a first revision; an unchanged one without a gate): nothing to note.
+  const judged =
+    result.previousRevision !== null && (result.type === 'pushed' || options.failOn !== undefined)
+  if (!judged) return withGate
+  const notes = await noteChangelog(result, {
+    after: options.document,
+    positions: options.positions ?? false,
+    waivers: options.waivers,
+  })
+  if (notes === undefined) return withGate
+  const { failure: _failure, ...rest } = withGate
+  const failure = gateAfterWaivers(result.changes, notes, result.failure)
+  return { ...rest, notes, ...(failure === undefined ? {} : { failure }) }
 }
 
 /**

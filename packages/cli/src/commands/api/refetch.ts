@@ -10,17 +10,20 @@ import {
   type HubOptions,
   type SubcommandRecipe,
 } from './common.js'
-import { withChanges, type ApiRevisionResult } from './push.js'
+import { loadWaivers } from '../../waivers/waiver-file.js'
+import { noteRevision, withChanges, type ApiRevisionResult } from './push.js'
 
 export type ApiRefetchOptions = HubOptions & {
   readonly api?: string | undefined
   readonly failOn?: FailOn | undefined
+  /** `--waivers <file>`; without it `svc-waivers.yaml` is looked for. */
+  readonly waivers?: string | undefined
 }
 
 const RECIPE: SubcommandRecipe = {
   command: 'api refetch',
   usage:
-    'svc api refetch <owner/slug> [--fail-on breaking|warning] [--origin <url>] [--token <pat>] [--json]',
+    'svc api refetch <owner/slug> [--fail-on breaking|warning] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
   example: 'svc api refetch acme/payments',
 }
 
@@ -30,11 +33,14 @@ export async function apiRefetch(
   io: CommandIO,
 ): Promise<ApiRevisionResult> {
   const name = parseApiName(options.api, RECIPE)
+  const waivers = await loadWaivers(options.waivers, io.cwd)
   const credentials = hubCredentials(options, io, RECIPE, true)
   const { body } = await hubCall(credentials, 'api refetch', formatApiName(name), {
     method: 'POST',
     path: apiPath(name, '/refetch'),
     answer: PushResultSchema,
   })
-  return withChanges(credentials, 'api refetch', name, body, options.failOn)
+  const result = await withChanges(credentials, 'api refetch', name, body, options.failOn)
+  // The hub fetched the document: no positions, but the waivers apply.
+  return noteRevision(result, { failOn: options.failOn, waivers })
 }

@@ -1,7 +1,9 @@
 import { isAbsolute, relative } from 'node:path'
 import type { IssueLevel, ParseIssue } from '@svc/engine'
 import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
-import type { Colors, Output } from '../../output.js'
+import { isReportFormat, type Colors, type Output } from '../../output.js'
+import { renderReport, type Report } from '../../report/index.js'
+import { displayPath as shownPath } from '../../report/report.js'
 import type { CheckResult } from './index.js'
 
 /** How a path is shown: relative to the working directory when it is a local file. */
@@ -30,10 +32,16 @@ export function renderCheck(
         summary: { error: 0, warning: 0, debug: 0 },
         error: documentErrorJson(result.error),
       })
+    else if (isReportFormat(output.format))
+      output.result(renderReport(unreadableReport(result, output.cwd), output.format, output.cwd))
     return EXIT.failure
   }
   if (output.format === 'json')
     output.json({ parseIssues: result.parseIssues, summary: result.summary })
+  else if (isReportFormat(output.format))
+    output.result(
+      renderReport(checkReport(result, output.cwd, options.debug), output.format, output.cwd),
+    )
   else {
     const displayPath = (path: string) =>
       isAbsolute(path) ? relative(output.cwd, path) || path : path
@@ -41,6 +49,68 @@ export function renderCheck(
       output.result(line)
   }
   return result.summary.error > 0 ? EXIT.failure : EXIT.ok
+}
+
+/**
+ * The report the CI formats of `svc check` are written from: every error and warning (debug
+ * issues with `--debug`), each at its line in the document or the file a `$ref` brought in.
+ */
+function checkReport(
+  result: Extract<CheckResult, { type: 'checked' }>,
+  cwd: string,
+  debug: boolean,
+): Report {
+  const document = isAbsolute(result.origin) ? result.origin : undefined
+  const errors = result.summary.error
+  return {
+    command: 'svc check',
+    subject: shownPath(result.origin, cwd),
+    kind: 'issues',
+    changes: [],
+    notes: [],
+    issues: result.parseIssues
+      .filter((issue) => debug || issue.level !== 'debug')
+      .map((issue) => {
+        const file = issue.file ?? document
+        return {
+          level: issue.level,
+          type: issue.type,
+          message: issue.message,
+          location: issue.location,
+          ...(issue.line !== undefined && issue.column !== undefined
+            ? { place: { line: issue.line, column: issue.column, ...(file ? { file } : {}) } }
+            : {}),
+        }
+      }),
+    ...(errors > 0 ? { failure: plural(errors, 'error') } : {}),
+  }
+}
+
+function unreadableReport(
+  result: Extract<CheckResult, { type: 'unreadable' }>,
+  cwd: string,
+): Report {
+  const { error } = result
+  const file = error.file !== undefined && isAbsolute(error.file) ? error.file : undefined
+  return {
+    command: 'svc check',
+    subject: error.file === undefined ? 'the document' : shownPath(error.file, cwd),
+    kind: 'issues',
+    changes: [],
+    notes: [],
+    issues: [
+      {
+        level: 'error',
+        type: error.code,
+        message: error.message,
+        location: '',
+        ...(error.line !== undefined && error.column !== undefined
+          ? { place: { line: error.line, column: error.column, ...(file ? { file } : {}) } }
+          : {}),
+      },
+    ],
+    failure: 'the document cannot be read',
+  }
 }
 
 /** The text report: a header, counts, then issues grouped by level. */

@@ -2,10 +2,17 @@ import { readFileSync } from 'node:fs'
 import { diffDocuments, DocumentError, type Changelog, type DiffPolicy } from '@svc/engine'
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError, type Recipe } from '../../errors.js'
-import { readCommandInput } from '../../input/read-source.js'
+import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
+import {
+  gateAfterWaivers,
+  noteChangelog,
+  type ChangelogNotes,
+  type NotedSide,
+} from '../../report/changelog-notes.js'
+import { describeFailure, type FailOn } from '../../report/gate.js'
+import { loadWaivers, type WaiverFile } from '../../waivers/waiver-file.js'
 
-/** The lowest level that fails the command: `breaking`, or `warning` (breaking or warning). */
-export type FailOn = 'breaking' | 'warning'
+export { describeFailure, type FailOn } from '../../report/gate.js'
 
 export type DiffOptions = {
   /** The old description: a file path, an http(s) URL, or `-` for standard input. */
@@ -15,6 +22,10 @@ export type DiffOptions = {
   readonly failOn?: FailOn | undefined
   /** Conventions to apply on top of the rules (docs/diff-rules.md, "Policies"). */
   readonly policies?: readonly DiffPolicy[] | undefined
+  /** Find the line and column of each change (every format but text shows them). */
+  readonly positions?: boolean | undefined
+  /** `--waivers <file>`; without it `svc-waivers.yaml` is looked for (docs: the waiver file). */
+  readonly waivers?: string | undefined
 }
 
 export type DiffResult =
@@ -26,13 +37,18 @@ export type DiffResult =
       readonly changelog: Changelog
       /** What crossed the `--fail-on` threshold (`2 breaking changes and 1 warning`), if anything. */
       readonly failure?: { readonly failOn: FailOn; readonly crossed: string }
+      /** `--fail-on`, when given: the formats say whether the gate passed. */
+      readonly failOn?: FailOn
+      /** Where each change is and what waived it, when positions were asked for or waivers apply. */
+      readonly notes?: ChangelogNotes
     }
   | { readonly type: 'unreadable'; readonly error: DocumentError }
 
 export const DIFF_RECIPE: Recipe = {
   problem:
     'svc diff needs two API descriptions, the old and the new: file paths, URLs, or - for standard input.',
-  usage: 'svc diff <old> <new> [--json] [--fail-on breaking|warning]',
+  usage:
+    'svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--waivers <file>]',
   example: 'svc diff openapi-v1.yaml openapi-v2.yaml --fail-on breaking',
   discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
 }
@@ -54,6 +70,8 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
   }
   // Both are checked for presence before either is read, so a missing <new> never waits on stdin.
   if (!options.old || !options.new) throw new RecipeError(DIFF_RECIPE)
+  // A waiver file that cannot be used stops the command before anything is read.
+  const waivers = await loadWaivers(options.waivers, io.cwd)
   try {
     const source = { cwd: io.cwd, stdin: io.stdin }
     const before = await readCommandInput(options.old, DIFF_RECIPE, source)
@@ -70,29 +88,65 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
       { text: after.text, origin: after.origin },
       { ...readFile, ...policies },
     )
-    const crossed = options.failOn ? describeFailure(changelog, options.failOn) : undefined
-    return {
-      type: 'diffed',
-      oldOrigin: before.origin,
-      newOrigin: after.origin,
-      changelog,
-      ...(crossed === undefined ? {} : { failure: { failOn: options.failOn!, crossed } }),
-    }
+    return await finishDiff(changelog, {
+      before,
+      after,
+      failOn: options.failOn,
+      positions: options.positions ?? false,
+      waivers,
+    })
   } catch (error) {
     if (error instanceof DocumentError) return { type: 'unreadable', error }
     throw error
   }
 }
 
-/** What crossed the threshold (`2 breaking changes and 1 warning`), or undefined when nothing did. */
-export function describeFailure(
-  { counts }: Pick<Changelog, 'counts'>,
-  failOn: FailOn,
-): string | undefined {
-  const parts: string[] = []
-  if (counts.breaking > 0)
-    parts.push(`${counts.breaking} breaking ${counts.breaking === 1 ? 'change' : 'changes'}`)
-  if (failOn === 'warning' && counts.warning > 0)
-    parts.push(`${counts.warning} ${counts.warning === 1 ? 'warning' : 'warnings'}`)
-  return parts.length > 0 ? parts.join(' and ') : undefined
+export type FinishDiffOptions = {
+  /** The documents compared; a side the CLI did not read itself (a hub's) is left out. */
+  readonly before?: (NotedSide & Pick<LoadedSource, 'origin'>) | undefined
+  readonly after: NotedSide & Pick<LoadedSource, 'origin'>
+  /** What the old side is called when it is not `before` (`acme/payments revision #3`). */
+  readonly oldOrigin?: string | undefined
+  readonly failOn?: FailOn | undefined
+  /** Find lines and columns: `positions: format !== 'text'`. */
+  readonly positions: boolean
+  /** The waiver file, read with `loadWaivers` before anything else was done. */
+  readonly waivers?: WaiverFile | undefined
+}
+
+/**
+ * The `diffed` result of a changelog, as every diff command (`svc diff`, `svc api diff`) ends:
+ * the place of each change, what the waivers waive, and the `--fail-on` gate over what they
+ * leave.
+ *
+ * @example
+ * const waivers = await loadWaivers(options.waivers, io.cwd) // first: a bad file is exit 2
+ * return finishDiff(changelog, { after, failOn, positions: true, waivers })
+ */
+export async function finishDiff(
+  changelog: Changelog,
+  options: FinishDiffOptions,
+): Promise<Extract<DiffResult, { type: 'diffed' }>> {
+  const notes = await noteChangelog(changelog, {
+    before: options.before,
+    after: options.after,
+    positions: options.positions,
+    waivers: options.waivers,
+  })
+  const { failOn } = options
+  const crossed = failOn ? describeFailure(changelog, failOn) : undefined
+  const failure = gateAfterWaivers(
+    changelog.changes,
+    notes,
+    crossed === undefined || failOn === undefined ? undefined : { failOn, crossed },
+  )
+  return {
+    type: 'diffed',
+    oldOrigin: options.oldOrigin ?? options.before?.origin ?? '',
+    newOrigin: options.after.origin,
+    changelog,
+    ...(failure === undefined ? {} : { failure }),
+    ...(failOn === undefined ? {} : { failOn }),
+    ...(notes === undefined ? {} : { notes }),
+  }
 }

@@ -1,6 +1,16 @@
+import { isAbsolute } from 'node:path'
 import { RULES, type Changelog } from '@svc/engine'
 import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
-import type { Colors, Output } from '../../output.js'
+import { isReportFormat, type Colors, type Output } from '../../output.js'
+import { renderReport, type Report } from '../../report/index.js'
+import {
+  jsonChanges,
+  jsonWaivers,
+  waiverWarnings,
+  type ChangelogNotes,
+} from '../../report/changelog-notes.js'
+import { changelogReport } from '../../report/changelog-report.js'
+import { displayPath } from '../../report/report.js'
 import type { DiffResult } from './index.js'
 
 type Change = Changelog['changes'][number]
@@ -29,15 +39,68 @@ export function renderDiff(result: DiffResult, output: Output): ExitCode {
         changes: [],
         error: documentErrorJson(result.error),
       })
+    else if (isReportFormat(output.format))
+      output.result(
+        renderReport(unreadableReport(result.error, output.cwd), output.format, output.cwd),
+      )
     return EXIT.failure
   }
   const { summary, counts, changes, issues } = result.changelog
+  const { notes } = result
   if (output.format === 'json')
-    output.json({ summary, counts, changes, ...(issues === undefined ? {} : { issues }) })
-  else for (const line of changelogLines(result.changelog, output.color)) output.result(line)
+    output.json({
+      summary,
+      counts,
+      changes: jsonChanges(changes, notes),
+      ...(issues === undefined ? {} : { issues }),
+      ...jsonWaivers(notes),
+    })
+  else if (isReportFormat(output.format))
+    output.result(renderReport(diffReport(result, output.cwd), output.format, output.cwd))
+  else for (const line of changelogLines(result.changelog, output.color, notes)) output.result(line)
+  for (const line of waiverWarnings(notes, output.cwd)) output.diagnostic(line)
   if (result.failure === undefined) return EXIT.ok
   output.diagnostic(`error: --fail-on ${result.failure.failOn}: ${result.failure.crossed}.`)
   return EXIT.failure
+}
+
+/** The report the CI formats of `svc diff` (and `svc api diff`) are written from. */
+export function diffReport(result: Extract<DiffResult, { type: 'diffed' }>, cwd: string): Report {
+  return changelogReport({
+    command: 'svc diff',
+    subject: `${displayPath(result.oldOrigin, cwd)} → ${displayPath(result.newOrigin, cwd)}`,
+    changelog: result.changelog,
+    notes: result.notes,
+    failOn: result.failOn ?? result.failure?.failOn,
+    failure: result.failure,
+  })
+}
+
+/** A document that cannot be read, as the CI formats show it: one error, at its line if known. */
+function unreadableReport(
+  error: Extract<DiffResult, { type: 'unreadable' }>['error'],
+  cwd: string,
+): Report {
+  const file = error.file !== undefined && isAbsolute(error.file) ? error.file : undefined
+  return {
+    command: 'svc diff',
+    subject: error.file === undefined ? 'a document' : displayPath(error.file, cwd),
+    kind: 'issues',
+    changes: [],
+    notes: [],
+    issues: [
+      {
+        level: 'error',
+        type: error.code,
+        message: error.message,
+        location: '',
+        ...(error.line !== undefined && error.column !== undefined
+          ? { place: { line: error.line, column: error.column, ...(file ? { file } : {}) } }
+          : {}),
+      },
+    ],
+    failure: 'a document cannot be read',
+  }
 }
 
 /**
@@ -45,8 +108,14 @@ export function renderDiff(result: DiffResult, output: Output): ExitCode {
  * be compared), a headline with the counts, one line per changed section, then the changes
  * grouped by level, each as `id  location  message` with its operation(s) below.
  */
-export function changelogLines(changelog: Changelog, color: Colors): string[] {
+export function changelogLines(
+  changelog: Changelog,
+  color: Colors,
+  notes?: ChangelogNotes,
+): string[] {
   const { counts, summary, changes } = changelog
+  const waivedBy = new Map(changes.map((change, index) => [change, notes?.changes[index]?.waived]))
+  const waived = [...waivedBy.values()].filter(Boolean).length
   const failures = parseErrorLines(changelog, color)
   if (changes.length === 0 && !summary.diff && failures.length === 0) return ['No changes.']
   const lines = [
@@ -55,7 +124,7 @@ export function changelogLines(changelog: Changelog, color: Colors): string[] {
       paintCount(counts.breaking, 'breaking', color.red),
       paintCount(counts.warning, counts.warning === 1 ? 'warning' : 'warnings', color.yellow),
       `${counts.info} info ${counts.info === 1 ? 'change' : 'changes'}`,
-    ].join(', '),
+    ].join(', ') + (waived > 0 ? color.dim(` (${waived} waived)`) : ''),
   ]
   const sections = Object.entries(summary.details)
   const width = Math.max(0, ...sections.map(([name]) => name.length))
@@ -78,7 +147,8 @@ export function changelogLines(changelog: Changelog, color: Colors): string[] {
   for (const { title, group } of groups) {
     if (group.length === 0) continue
     lines.push('', color.bold(`${title} (${group.length})`))
-    for (const change of group) lines.push(...renderChange(change, idWidth, color))
+    for (const change of group)
+      lines.push(...renderChange(change, idWidth, color, waivedBy.get(change)?.reason))
   }
   return lines
 }
@@ -111,9 +181,20 @@ function isDocumentation(change: Change): boolean {
   return (RULES as Partial<typeof RULES>)[change.id]?.section === 'documentation'
 }
 
-function renderChange(change: Change, idWidth: number, color: Colors): string[] {
+function renderChange(
+  change: Change,
+  idWidth: number,
+  color: Colors,
+  waivedFor: string | undefined,
+): string[] {
   const paint =
-    change.level === 'breaking' ? color.red : change.level === 'warning' ? color.yellow : color.dim
+    waivedFor !== undefined
+      ? color.dim
+      : change.level === 'breaking'
+        ? color.red
+        : change.level === 'warning'
+          ? color.yellow
+          : color.dim
   const location = change.location || '(document)'
   const lines = [
     `  ${paint(change.id.padEnd(idWidth))}  ${color.cyan(location)}  ${change.message}`,
@@ -121,6 +202,7 @@ function renderChange(change: Change, idWidth: number, color: Colors): string[] 
   const where = describeOperations(change)
   // `The operation DELETE /pets was removed.` already says where.
   if (where && !change.message.includes(where)) lines.push(`    ${color.dim(where)}`)
+  if (waivedFor !== undefined) lines.push(`    ${color.green('waived:')} ${waivedFor}`)
   return lines
 }
 
