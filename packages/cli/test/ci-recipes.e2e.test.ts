@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -108,8 +108,10 @@ async function commentApi(kind: 'github' | 'gitlab'): Promise<StandIn> {
   const comments: Comment[] = []
   const requests: StandIn['requests'] = []
   let next = 1
-  const server: Server = createServer(async (request, response) => {
-    const body = await readBody(request)
+  const server: Server = createServer((request, response) => {
+    void readBody(request).then((body) => answer(request, response, body))
+  })
+  function answer(request: IncomingMessage, response: ServerResponse, body: string) {
     const path = request.url ?? ''
     const auth =
       kind === 'github'
@@ -136,7 +138,7 @@ async function commentApi(kind: 'github' | 'gitlab'): Promise<StandIn> {
       return send(200, comment)
     }
     send(404, { message: 'Not Found' })
-  })
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
@@ -323,6 +325,9 @@ describe('the GitHub Action (ci/github)', () => {
     const rerun = await runBash([join(ACTION_DIR, 'run.sh')], repo, env)
     expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0)
     expect(rerun.stdout + rerun.stderr).toMatch(/accepted/i)
+    // The accepted change is a notice naming who accepted it, not an error of a passing job.
+    expect(rerun.stdout).not.toMatch(/^::error /m)
+    expect(rerun.stdout).toMatch(/^::notice .*title=[^:]*\(accepted\)::.*Accepted by alice at /m)
   })
 })
 

@@ -2,6 +2,8 @@ import {
   countLabel,
   describeChange,
   displayPath,
+  exemptionLabel,
+  exemptionText,
   tally,
   waiverNotes,
   type Place,
@@ -27,12 +29,12 @@ export function githubReport(report: Report, cwd: string): string {
   for (const change of report.changes) {
     const waived = change.waived
     const message = waived
-      ? `${describeChange(change)} Waived: ${waived.reason}`
+      ? `${describeChange(change)} ${exemptionText(waived)}`
       : describeChange(change)
     lines.push(
       workflowCommand(
         waived ? 'notice' : changeCommand(change),
-        waived ? `${change.rule} (waived)` : change.rule,
+        waived ? `${change.rule} (${exemptionLabel(waived)})` : change.rule,
         message,
         change.place,
         cwd,

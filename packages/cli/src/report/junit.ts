@@ -3,6 +3,8 @@ import {
   countLabel,
   describeChange,
   displayPath,
+  exemptionLabel,
+  exemptionText,
   fails,
   waiverNotes,
   type Place,
@@ -168,8 +170,8 @@ function failingLabel(changes: readonly ReportChange[]): string {
 }
 
 function changeLine(change: ReportChange, cwd: string): string {
-  const waived = change.waived ? ` Waived: ${change.waived.reason}` : ''
-  return `${change.level}${change.waived ? ' (waived)' : ''} ${change.rule}: ${describeChange(change)}${waived} [${change.location || '(document)'}${at(change.place, cwd)}]`
+  const waived = change.waived ? ` ${exemptionText(change.waived)}` : ''
+  return `${change.level}${change.waived ? ` (${exemptionLabel(change.waived)})` : ''} ${change.rule}: ${describeChange(change)}${waived} [${change.location || '(document)'}${at(change.place, cwd)}]`
 }
 
 function issueLine(issue: ReportIssue, cwd: string): string {

@@ -1,6 +1,8 @@
 import {
   countLabel,
   displayPath,
+  exemptionLabel,
+  exemptionText,
   fails,
   tally,
   waiverNotes,
@@ -54,7 +56,9 @@ function changeSummary(report: Report): string[] {
     countLabel(counts.warning, 'warning'),
     countLabel(counts.info, 'info'),
   ]
-  if (counts.waived > 0) parts.push(`${counts.waived} waived`)
+  const accepted = report.changes.filter((change) => change.waived?.accepted).length
+  if (counts.waived > accepted) parts.push(`${counts.waived - accepted} waived`)
+  if (accepted > 0) parts.push(`${accepted} accepted`)
   const lines = [parts.join(' · ')]
   if (report.changes.length === 0 && report.issues.length === 0) lines.push('', 'No changes.')
   if (report.failOn)
@@ -118,12 +122,12 @@ function rank(change: ReportChange): number {
 
 function changeRow(change: ReportChange, cwd: string, report: Report): string {
   const level = change.waived
-    ? `${change.level}, waived`
+    ? `${change.level}, ${exemptionLabel(change.waived)}`
     : fails(change, report.failOn ?? 'breaking')
       ? `**${change.level}**`
       : change.level
   const message = change.waived
-    ? `${escapeText(change.message)} *Waived: ${escapeText(change.waived.reason)}*`
+    ? `${escapeText(change.message)} *${escapeText(exemptionText(change.waived))}*`
     : escapeText(change.message)
   const reached =
     change.operations && change.operations.length > 0

@@ -67,6 +67,18 @@ export function countLabel(count: number, level: ReportChange['level']): string 
   return `${count} ${level} ${count === 1 ? 'change' : 'changes'}`
 }
 
+/** `waived` or `accepted`: how the change's exemption is named. */
+export function exemptionLabel(waived: WaivedBy): string {
+  return waived.accepted ? 'accepted' : 'waived'
+}
+
+/** `Waived: <reason>`, or `Accepted by alice at <time>: <reason>` for a hub's acceptance. */
+export function exemptionText(waived: WaivedBy): string {
+  return waived.accepted
+    ? `Accepted by ${waived.accepted.by} at ${waived.accepted.at}: ${waived.reason}`
+    : `Waived: ${waived.reason}`
+}
+
 /** How many changes of each level count (are not waived), and how many are waived. */
 export function tally(changes: readonly ReportChange[]) {
   const counts = { breaking: 0, warning: 0, info: 0, waived: 0 }

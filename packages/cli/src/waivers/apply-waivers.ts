@@ -12,7 +12,10 @@ export type WaivableChange = {
 export type WaivedBy = {
   readonly reason: string
   readonly expires?: string
+  /** The waiver's entry in the file; 0 for a revision's acceptance on the hub. */
   readonly entry: number
+  /** Set when the hub accepted the revision's changes (`svc api accept`), not a waiver. */
+  readonly accepted?: { readonly by: string; readonly at: string }
 }
 
 /** A waiver the report names: one that expired, or one that matched no change. */

@@ -5,6 +5,7 @@ import { isReportFormat, type Output } from '../../output.js'
 import { jsonChanges, jsonWaivers, waiverWarnings } from '../../report/changelog-notes.js'
 import { changelogReport } from '../../report/changelog-report.js'
 import { renderReport, type Report } from '../../report/index.js'
+import { fails } from '../../report/report.js'
 import { changelogLines } from '../diff/render.js'
 import type { ApiRevisionResult } from './push.js'
 
@@ -57,7 +58,7 @@ function revisionReport(result: ApiRevisionResult): Report {
         ? ['The first revision: nothing to compare with.']
         : []
   const against = previousRevision === null ? '' : ` against ${label(previousRevision)}`
-  return changelogReport({
+  const report = changelogReport({
     command: refetch ? 'svc api refetch' : 'svc api push',
     subject: `${result.api} revision ${label(revision)}${against}`,
     changelog: result,
@@ -66,6 +67,22 @@ function revisionReport(result: ApiRevisionResult): Report {
     failure: result.failure,
     lines,
   })
+  const { accepted } = result
+  if (accepted === undefined) return report
+  // What the hub's acceptance lets through is shown as such, not as errors of a passing job.
+  const exempt = {
+    reason: accepted.reason,
+    entry: 0,
+    accepted: { by: accepted.by, at: accepted.at },
+  }
+  return {
+    ...report,
+    changes: report.changes.map((change) =>
+      change.waived === undefined && fails(change, accepted.failOn)
+        ? { ...change, waived: exempt }
+        : change,
+    ),
+  }
 }
 
 function revisionLines(result: ApiRevisionResult, output: Output): string[] {
