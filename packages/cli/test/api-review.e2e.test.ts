@@ -102,7 +102,7 @@ describe('svc api diff: the pull-request loop', () => {
       const local = await svc(['diff', old!, 'v3.yaml', '--json'])
       const hub = await svc(['api', 'diff', api, 'v3.yaml', '--against', against!, '--json'])
       expect(hub.code, against).toBe(0)
-      expectSameReport(hub.stdout, local.stdout, against!)
+      expectSameReport(hub.stdout, local.stdout, against)
     }
     const unknown = await svc(['api', 'diff', api, 'v3.yaml', '--against', '9'])
     expect(unknown.code).toBe(1)
