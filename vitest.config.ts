@@ -7,12 +7,14 @@ import { defineConfig } from 'vitest/config'
 const LONGEST = [
   'hub/test/webhook-reliability.postgres.e2e',
   'hub/test/webhook-reliability.sqlite.e2e',
+  'cli/test/ci-recipes.e2e',
   'hub/test/store-outage.e2e',
   'hub/test/web/settings.e2e',
   'hub/test/deployments.e2e',
   'hub/src/webhooks/dispatcher.test',
   'hub/test/upload-fuzz.e2e',
   'cli/test/generate-github.e2e',
+  'cli/test/install.e2e',
   'hub/test/serve.e2e',
 ]
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { storeKinds } from '../../hub/test/support/databases.js'
 import { oasYaml } from '../../hub/test/support/documents.js'
 import { parseGithub, parseJunit, parseMarkdown, textAt } from './support/ci-formats.js'
 import { createHome, oneJson, startTestHub, type Home, type TestHub } from './support/hub.js'
@@ -241,7 +242,7 @@ describe('svc diff with a waiver file', () => {
   })
 })
 
-describe('svc api push with a waiver file', () => {
+describe.each(await storeKinds())('svc api push with a waiver file (%s)', (store) => {
   let t: TestHub
   let h: Home
   let folder: string
@@ -252,7 +253,7 @@ describe('svc api push with a waiver file', () => {
   const V3 = oasYaml(['get /pets', 'post /pets', 'get /pets/{id}', 'put /pets/{id}'])
 
   beforeAll(async () => {
-    t = await startTestHub({ env: { SVC_HUB_RATE_LIMITS: 'off' } })
+    t = await startTestHub({ env: { SVC_HUB_RATE_LIMITS: 'off' }, store })
     h = createHome()
     folder = mkdtempSync(join(tmpdir(), 'svc-waivers-push-'))
     mkdirSync(join(folder, '.git'))

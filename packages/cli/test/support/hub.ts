@@ -5,6 +5,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { seedPeople, type People } from '../../../hub/test/support/fixtures.js'
+import type { StoreKind } from '../../../hub/test/support/databases.js'
 import { startHub, type HubProcess } from '../../../hub/test/support/hub-process.js'
 import { call, manifest, publishForm, type Reply } from '../../../hub/test/support/http.js'
 import { parseJsonStdout, type SvcRun } from './run-svc.js'
@@ -39,8 +40,10 @@ export type TestHub = {
   dispose(): Promise<void>
 }
 
-export async function startTestHub(options: { env?: NodeJS.ProcessEnv } = {}): Promise<TestHub> {
-  const hub = await startHub('sqlite', options)
+export async function startTestHub(
+  options: { env?: NodeJS.ProcessEnv; store?: StoreKind } = {},
+): Promise<TestHub> {
+  const hub = await startHub(options.store ?? 'sqlite', options)
   const people = await seedPeople(hub)
   const ok = (reply: Reply, what: string) => {
     if (reply.status !== 201) throw new Error(`${what}: HTTP ${reply.status} ${reply.text}`)
