@@ -1,4 +1,5 @@
 import { DocumentError } from '../input/document-error.js'
+import { hoistPathLevelBodies } from './path-level-bodies.js'
 
 /**
  * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi. Nothing is fetched:
@@ -11,7 +12,9 @@ export async function convertSwagger(
   try {
     // Loaded only for 2.0 input: it pulls in a fetch stack and a second YAML parser.
     const { default: swagger2openapi } = await import('swagger2openapi')
-    const result = await swagger2openapi.convertObj(structuredClone(document), {
+    const copy = structuredClone(document)
+    hoistPathLevelBodies(copy)
+    const result = await swagger2openapi.convertObj(copy, {
       patch: true,
       warnOnly: true,
       resolve: false,
