@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -8,7 +7,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { call } from '../../hub/test/support/http.js'
-import { REPO_ROOT } from './support/run-svc.js'
+import { REPO_ROOT, runCommand, type SvcRun } from './support/run-svc.js'
 import { startTestHub, type TestHub } from './support/hub.js'
 
 // The CI recipes of docs/ci-recipes.md, run as a runner runs them: ci/github/run.sh (the GitHub
@@ -57,41 +56,27 @@ const BRANCH = BASE.replace(
 `,
 )
 
-type Run = { code: number; stdout: string; stderr: string }
-
 function runBash(args: readonly string[], cwd: string, env: Record<string, string>) {
   return runProgram('bash', args, cwd, env)
 }
 
+/** A program as a runner's job runs it: a clean environment with node and npm on the PATH. */
 function runProgram(
   file: string,
   args: readonly string[],
   cwd: string,
   env: Record<string, string>,
-): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: {
-          PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-          HOME: process.env.HOME ?? tmpdir(),
-          npm_config_prefer_offline: 'true',
-          npm_config_update_notifier: 'false',
-          ...env,
-        },
-        maxBuffer: 16 * 1024 * 1024,
-        timeout: 240_000,
-      },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
-          stdout,
-          stderr,
-        }),
-    )
+): Promise<SvcRun> {
+  return runCommand(file, args, {
+    cwd,
+    env: {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? tmpdir(),
+      npm_config_prefer_offline: 'true',
+      npm_config_update_notifier: 'false',
+      ...env,
+    },
+    timeoutMs: 240_000,
   })
 }
 

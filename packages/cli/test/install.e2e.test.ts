@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import {
   existsSync,
   lstatSync,
@@ -14,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHome, startTestHub, type Home, type TestHub } from './support/hub.js'
-import { REPO_ROOT, type SvcRun } from './support/run-svc.js'
+import { REPO_ROOT, runCommand, type SvcRun } from './support/run-svc.js'
 
 /*
  * The one line of docs/install.md, as a new user runs it: plain npm installs the CLI from the
@@ -71,7 +70,7 @@ beforeAll(async () => {
   // Under the system's temporary folder: no node_modules, package.json or .npmrc of this
   // workspace above it.
   folder = realpathSync(mkdtempSync(join(tmpdir(), 'svc-install-')))
-  npmInstall = await runProcess(
+  npmInstall = await runCommand(
     'npm',
     ['i', '--no-audit', '--no-fund', '--prefer-offline', `${t.url}/downloads/svc-cli.tgz`],
     { cwd: folder, env: npmEnv(), timeoutMs: 170_000 },
@@ -86,7 +85,7 @@ afterAll(async () => {
 
 /** The installed `svc`, in the folder, with the test's HOME (no login) and `env` over it. */
 const svc = (args: readonly string[], env: Record<string, string | undefined> = {}) =>
-  runProcess(join(folder, 'node_modules/.bin/svc'), args, {
+  runCommand(join(folder, 'node_modules/.bin/svc'), args, {
     cwd: folder,
     env: { ...process.env, NO_COLOR: '1', ...h.env, ...env },
     timeoutMs: 60_000,
@@ -281,34 +280,4 @@ function npmEnv(): NodeJS.ProcessEnv {
     if (!/^npm_/i.test(name) || keep.test(name)) env[name] = value
   delete env.INIT_CWD
   return env
-}
-
-function runProcess(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<SvcRun> {
-  const started = performance.now()
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeoutMs,
-    })
-    const stdout: Buffer[] = []
-    const stderr: Buffer[] = []
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
-    child.on('error', reject)
-    child.on('close', (code, signal) =>
-      resolve({
-        code,
-        signal,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-        ms: performance.now() - started,
-      }),
-    )
-  })
 }

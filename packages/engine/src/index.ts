@@ -10,7 +10,12 @@ export {
   type SourceInfo,
 } from './parse-api.js'
 export { toV3Json, type ToV3JsonResult } from './convert/to-v3-json.js'
-export { DocumentError, type DocumentErrorCode } from './input/document-error.js'
+export {
+  DOCUMENT_ERROR_CODES,
+  DocumentError,
+  isDocumentErrorCode,
+  type DocumentErrorCode,
+} from './input/document-error.js'
 export { DEFAULT_LIMITS, MAX_SCHEMA_DEPTH, type InputLimits } from './input/limits.js'
 export type { Protocol } from './input/detect-protocol.js'
 export type { ReadFile } from './input/external-refs.js'

@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path'
+import type { DocumentError } from '@svc/engine'
 import type { WaivedBy, WaiverReport } from '../waivers/apply-waivers.js'
 
 /** The formats a report is written in besides text and JSON (`--format`). */
@@ -126,4 +127,34 @@ export function waiverNotes(
       text: `${label(note)} matched no change.`,
     })),
   ]
+}
+
+/**
+ * A document that cannot be read, as the CI formats show it: one error, at its line if known.
+ * `unnamed` is the subject when the error names no file (`the document`, `a document`).
+ */
+export function unreadableReport(
+  error: DocumentError,
+  options: { readonly command: string; readonly unnamed: string; readonly cwd: string },
+): Report {
+  const file = error.file !== undefined && isAbsolute(error.file) ? error.file : undefined
+  return {
+    command: options.command,
+    subject: error.file === undefined ? options.unnamed : displayPath(error.file, options.cwd),
+    kind: 'issues',
+    changes: [],
+    notes: [],
+    issues: [
+      {
+        level: 'error',
+        type: error.code,
+        message: error.message,
+        location: '',
+        ...(error.line !== undefined && error.column !== undefined
+          ? { place: { line: error.line, column: error.column, ...(file ? { file } : {}) } }
+          : {}),
+      },
+    ],
+    failure: `${options.unnamed} cannot be read`,
+  }
 }

@@ -123,18 +123,35 @@ export function testEnv(env: RunOptions['env'] = {}): NodeJS.ProcessEnv {
  * the process wiring (bin → main → exit code, the process's streams).
  */
 export function runSvcProcess(args: readonly string[], options: RunOptions = {}): Promise<SvcRun> {
+  return runCommand(process.execPath, [SVC_BIN, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: testEnv(options.env),
+    timeoutMs: options.timeoutMs ?? 60_000,
+    stdin: options.stdin ?? '',
+  })
+}
+
+/**
+ * Runs any program in a child process and collects what it printed; `stdin` is written to it
+ * (a child that exits before reading it does not fail the run), else its stdin is closed.
+ */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; stdin?: string | undefined },
+): Promise<SvcRun> {
   const started = performance.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: testEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 60_000,
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      timeout: options.timeoutMs,
     })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk))
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', reject)
     child.on('close', (code, signal) =>
       resolve({
@@ -145,9 +162,10 @@ export function runSvcProcess(args: readonly string[], options: RunOptions = {})
         ms: performance.now() - started,
       }),
     )
-    // A child that exits before reading its stdin must not fail the run.
-    child.stdin.on('error', () => {})
-    child.stdin.end(options.stdin ?? '')
+    if (child.stdin) {
+      child.stdin.on('error', () => {})
+      child.stdin.end(options.stdin)
+    }
   })
 }
 

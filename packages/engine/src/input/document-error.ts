@@ -1,16 +1,24 @@
 /** Why a document could not be read at all (as opposed to a parse issue inside a readable one). */
-export type DocumentErrorCode =
-  | 'empty_document'
-  | 'invalid_syntax'
-  | 'unknown_protocol'
-  | 'unsupported_version'
-  | 'not_an_object'
-  | 'too_large'
-  | 'too_deep'
-  | 'alias_limit'
-  | 'too_complex'
-  | 'conversion_failed'
-  | 'unreadable'
+export const DOCUMENT_ERROR_CODES = [
+  'empty_document',
+  'invalid_syntax',
+  'unknown_protocol',
+  'unsupported_version',
+  'not_an_object',
+  'too_large',
+  'too_deep',
+  'alias_limit',
+  'too_complex',
+  'conversion_failed',
+  'unreadable',
+] as const
+
+export type DocumentErrorCode = (typeof DOCUMENT_ERROR_CODES)[number]
+
+/** Whether a code read from elsewhere (a hub's answer) is one of {@link DOCUMENT_ERROR_CODES}. */
+export function isDocumentErrorCode(code: unknown): code is DocumentErrorCode {
+  return (DOCUMENT_ERROR_CODES as readonly unknown[]).includes(code)
+}
 
 /** Thrown when the input is not a readable API description; the CLI maps it to exit code 1. */
 export class DocumentError extends Error {

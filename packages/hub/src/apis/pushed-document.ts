@@ -5,7 +5,7 @@ import { readLimitedBody } from '../http/limited-body.js'
 import { digestInSlices, TextDigest } from '../http/text-digest.js'
 import { offload } from '../offload/pool.js'
 
-export { PublishedAt, PushEnvelopeSchema, VersionLabel } from './push-envelope.js'
+export { DOCUMENT_BODY, PublishedAt, PushEnvelopeSchema, VersionLabel } from './push-envelope.js'
 
 /** The media types a document may be pushed as, raw, and the protocol each one is read as. */
 export const DOCUMENT_MEDIA_TYPES: Readonly<Record<string, Protocol>> = {

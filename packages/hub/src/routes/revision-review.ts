@@ -3,7 +3,7 @@ import { AcceptanceResultSchema, RevisionDiffSchema } from '@svc/hub-api'
 import { DIFF_POLICIES, type DiffPolicy } from '@svc/engine'
 import { acceptRevision, withdrawAcceptance } from '../apis/acceptance.js'
 import { readableApi, writableApi } from '../apis/api-access.js'
-import { readPushedDocument } from '../apis/pushed-document.js'
+import { DOCUMENT_BODY, readPushedDocument } from '../apis/pushed-document.js'
 import { revisionRecord, servedChangelog } from '../apis/record.js'
 import { findRevision } from '../apis/revision-address.js'
 import { diffWithRevision } from '../apis/revision-diff.js'
@@ -64,23 +64,7 @@ revisionReview.openapi(
     request: {
       params: ApiParams,
       query: DiffQuery,
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              oneOf: [
-                { $ref: '#/components/schemas/PushEnvelope' },
-                { type: 'object', description: 'An OpenAPI document (JSON)' },
-              ],
-            },
-          },
-          'application/yaml': {
-            schema: { type: 'string', description: 'An OpenAPI document (YAML)' },
-          },
-          'application/graphql': { schema: { type: 'string', description: 'GraphQL SDL' } },
-        },
-      },
+      body: DOCUMENT_BODY,
     },
     responses: {
       200: {

@@ -13,6 +13,7 @@ import { pushRevision, stored, type PushResult } from '../apis/push.js'
 import { refetchRevision } from '../apis/refetch.js'
 import { requestServices } from '../outbound/request-guard.js'
 import {
+  DOCUMENT_BODY,
   PublishedAt,
   PushEnvelopeSchema,
   readPushedDocument,
@@ -61,24 +62,7 @@ revisions.openapi(
         version: VersionLabel.optional().openapi({ description: "The publisher's version label" }),
         publishedAt: PublishedAt.optional().openapi({ description: "The publisher's timestamp" }),
       }),
-      body: {
-        required: true,
-        content: {
-          // Plain schemas (not zod): the body is read by readPushedDocument, within its limit.
-          'application/json': {
-            schema: {
-              oneOf: [
-                { $ref: '#/components/schemas/PushEnvelope' },
-                { type: 'object', description: 'An OpenAPI document (JSON)' },
-              ],
-            },
-          },
-          'application/yaml': {
-            schema: { type: 'string', description: 'An OpenAPI document (YAML)' },
-          },
-          'application/graphql': { schema: { type: 'string', description: 'GraphQL SDL' } },
-        },
-      },
+      body: DOCUMENT_BODY,
     },
     responses: {
       200: {

@@ -1,4 +1,4 @@
-import { DocumentError, type Changelog, type DiffPolicy, type DocumentErrorCode } from '@svc/engine'
+import { DocumentError, isDocumentErrorCode, type Changelog, type DiffPolicy } from '@svc/engine'
 import { RevisionDiffSchema, type Revision } from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError } from '../../errors.js'
@@ -122,25 +122,10 @@ function hubOrigin(api: string, revision: Revision): string {
   return `${api}#${revision.sequence} (hub)`
 }
 
-const DOCUMENT_ERROR_CODES: readonly string[] = [
-  'empty_document',
-  'invalid_syntax',
-  'unknown_protocol',
-  'unsupported_version',
-  'not_an_object',
-  'too_large',
-  'too_deep',
-  'alias_limit',
-  'too_complex',
-  'conversion_failed',
-] satisfies DocumentErrorCode[]
-
 /** The hub's 422 `invalid_document` as the engine's DocumentError, at the file. */
 function documentError(error: HubError, file: string): DocumentError {
   const details = (error.hub?.details ?? {}) as { reason?: string; line?: number; column?: number }
-  const code = DOCUMENT_ERROR_CODES.includes(details.reason ?? '')
-    ? (details.reason as DocumentErrorCode)
-    : 'unreadable'
+  const code = isDocumentErrorCode(details.reason) ? details.reason : 'unreadable'
   // The hub wraps the engine's sentence: `The document is not an API description: <sentence>.`
   const message = (error.hub?.message ?? error.message).replace(
     /^The document is not an API description: (.)/,

@@ -3,7 +3,7 @@ import type { IssueLevel, ParseIssue } from '@svc/engine'
 import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
 import { isReportFormat, type Colors, type Output } from '../../output.js'
 import { renderReport, type Report } from '../../report/index.js'
-import { displayPath as shownPath } from '../../report/report.js'
+import { displayPath as shownPath, unreadableReport } from '../../report/report.js'
 import type { CheckResult } from './index.js'
 
 /** How a path is shown: relative to the working directory when it is a local file. */
@@ -33,7 +33,17 @@ export function renderCheck(
         error: documentErrorJson(result.error),
       })
     else if (isReportFormat(output.format))
-      output.result(renderReport(unreadableReport(result, output.cwd), output.format, output.cwd))
+      output.result(
+        renderReport(
+          unreadableReport(result.error, {
+            command: 'svc check',
+            unnamed: 'the document',
+            cwd: output.cwd,
+          }),
+          output.format,
+          output.cwd,
+        ),
+      )
     return EXIT.failure
   }
   if (output.format === 'json')
@@ -83,33 +93,6 @@ function checkReport(
         }
       }),
     ...(errors > 0 ? { failure: plural(errors, 'error') } : {}),
-  }
-}
-
-function unreadableReport(
-  result: Extract<CheckResult, { type: 'unreadable' }>,
-  cwd: string,
-): Report {
-  const { error } = result
-  const file = error.file !== undefined && isAbsolute(error.file) ? error.file : undefined
-  return {
-    command: 'svc check',
-    subject: error.file === undefined ? 'the document' : shownPath(error.file, cwd),
-    kind: 'issues',
-    changes: [],
-    notes: [],
-    issues: [
-      {
-        level: 'error',
-        type: error.code,
-        message: error.message,
-        location: '',
-        ...(error.line !== undefined && error.column !== undefined
-          ? { place: { line: error.line, column: error.column, ...(file ? { file } : {}) } }
-          : {}),
-      },
-    ],
-    failure: 'the document cannot be read',
   }
 }
 

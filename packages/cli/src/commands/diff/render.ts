@@ -1,4 +1,3 @@
-import { isAbsolute } from 'node:path'
 import { RULES, type Changelog } from '@svc/engine'
 import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
 import { isReportFormat, type Colors, type Output } from '../../output.js'
@@ -10,7 +9,7 @@ import {
   type ChangelogNotes,
 } from '../../report/changelog-notes.js'
 import { changelogReport } from '../../report/changelog-report.js'
-import { displayPath } from '../../report/report.js'
+import { displayPath, unreadableReport } from '../../report/report.js'
 import type { DiffResult } from './index.js'
 
 type Change = Changelog['changes'][number]
@@ -41,7 +40,15 @@ export function renderDiff(result: DiffResult, output: Output): ExitCode {
       })
     else if (isReportFormat(output.format))
       output.result(
-        renderReport(unreadableReport(result.error, output.cwd), output.format, output.cwd),
+        renderReport(
+          unreadableReport(result.error, {
+            command: 'svc diff',
+            unnamed: 'a document',
+            cwd: output.cwd,
+          }),
+          output.format,
+          output.cwd,
+        ),
       )
     return EXIT.failure
   }
@@ -74,33 +81,6 @@ export function diffReport(result: Extract<DiffResult, { type: 'diffed' }>, cwd:
     failOn: result.failOn ?? result.failure?.failOn,
     failure: result.failure,
   })
-}
-
-/** A document that cannot be read, as the CI formats show it: one error, at its line if known. */
-function unreadableReport(
-  error: Extract<DiffResult, { type: 'unreadable' }>['error'],
-  cwd: string,
-): Report {
-  const file = error.file !== undefined && isAbsolute(error.file) ? error.file : undefined
-  return {
-    command: 'svc diff',
-    subject: error.file === undefined ? 'a document' : displayPath(error.file, cwd),
-    kind: 'issues',
-    changes: [],
-    notes: [],
-    issues: [
-      {
-        level: 'error',
-        type: error.code,
-        message: error.message,
-        location: '',
-        ...(error.line !== undefined && error.column !== undefined
-          ? { place: { line: error.line, column: error.column, ...(file ? { file } : {}) } }
-          : {}),
-      },
-    ],
-    failure: 'a document cannot be read',
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseLocalRef } from '../../refs/pointer.js'
+import { getAtPointer, parseLocalRef } from '../../refs/pointer.js'
 
 /** Where a parameter can be (`in`): the segment after `parameters` in a diff location. */
 const PARAMETER_PLACES: ReadonlySet<string> = new Set([
@@ -80,13 +80,11 @@ function findParameter(
 ): { path: string[]; node: unknown } | undefined {
   const owners = [operationPath, operationPath.slice(0, -1)]
   for (const owner of owners) {
-    const list = field(valueAt(document, owner), 'parameters')
+    const list = field(getAtPointer(document, owner), 'parameters')
     if (!Array.isArray(list)) continue
     for (let index = 0; index < list.length; index++) {
       const raw: unknown = list[index]
-      const ref = field(raw, '$ref')
-      const target = typeof ref === 'string' ? parseLocalRef(ref) : undefined
-      const value = target ? valueAt(document, target) : raw
+      const value = resolve(document, raw)
       if (field(value, 'in') !== place) continue
       const actual = field(value, 'name')
       if (typeof actual !== 'string') continue
@@ -139,7 +137,7 @@ function requestBody(
   tail: readonly string[],
 ): SourcePath {
   const parameters = [operation, operation.slice(0, -1)].flatMap((owner) => {
-    const list = field(valueAt(document, owner), 'parameters')
+    const list = field(getAtPointer(document, owner), 'parameters')
     return Array.isArray(list)
       ? list.map((value: unknown, index) => ({ owner, index, value: resolve(document, value) }))
       : []
@@ -178,20 +176,13 @@ function responseTail(base: readonly string[], tail: readonly string[]): SourceP
   return { path: [...base], complete: false }
 }
 
+/** A local `$ref`'s target; anything else as it is. */
 function resolve(document: unknown, value: unknown): unknown {
   const ref = field(value, '$ref')
   const target = typeof ref === 'string' ? parseLocalRef(ref) : undefined
-  return target ? valueAt(document, target) : value
-}
-
-function valueAt(document: unknown, path: readonly string[]): unknown {
-  let node = document
-  for (const segment of path) node = field(node, segment)
-  return node
+  return target ? getAtPointer(document, target) : value
 }
 
 function field(node: unknown, key: string): unknown {
-  if (node === null || typeof node !== 'object') return undefined
-  if (Array.isArray(node)) return /^(0|[1-9]\d*)$/.test(key) ? node[Number(key)] : undefined
-  return Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined
+  return getAtPointer(node, [key])
 }
