@@ -60,7 +60,7 @@ export async function diffDocuments(
   return diffParsed(
     { parsed: old, text: before.text },
     { parsed: next, text: after.text },
-    { policies: options.policies, now: options.now },
+    { policies: options.policies, now: options.now, profile: options.profile },
   )
 }
 

@@ -14,7 +14,13 @@ export {
 } from './changelog.js'
 export { diffDocuments, diffParsed, type DiffOptions, type DiffSide } from './diff-documents.js'
 export { RULES, type RuleDefinition, type RuleId } from './rules.js'
-export { DIFF_POLICIES, type DiffPolicy, type PolicyOptions } from './policies.js'
+export {
+  DIFF_POLICIES,
+  DIFF_PROFILES,
+  type DiffPolicy,
+  type DiffProfile,
+  type PolicyOptions,
+} from './policies.js'
 export {
   locateChanges,
   type ChangePosition,

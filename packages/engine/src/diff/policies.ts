@@ -6,8 +6,17 @@ export const DIFF_POLICIES = ['sunset', 'stability', 'version'] as const
 
 export type DiffPolicy = (typeof DIFF_POLICIES)[number]
 
-/** What the OpenAPI diff needs to apply policies. */
+/**
+ * Whose breakage a diff judges: `wire` what requests and responses carry (the default); `sdk` also
+ * the code svc's generators emit from the description (names, signatures, result unions).
+ */
+export const DIFF_PROFILES = ['wire', 'sdk'] as const
+
+export type DiffProfile = (typeof DIFF_PROFILES)[number]
+
+/** What the OpenAPI diff needs to apply policies and a profile. */
 export type PolicyOptions = {
+  readonly profile?: DiffProfile
   readonly policies?: ReadonlySet<DiffPolicy>
   /** The day sunset dates are compared with; today (UTC) unless given. */
   readonly now?: Date
