@@ -295,13 +295,29 @@ function flags(schema: Schema): number {
   return (schema.readOnly ? READ_ONLY : 0) | (schema.writeOnly ? WRITE_ONLY : 0)
 }
 
+/**
+ * A property's schema with the markers it carries: a `$ref` beside `readOnly`, `writeOnly` or
+ * `deprecated` (3.1, or `allOf: [$ref]`) marks the property, whatever its target says.
+ */
+function marked(model: OasModel, schema: Schema): Schema {
+  const target = resolved(model, schema)
+  if (schema.kind !== 'ref' || !(schema.readOnly || schema.writeOnly || schema.deprecated))
+    return target
+  return {
+    ...target,
+    readOnly: schema.readOnly || target.readOnly,
+    writeOnly: schema.writeOnly || target.writeOnly,
+    deprecated: schema.deprecated || target.deprecated,
+  }
+}
+
 function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): void {
   const { cmp } = place
   const oldRequired = new Set(old.required)
   const newRequired = new Set(next.required)
   for (const name of Object.keys(next.properties)) {
     const property = next.properties[name]!
-    const b = resolved(cmp.next, property)
+    const b = marked(cmp.next, property)
     const here = place.part(
       `/properties/${escapePointer(name)}`,
       propertyPath(place.at, name),
@@ -317,7 +333,7 @@ function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): vo
       continue
     }
     const before = old.properties[name]!
-    const a = resolved(cmp.old, before)
+    const a = marked(cmp.old, before)
     const [wasRequired, isRequired] = [oldRequired.has(name), newRequired.has(name)]
     if (!wasRequired && isRequired)
       here.fact(
@@ -337,7 +353,7 @@ function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): vo
   for (const name of Object.keys(old.properties)) {
     if (Object.hasOwn(next.properties, name)) continue
     const required = oldRequired.has(name)
-    const mask = place.mask | flags(resolved(cmp.old, old.properties[name]!))
+    const mask = place.mask | flags(marked(cmp.old, old.properties[name]!))
     place
       .part(`/properties/${escapePointer(name)}`, propertyPath(place.at, name), mask)
       .fact(
