@@ -10,6 +10,7 @@ import { checkVersion, Policies, removalRule } from './policy-diff.js'
 import { compareRequestBody } from './request-body-diff.js'
 import { resolveComponent } from './resolve-component.js'
 import { compareHeader, compareResponse } from './response-diff.js'
+import { compareDocumentSecurity, inheritsSecurity } from './security-diff.js'
 import { SCHEMA_CONTEXTS, type SchemaContext } from './rules.js'
 import { Comparison } from './schema-diff.js'
 import {
@@ -28,6 +29,7 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
   const policies = new Policies(options)
   const cmp = new Comparison(old, next)
   const compared: { label: string; section: OasSection; scope: Scope }[] = []
+  const inheriting = new Set<string>()
 
   for (const section of ['operations', 'webhooks'] as const) {
     const before = byKey<Operation>(section === 'operations' ? old.operations : old.webhooks)
@@ -46,6 +48,8 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
       }
       const scope = compareOperation(cmp, match, operation, pointerOf(operation), policies)
       compared.push({ label: labelOf(operation), section, scope })
+      if (operation.kind === 'http' && inheritsSecurity(match, operation))
+        inheriting.add(labelOf(operation))
     }
     for (const [key, operation] of before) {
       if (after.has(key)) continue
@@ -62,8 +66,12 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
     }
   }
 
+  const documentSecurity = inheriting.size > 0 ? compareDocumentSecurity(old, next).facts : []
+  for (const fact of documentSecurity)
+    log.add(fact.rule as RuleId, fact.pointer, fact.text, { operations: [...inheriting].sort() })
   for (const { label, section, scope } of compared) {
-    let modified = emitLocal(log, scope, label)
+    let modified =
+      emitLocal(log, scope, label) || (documentSecurity.length > 0 && inheriting.has(label))
     const visited = new Map<Shared, Set<string>>()
     for (const [link, context] of linksOf(scope, undefined))
       if (reach(link.shared, context, link.mask, label, visited)) modified = true

@@ -6,7 +6,7 @@ import { comparePayloads, compareRequestBodies } from './request-body-diff.js'
 import { compareResponses } from './response-diff.js'
 import type { Comparison } from './schema-diff.js'
 import { Scope } from './scope.js'
-import { compareSecurity, effectiveSecurity } from './security-diff.js'
+import { compareSecurity, effectiveSecurity, inheritsSecurity } from './security-diff.js'
 
 export type Operation = HttpOperation | WebhookOperation
 
@@ -42,12 +42,13 @@ export function compareOperation(
   else {
     compareRequestBodies(cmp, scope, old.requestBody, next.requestBody, pointer)
     compareResponses(cmp, scope, old, next, pointer)
-    compareSecurity(
-      scope,
-      effectiveSecurity(cmp.old, old),
-      effectiveSecurity(cmp.next, next),
-      pointer,
-    )
+    if (!inheritsSecurity(old, next))
+      compareSecurity(
+        scope,
+        effectiveSecurity(cmp.old, old),
+        effectiveSecurity(cmp.next, next),
+        pointer,
+      )
   }
   return scope
 }

@@ -491,6 +491,42 @@ const FIXED_PAIRS: Record<string, Pair> = {
     ),
     withOperation({ security: [{ oauth: ['read'] }] }, oauth(codeFlow({ read: 'r', write: 'w' }))),
   ],
+  'api-security-added': [
+    withOperation({}, schemes),
+    withOperation({}, { ...schemes, security: [{ key: [] }] }),
+  ],
+  'api-security-removed': [
+    withOperation({}, { ...schemes, security: [{ key: [] }] }),
+    withOperation({}, schemes),
+  ],
+  'api-security-alternative-added': [
+    withOperation({}, { ...schemes, security: [{ key: [] }] }),
+    withOperation({}, { ...schemes, security: [{ key: [] }, { basic: [] }] }),
+  ],
+  'api-security-alternative-removed': [
+    withOperation({}, { ...schemes, security: [{ key: [] }, { basic: [] }] }),
+    withOperation({}, { ...schemes, security: [{ key: [] }] }),
+  ],
+  'api-security-scope-added': [
+    withOperation(
+      {},
+      { ...oauth(codeFlow({ read: 'r', write: 'w' })), security: [{ oauth: ['read'] }] },
+    ),
+    withOperation(
+      {},
+      { ...oauth(codeFlow({ read: 'r', write: 'w' })), security: [{ oauth: ['read', 'write'] }] },
+    ),
+  ],
+  'api-security-scope-removed': [
+    withOperation(
+      {},
+      { ...oauth(codeFlow({ read: 'r', write: 'w' })), security: [{ oauth: ['read', 'write'] }] },
+    ),
+    withOperation(
+      {},
+      { ...oauth(codeFlow({ read: 'r', write: 'w' })), security: [{ oauth: ['read'] }] },
+    ),
+  ],
   'webhook-added': [api(), PLACEMENTS['webhook-payload'](str)],
   'webhook-removed': [PLACEMENTS['webhook-payload'](str), api()],
   'webhook-deprecated': [

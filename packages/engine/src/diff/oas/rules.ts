@@ -550,6 +550,37 @@ const FIXED_RULES = {
     'operations',
     'a security requirement needs one scope less',
   ),
+  // The document-level `security`, as the operations without their own inherit it.
+  'api-security-added': rule(
+    'warning',
+    'operations',
+    'the document-level security now requires authentication where it required none (operations without their own `security`)',
+  ),
+  'api-security-removed': rule(
+    'info',
+    'operations',
+    'the document-level security now allows anonymous calls',
+  ),
+  'api-security-alternative-added': rule(
+    'info',
+    'operations',
+    'a way to authenticate was added to the document-level security',
+  ),
+  'api-security-alternative-removed': rule(
+    'breaking',
+    'operations',
+    'a way to authenticate was removed from the document-level security',
+  ),
+  'api-security-scope-added': rule(
+    'breaking',
+    'operations',
+    'a document-level security requirement needs an additional scope',
+  ),
+  'api-security-scope-removed': rule(
+    'info',
+    'operations',
+    'a document-level security requirement needs one scope less',
+  ),
 
   'webhook-added': rule('info', 'webhooks', 'a webhook was added'),
   'webhook-removed': rule(

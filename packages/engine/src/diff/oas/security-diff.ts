@@ -1,6 +1,7 @@
 import type { OasModel, SecurityRequirement } from '../../model/index.js'
 import type { Operation } from './operation-diff.js'
-import type { Scope } from './scope.js'
+import type { FixedOasRuleId } from './rules.js'
+import { Scope } from './scope.js'
 
 export function effectiveSecurity(
   model: OasModel,
@@ -9,8 +10,30 @@ export function effectiveSecurity(
   return operation.security ?? model.security ?? []
 }
 
+/**
+ * An operation without `security` of its own on either side takes the document's both times: a
+ * change there is the document's, compared once (see {@link compareDocumentSecurity}).
+ */
+export function inheritsSecurity(old: Operation, next: Operation): boolean {
+  return old.security === undefined && next.security === undefined
+}
+
 function requirementKey(requirement: SecurityRequirement): string {
   return Object.keys(requirement).sort().join(' + ')
+}
+
+/** Whose requirements are compared: an operation's (`endpoint-security-*`) or the document's (`api-security-*`). */
+type Owner = 'endpoint' | 'api'
+
+const NOW: Readonly<Record<Owner, { secured: string; open: string }>> = {
+  endpoint: {
+    secured: 'The operation now requires authentication',
+    open: 'The operation now allows anonymous calls.',
+  },
+  api: {
+    secured: 'Operations without their own `security` now require authentication',
+    open: 'Operations without their own `security` now allow anonymous calls.',
+  },
 }
 
 /**
@@ -22,19 +45,16 @@ export function compareSecurity(
   old: readonly SecurityRequirement[],
   next: readonly SecurityRequirement[],
   pointer: string,
+  owner: Owner = 'endpoint',
 ): void {
   const place = `${pointer}/security`
+  const fact = (kind: string, text: string) =>
+    scope.fixed(`${owner}-security-${kind}` as FixedOasRuleId, place, text)
   const anonymous = (list: readonly SecurityRequirement[]) =>
     list.length === 0 || list.some((requirement) => Object.keys(requirement).length === 0)
   const [wasOpen, isOpen] = [anonymous(old), anonymous(next)]
-  if (wasOpen && !isOpen)
-    return scope.fixed(
-      'endpoint-security-added',
-      place,
-      `The operation now requires authentication (${describe(next)}).`,
-    )
-  if (!wasOpen && isOpen)
-    scope.fixed('endpoint-security-removed', place, 'The operation now allows anonymous calls.')
+  if (wasOpen && !isOpen) return fact('added', `${NOW[owner].secured} (${describe(next)}).`)
+  if (!wasOpen && isOpen) fact('removed', NOW[owner].open)
   const named = (list: readonly SecurityRequirement[]) =>
     new Map(list.filter((r) => Object.keys(r).length > 0).map((r) => [requirementKey(r), r]))
   const before = named(old)
@@ -43,11 +63,7 @@ export function compareSecurity(
   for (const [key, requirement] of after) {
     const match = before.get(key)
     if (!match) {
-      scope.fixed(
-        'endpoint-security-alternative-added',
-        place,
-        `The security requirement \`${key}\` was added.`,
-      )
+      fact('alternative-added', `The security requirement \`${key}\` was added.`)
       continue
     }
     for (const scheme of Object.keys(requirement)) {
@@ -55,27 +71,28 @@ export function compareSecurity(
       const has = new Set(requirement[scheme])
       for (const scopeName of has)
         if (!had.has(scopeName))
-          scope.fixed(
-            'endpoint-security-scope-added',
-            place,
+          fact(
+            'scope-added',
             `The security requirement \`${key}\` now needs the scope \`${scopeName}\` of \`${scheme}\`.`,
           )
       for (const scopeName of had)
         if (!has.has(scopeName))
-          scope.fixed(
-            'endpoint-security-scope-removed',
-            place,
+          fact(
+            'scope-removed',
             `The security requirement \`${key}\` no longer needs the scope \`${scopeName}\` of \`${scheme}\`.`,
           )
     }
   }
   for (const key of before.keys())
     if (!after.has(key))
-      scope.fixed(
-        'endpoint-security-alternative-removed',
-        place,
-        `The security requirement \`${key}\` was removed.`,
-      )
+      fact('alternative-removed', `The security requirement \`${key}\` was removed.`)
+}
+
+/** The document-level `security` compared once, for the operations that inherit it. */
+export function compareDocumentSecurity(old: OasModel, next: OasModel): Scope {
+  const scope = new Scope('document')
+  compareSecurity(scope, old.security ?? [], next.security ?? [], '', 'api')
+  return scope
 }
 
 function describe(list: readonly SecurityRequirement[]): string {
