@@ -200,21 +200,84 @@ describe('default', () => {
 })
 
 describe('constraints', () => {
-  it('set where there was none, or tightened, break requests, as a pattern added does', async () => {
+  it('tightened break requests, as a pattern added does', async () => {
     expect(await verdicts('request-body', str, { ...str, pattern: '^a' })).toEqual([
       'request-body-pattern-added breaking',
-    ])
-    expect(await verdicts('request-body', str, { ...str, maxLength: 5 })).toEqual([
-      'request-body-max-length-set breaking',
-    ])
-    expect(await verdicts('response-body', str, { ...str, maxLength: 5 })).toEqual([
-      'response-body-max-length-set info',
     ])
     expect(
       await verdicts('request-body', { ...str, maxLength: 10 }, { ...str, maxLength: 5 }),
     ).toEqual(['request-body-max-length-decreased breaking'])
     expect(await verdicts('request-body', str, { ...str, minLength: 1 })).toEqual([
       'request-body-min-length-increased breaking',
+    ])
+  })
+
+  it('set where there was none warn senders (the server likely had a limit the document did not state) and are info to receivers', async () => {
+    const integer = { type: 'integer' }
+    const list = { type: 'array', items: str }
+    const cases: [Doc, Doc, string][] = [
+      [str, { ...str, maxLength: 5 }, 'max-length-set'],
+      [integer, { ...integer, maximum: 5 }, 'max-set'],
+      [integer, { ...integer, exclusiveMinimum: 0 }, 'min-set'],
+      [list, { ...list, maxItems: 5 }, 'max-items-set'],
+      [list, { ...list, minItems: 1 }, 'min-items-set'],
+    ]
+    for (const [old, next, kind] of cases) {
+      for (const context of ['request-parameter', 'request-body'] as const)
+        expect(await verdicts(context, old, next)).toEqual([`${context}-${kind} warning`])
+      for (const context of ['response-body', 'response-header', 'webhook-payload'] as const)
+        expect(await verdicts(context, old, next)).toEqual([`${context}-${kind} info`])
+    }
+  })
+
+  it('set where there was none warn in a Swagger 2.0 query parameter and a 3.0 body too', async () => {
+    const swagger = (maxLength?: number) => ({
+      swagger: '2.0',
+      info: { title: 'Test', version: '1.0.0' },
+      paths: {
+        '/items': {
+          get: {
+            parameters: [{ name: 'q', in: 'query', type: 'string', maxLength }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    })
+    expect((await diff(swagger(), swagger(8))).changes.map((c) => `${c.id} ${c.level}`)).toEqual([
+      'request-parameter-max-length-set warning',
+    ])
+    const body = (schema: Doc) => ({ ...PLACEMENTS['request-body'](schema), openapi: '3.0.3' })
+    const number = { type: 'number' }
+    expect(
+      (await diff(body(number), body({ ...number, minimum: 0 }))).changes.map(
+        (c) => `${c.id} ${c.level}`,
+      ),
+    ).toEqual(['request-body-min-set warning'])
+  })
+
+  it('a pattern removed breaks receivers (svc clients check responses against it) and frees senders', async () => {
+    const [old, next] = [{ ...str, pattern: '^[a-z]+$' }, str]
+    for (const context of ['response-body', 'response-header', 'webhook-payload'] as const)
+      expect(await verdicts(context, old, next)).toEqual([`${context}-pattern-removed breaking`])
+    for (const context of ['request-parameter', 'request-body'] as const)
+      expect(await verdicts(context, old, next)).toEqual([`${context}-pattern-removed info`])
+    // And the reverse, a pattern added: it narrows what senders may send.
+    expect(await verdicts('request-body', next, old)).toEqual([
+      'request-body-pattern-added breaking',
+    ])
+    expect(await verdicts('response-body', next, old)).toEqual(['response-body-pattern-added info'])
+  })
+
+  it('a pattern changed is a warning both ways: which of two patterns accepts more cannot be told', async () => {
+    const [old, next] = [
+      { ...str, pattern: '^[a-z]+$' },
+      { ...str, pattern: '^[a-z0-9]+$' },
+    ]
+    expect(await verdicts('request-body', old, next)).toEqual([
+      'request-body-pattern-changed warning',
+    ])
+    expect(await verdicts('response-body', old, next)).toEqual([
+      'response-body-pattern-changed warning',
     ])
   })
 
