@@ -296,7 +296,7 @@ describe('svc diff --fail-on', () => {
   })
 
   it('warnings only: --fail-on breaking passes (exit 0), --fail-on warning fails (exit 1)', async () => {
-    const args = ['petstore-v1.yaml', 'petstore-v1-renamed.yaml']
+    const args = ['petstore-v1.yaml', 'petstore-v1-secured.yaml']
     const log = changelog(await diff([...args, '--json']))
     expect(log.counts).toMatchObject({ breaking: 0 })
     expect(log.counts.warning).toBeGreaterThan(0)
@@ -324,6 +324,12 @@ describe('svc diff --fail-on', () => {
       expect(run.code).toBe(0)
       expect(run.stdout).toMatch(/^0 breaking, 0 warnings, \d+ info changes?\n/)
     }
+  })
+
+  it('a renamed operationId is info: the requests and responses are the same', async () => {
+    const log = changelog(await diff(['petstore-v1.yaml', 'petstore-v1-renamed.yaml', '--json']))
+    expect(log.counts).toMatchObject({ breaking: 0, warning: 0 })
+    expect(ids(log, 'info')).toEqual(['operation-id-changed'])
   })
 
   it('without --fail-on, breaking changes still exit 0', async () => {

@@ -326,7 +326,7 @@ describe('--format junit: one suite, a test case per endpoint or rule', () => {
   })
 
   it('--fail-on warning makes warnings failures too', async () => {
-    const args = ['petstore-v1.yaml', 'petstore-v1-renamed.yaml', '--format', 'junit']
+    const args = ['petstore-v1.yaml', 'petstore-v1-secured.yaml', '--format', 'junit']
     expect(parseJunit((await diff(args)).stdout).failures).toBe(0)
     const run = await diff([...args, '--fail-on', 'warning'])
     expect(run.code).toBe(1)

@@ -831,9 +831,12 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
   })
 
   describe('minimum levels', () => {
-    /** The OpenAPI document of `operations` with `get /pets` renamed (a warning change). */
+    /** The OpenAPI document of `operations` with `get /pets` renamed (an info change on the wire). */
     const renamedGet = (operations: string[]) =>
       oasYaml(operations).replace(/(\n {4}get:\n {6}operationId: )\S+/, '$1fetchPets')
+    /** The API now asks every operation for an API key: a warning (it may always have done so). */
+    const secured = (operations: string[]) =>
+      `${oasYaml(operations)}security:\n  - key: []\ncomponents:\n  securitySchemes:\n    key: { type: apiKey, name: X-Key, in: header }\n`
 
     it('a webhook gets a revision event only when the revision has a change at its minimum level or above', async () => {
       const api = await newApi()
@@ -867,12 +870,12 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       expect(added.body.counts.info).toBeGreaterThan(0)
       expect(added.body.webhookDeliveries).toBe(1)
 
-      // An operationId changed: a warning, no breaking change.
-      const renamed = await pushYaml(api, renamedGet(['get /pets', 'post /pets']))
-      expect(renamed.status, renamed.text).toBe(201)
-      expect(renamed.body.counts.breaking).toBe(0)
-      expect(renamed.body.counts.warning).toBeGreaterThan(0)
-      expect(renamed.body.webhookDeliveries).toBe(2)
+      // A document-level security added: a warning, no breaking change.
+      const securedRevision = await pushYaml(api, secured(['get /pets', 'post /pets']))
+      expect(securedRevision.status, securedRevision.text).toBe(201)
+      expect(securedRevision.body.counts.breaking).toBe(0)
+      expect(securedRevision.body.counts.warning).toBeGreaterThan(0)
+      expect(securedRevision.body.webhookDeliveries).toBe(2)
 
       // An operation removed: breaking.
       const removed = await pushYaml(api, renamedGet(['get /pets']))
@@ -881,8 +884,8 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       expect(removed.body.webhookDeliveries).toBe(3)
 
       const ids = (...replies: Reply[]) => replies.map((r) => r.body.revision.id)
-      expect(await revisionIdsOf(info)).toEqual(ids(added, renamed, removed))
-      expect(await revisionIdsOf(warning)).toEqual(ids(renamed, removed))
+      expect(await revisionIdsOf(info)).toEqual(ids(added, securedRevision, removed))
+      expect(await revisionIdsOf(warning)).toEqual(ids(securedRevision, removed))
       expect(await revisionIdsOf(breaking)).toEqual(ids(removed))
 
       // What arrives is the same event, byte for byte, whatever the level that let it through.
@@ -930,8 +933,8 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       expect(addedAgain.status, addedAgain.text).toBe(201)
       expect(addedAgain.body.counts).toMatchObject({ breaking: 0, warning: 0 })
       expect(addedAgain.body.webhookDeliveries).toBe(1)
-      expect(await revisionIdsOf(info)).toEqual(ids(added, renamed, removed))
-      expect(await revisionIdsOf(warning)).toEqual(ids(renamed, removed))
+      expect(await revisionIdsOf(info)).toEqual(ids(added, securedRevision, removed))
+      expect(await revisionIdsOf(warning)).toEqual(ids(securedRevision, removed))
       expect(await revisionIdsOf(breaking)).toEqual(ids(removed, addedAgain))
       await waitForRequests(breaking, 3)
     })

@@ -394,11 +394,11 @@ const FIXED_RULES = {
   'endpoint-reactivated': rule('info', 'operations', 'an operation is no longer deprecated'),
   'operation-id-added': rule('info', 'operations', 'an operation got an operationId'),
   'operation-id-changed': rule(
-    'warning',
+    'info',
     'operations',
-    'the operationId changed (generated clients rename the function)',
+    'the operationId changed (the wire is the same; `--profile sdk` judges generated clients)',
   ),
-  'operation-id-removed': rule('warning', 'operations', 'the operationId was removed'),
+  'operation-id-removed': rule('info', 'operations', 'the operationId was removed'),
   'operation-tag-added': rule('info', 'operations', 'an operation got a tag'),
   'operation-tag-removed': rule('info', 'operations', 'an operation lost a tag'),
 
