@@ -96,3 +96,90 @@ describe('a not or an if that only changed its wording', () => {
     expect(await changes('request-body', worded('old'), worded('new'))).toEqual([])
   })
 })
+
+describe('contains and prefixItems are judged by the direction of their context', () => {
+  const CONTEXTS = [
+    ['request-parameter', 'in'],
+    ['request-body', 'in'],
+    ['response-body', 'out'],
+    ['response-header', 'out'],
+    ['webhook-payload', 'out'],
+  ] as const
+  const list = (extra: Doc = {}) => ({ type: 'array', items: str, ...extra })
+  const tuple = (...items: Doc[]) => ({ type: 'array', prefixItems: items, items: false })
+  /** kind, old, new, and the level where a client sends the value and where it receives it. */
+  const CASES: [string, Doc, Doc, string, string][] = [
+    ['contains-added', list(), list({ contains: str }), 'breaking', 'info'],
+    ['contains-removed', list({ contains: str }), list(), 'info', 'breaking'],
+    [
+      'min-contains-increased',
+      list({ contains: str, minContains: 1 }),
+      list({ contains: str, minContains: 2 }),
+      'breaking',
+      'info',
+    ],
+    [
+      'min-contains-decreased',
+      list({ contains: str, minContains: 2 }),
+      list({ contains: str, minContains: 1 }),
+      'info',
+      'breaking',
+    ],
+    [
+      'max-contains-decreased',
+      list({ contains: str, maxContains: 3 }),
+      list({ contains: str, maxContains: 2 }),
+      'breaking',
+      'info',
+    ],
+    [
+      'max-contains-increased',
+      list({ contains: str, maxContains: 2 }),
+      list({ contains: str }),
+      'info',
+      'breaking',
+    ],
+    ['prefix-item-added', tuple(str), tuple(str, str), 'info', 'breaking'],
+    ['prefix-item-removed', tuple(str, str), tuple(str), 'breaking', 'info'],
+  ]
+
+  for (const [context, direction] of CONTEXTS)
+    it.each(CASES)(`${context}: %s`, async (kind, old, next, sent, received) => {
+      const place = (schema: Doc) => ({ ...PLACEMENTS[context](schema), openapi: '3.1.0' })
+      const { changes } = await diff(place(old), place(next))
+      expect(changes.map((change) => `${change.id} ${change.level}`)).toEqual([
+        `${context}-${kind} ${direction === 'in' ? sent : received}`,
+      ])
+    })
+
+  it('a request and a response that change alike are each listed under their own context', async () => {
+    const [old, next] = [list(), list({ contains: str, minContains: 2 })]
+    const both = (schema: Doc) => ({
+      openapi: '3.1.0',
+      info: { title: 'Test', version: '1.0.0' },
+      paths: {
+        '/items': {
+          post: {
+            requestBody: { content: { 'application/json': { schema } } },
+            responses: {
+              '200': { description: 'ok', content: { 'application/json': { schema } } },
+            },
+          },
+        },
+      },
+    })
+    const { changes } = await diff(both(old), both(next))
+    expect(changes.map((change) => [change.id, change.level, change.location])).toEqual([
+      [
+        'request-body-contains-added',
+        'breaking',
+        '/paths/~1items/post/requestBody/content/application~1json/schema',
+      ],
+      [
+        'response-body-contains-added',
+        'info',
+        '/paths/~1items/post/responses/200/content/application~1json/schema',
+      ],
+    ])
+  })
+})

@@ -427,3 +427,38 @@ describe('formats', () => {
     ])
   })
 })
+
+describe('a 3.1 type array', () => {
+  const contexts = Object.keys(PLACEMENTS) as Context[]
+
+  it('in another order is no change, in every context', async () => {
+    const pairs: [Doc, Doc][] = [
+      [{ type: ['string', 'null'] }, { type: ['null', 'string'] }],
+      [{ type: ['string', 'integer', 'null'] }, { type: ['null', 'integer', 'string'] }],
+      [
+        obj({ tags: { type: ['array', 'null'], items: str } }),
+        obj({ tags: { type: ['null', 'array'], items: str } }),
+      ],
+      [{ anyOf: [str, { type: 'null' }] }, { type: ['null', 'string'] }],
+    ]
+    for (const context of contexts)
+      for (const [old, next] of pairs) {
+        expect(await verdicts(context, old, next)).toEqual([])
+        expect(await verdicts(context, next, old)).toEqual([])
+      }
+  })
+
+  it('that gains or loses null is judged by direction', async () => {
+    const [old, next] = [{ type: 'string' }, { type: ['null', 'string'] }]
+    expect(await verdicts('response-body', old, next)).toEqual([
+      'response-body-became-nullable breaking',
+    ])
+    expect(await verdicts('request-body', old, next)).toEqual(['request-body-became-nullable info'])
+    expect(await verdicts('response-body', next, old)).toEqual([
+      'response-body-became-not-nullable info',
+    ])
+    expect(await verdicts('request-body', next, old)).toEqual([
+      'request-body-became-not-nullable breaking',
+    ])
+  })
+})
