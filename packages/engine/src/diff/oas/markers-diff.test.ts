@@ -96,3 +96,22 @@ describe.each(Object.entries(MARKED))('a $ref property marked (OpenAPI %s)', (op
     expect(await verdicts(owner, changed)).toEqual(['response-body-type-changed breaking'])
   })
 })
+
+describe('a required property that is no longer readOnly', () => {
+  it('must now be sent, which only the request entry says', async () => {
+    const doc = (id: Doc) => pets('3.1.0', { id }, ['id'])
+    const { changes } = await diff(doc({ ...str, readOnly: true }), doc(str))
+    expect(changes.map((change) => [change.id, change.level, change.message]).sort()).toEqual([
+      [
+        'request-body-property-became-required',
+        'breaking',
+        'Request body, schema `Pet` `id`: the property is no longer readOnly (it is required, so requests must send it).',
+      ],
+      [
+        'response-body-property-no-longer-read-only',
+        'info',
+        'Response body, schema `Pet` `id`: the property is no longer readOnly.',
+      ],
+    ])
+  })
+})

@@ -376,13 +376,25 @@ function compareFlags(place: Place, here: Place, a: Schema, b: Schema, required:
       'the property became readOnly',
       place.mask,
     )
-  if (a.readOnly && !b.readOnly)
-    // A required readOnly property is not required in requests; no longer readOnly, it is.
-    here.fact(
-      required ? 'property-became-required' : 'property-no-longer-read-only',
-      'property-no-longer-read-only',
-      `the property is no longer readOnly${required ? ' (it is required, so requests must send it)' : ''}`,
-    )
+  if (a.readOnly && !b.readOnly) {
+    const text = 'the property is no longer readOnly'
+    if (!required) here.fact('property-no-longer-read-only', 'property-no-longer-read-only', text)
+    else {
+      // A required readOnly property is not required in requests; no longer readOnly, it is. The
+      // masks keep each wording to its direction (READ_ONLY hides requests, WRITE_ONLY responses).
+      const [inKind, outKind] = [
+        'property-became-required',
+        'property-no-longer-read-only',
+      ] as const
+      here.fact(
+        inKind,
+        outKind,
+        `${text} (it is required, so requests must send it)`,
+        here.mask | WRITE_ONLY,
+      )
+      here.fact(inKind, outKind, text, here.mask | READ_ONLY)
+    }
+  }
   if (!a.writeOnly && b.writeOnly)
     here.fact(
       'property-became-write-only',
