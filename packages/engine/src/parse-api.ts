@@ -15,6 +15,10 @@ import { DEFAULT_LIMITS, type InputLimits } from './input/limits.js'
 import { loadYaml } from './input/yaml-module.js'
 import { IssueLog, type ParseIssue } from './issues/index.js'
 import type { ApiModel } from './model/api-model.js'
+import {
+  reportMissingResponses,
+  swaggerOperationsWithoutResponses,
+} from './oas/missing-responses.js'
 import { parseOas } from './oas/parse-oas.js'
 
 /** JSON larger than this gets issue positions only on request: finding them costs a scan of the text. */
@@ -118,6 +122,8 @@ export type OpenApiDocument = {
   readonly version: string
   readonly decoded: DecodedDocument
   readonly converted: boolean
+  /** The operations of a 2.0 document without `responses`, which the conversion invents. */
+  readonly withoutResponses?: readonly (readonly string[])[]
   readonly origins: readonly ContentOrigin[]
   readonly refFailures: ReadonlyMap<string, string>
 }
@@ -136,6 +142,7 @@ export async function loadOpenApi(
       version: read.version,
       decoded: read.decoded,
       converted: true,
+      withoutResponses: swaggerOperationsWithoutResponses(read.document),
       origins: [],
       refFailures: read.refFailures,
     }
@@ -212,6 +219,7 @@ async function parseOpenApi(
 ): Promise<ParseApiResult> {
   const loaded = await loadOpenApi(source, options, limits)
   const issues = new IssueLog()
+  for (const operation of loaded.withoutResponses ?? []) reportMissingResponses(issues, operation)
   const model = parseOas(loaded.document, loaded.openapi, issues, loaded.refFailures)
   const positions = options.positions ?? 'auto'
   const locate =

@@ -1,4 +1,5 @@
 import { DocumentError } from '../input/document-error.js'
+import { markCollectionFormats } from './collection-formats.js'
 import { hoistPathLevelBodies } from './path-level-bodies.js'
 
 /**
@@ -14,6 +15,7 @@ export async function convertSwagger(
     const { default: swagger2openapi } = await import('swagger2openapi')
     const copy = structuredClone(document)
     hoistPathLevelBodies(copy)
+    markCollectionFormats(copy)
     const result = await swagger2openapi.convertObj(copy, {
       patch: true,
       warnOnly: true,

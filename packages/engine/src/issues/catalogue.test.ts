@@ -29,6 +29,7 @@ describe('the parse-issue catalogue', () => {
         'oas:INVALID_NULLABLE:warning',
         'oas:EXAMPLE_AND_EXAMPLES_DEFINED:warning',
         'oas:INVALID_ENUM:warning',
+        'oas:MISSING_RESPONSES:warning',
         'gql:INVALID_TYPE_DEFINITION:error',
         'gql:INVALID_DEPENDENCY_REF:error',
         'gql:NESTED_LIST_LOSSY:warning',

@@ -24,6 +24,7 @@ export type OasIssueType =
   | 'INVALID_NULLABLE'
   | 'EXAMPLE_AND_EXAMPLES_DEFINED'
   | 'INVALID_ENUM'
+  | 'MISSING_RESPONSES'
 
 export type GqlIssueType =
   | 'INVALID_TYPE_DEFINITION'
@@ -70,6 +71,7 @@ export const OAS_ISSUES = Object.freeze({
   invalidNullable: oas('INVALID_NULLABLE', 'warning'),
   exampleAndExamples: oas('EXAMPLE_AND_EXAMPLES_DEFINED', 'warning'),
   invalidEnum: oas('INVALID_ENUM', 'warning'),
+  missingResponses: oas('MISSING_RESPONSES', 'warning'),
 })
 
 /** Issue kinds the GraphQL parser emits. */

@@ -80,9 +80,14 @@ export type Header = {
   readonly required: boolean
   readonly deprecated: boolean
   readonly schema: Schema
+  /** `simple` is the only style a header has; absent when not written. */
+  readonly style?: string
+  readonly explode?: boolean
   readonly example?: unknown
   /** Named example objects, `$ref`s followed, as written. */
   readonly examples?: Readonly<Record<string, unknown>>
+  /** `x-*` extensions, as written. */
+  readonly extensions?: Readonly<Record<string, unknown>>
 }
 
 export type Response = {

@@ -25,6 +25,11 @@ export type SchemaAnnotations = {
   readonly readOnly?: boolean
   readonly writeOnly?: boolean
   readonly default?: unknown
+  /**
+   * A `default` of the wrong type, dropped from `default` (INVALID_DEFAULT) and kept here so that
+   * a diff still sees it change: it still says what the server assumes.
+   */
+  readonly invalidDefault?: unknown
   readonly example?: unknown
   /**
    * A 3.1 `const`, as written: the one value the schema accepts. Scalar schemas also carry it as

@@ -72,14 +72,22 @@ function parseEncodings(ctx: OasContext, value: unknown): Record<string, Encodin
 /** A header object: a parameter without `name` and `in`. */
 export function parseHeader(ctx: OasContext, value: unknown): Header {
   const raw = expectObject(ctx, value, 'header')
-  const { required, deprecated, description, schema, example, examples } = parseParameterFields(
-    ctx,
-    raw,
-    'header',
-    false,
-  )
+  const {
+    required,
+    deprecated,
+    description,
+    schema,
+    style,
+    explode,
+    example,
+    examples,
+    extensions,
+  } = parseParameterFields(ctx, raw, 'header', false)
   const node: Mutable<Header> = { kind: 'header', required, deprecated, schema }
   if (description !== undefined) node.description = description
+  if (style !== undefined) node.style = style
+  if (explode !== undefined) node.explode = explode
+  if (extensions) node.extensions = extensions
   if (example !== undefined) node.example = example
   if (examples) node.examples = examples
   return Object.freeze(node)

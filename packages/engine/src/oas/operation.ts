@@ -21,6 +21,7 @@ import {
   type RawObject,
 } from './context.js'
 import { parseRequestBody, parseResponse } from './bodies.js'
+import { reportMissingResponses } from './missing-responses.js'
 import { parseParameter } from './parameter.js'
 import { readExternalDocs } from './external-docs.js'
 import { parseServers } from './servers.js'
@@ -160,6 +161,8 @@ function parseOperation(ctx: OasContext, item: RawObject, method: HttpMethod): P
   if (servers !== undefined)
     fields.servers = parseServers(ctx, servers, raw.servers !== undefined ? 'servers' : undefined)
   if (extensions) fields.extensions = Object.freeze(extensions)
+  if (raw.responses === undefined && ctx.dialect === '3.0' && ctx.trail[0] === 'paths')
+    reportMissingResponses(ctx.issues, ctx.trail)
   return { fields: Object.freeze(fields), responses: parseResponses(ctx, raw.responses) }
 }
 

@@ -79,8 +79,19 @@ const DEFAULT_STYLES: Record<Parameter['in'], string> = {
 }
 
 function serialisation(parameter: Parameter): string {
+  const format = collectionFormat(parameter)
+  if (format !== undefined) return format
   const style = parameter.style ?? DEFAULT_STYLES[parameter.in]
   return `style ${style}, explode ${parameter.explode ?? style === 'form'}`
+}
+
+/**
+ * A Swagger 2.0 `collectionFormat` that OpenAPI 3 cannot express (`pipes` in a header, `tsv`),
+ * which the conversion keeps as `x-collectionFormat`: it replaces the style it had no word for.
+ */
+export function collectionFormat(described: Pick<Parameter, 'extensions'>): string | undefined {
+  const format = described.extensions?.['x-collectionFormat']
+  return typeof format === 'string' ? `collectionFormat ${format}` : undefined
 }
 
 export function compareParameter(
@@ -111,6 +122,17 @@ export function compareParameter(
       'request-parameter-style-changed',
       pointer,
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
+    )
+  // Only a query parameter may be sent empty (`?q=`); elsewhere the spec ignores the field.
+  if (next.in === 'query' && !old.allowEmptyValue !== !next.allowEmptyValue)
+    scope.fixed(
+      next.allowEmptyValue
+        ? 'request-parameter-allow-empty-value-set'
+        : 'request-parameter-allow-empty-value-cleared',
+      pointer,
+      next.allowEmptyValue
+        ? `${label} now allows an empty value.`
+        : `${label} no longer allows an empty value: a request that sends it empty is rejected.`,
     )
   compareParameterSunset(policies, scope, old, next, pointer, parameterLabel(next))
   compareParameterDocs(scope, old, next, pointer)

@@ -1,7 +1,8 @@
-import type { Header, Response } from '../../model/index.js'
+import type { Header, OasModel, Response, Schema } from '../../model/index.js'
 import { compareContent } from './content-diff.js'
 import { compareHeaderDocs, compareResponseDocs } from './documentation-diff.js'
 import type { Operation } from './operation-diff.js'
+import { collectionFormat } from './parameter-diff.js'
 import { isRef, resolveComponent } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { capitalise, escapePointer, type Scope } from './scope.js'
@@ -117,6 +118,47 @@ export function compareHeader(
     scope.fixed('response-header-became-optional', pointer, `${capitalise(label)} became optional.`)
   if (!old.required && next.required)
     scope.fixed('response-header-became-required', pointer, `${capitalise(label)} became required.`)
+  const [before, after] = [headerSerialisation(old), headerSerialisation(next)]
+  if (before !== after) {
+    // `simple` writes a scalar or an array alike with or without explode; only an object differs.
+    const onTheWire =
+      collectionFormat(old) !== collectionFormat(next) ||
+      (old.style ?? 'simple') !== (next.style ?? 'simple') ||
+      mayBeObject(cmp.old, old.schema) ||
+      mayBeObject(cmp.next, next.schema)
+    scope.fixed(
+      onTheWire ? 'response-header-style-changed' : 'response-header-explode-changed',
+      pointer,
+      `${capitalise(label)} changed serialisation from ${before} to ${after}.`,
+    )
+  }
   compareHeaderDocs(scope, old, next, pointer, label)
   compareSchemas(cmp, scope, old.schema, next.schema, `${pointer}/schema`)
+}
+
+function headerSerialisation(header: Header): string {
+  return (
+    collectionFormat(header) ??
+    `style ${header.style ?? 'simple'}, explode ${header.explode ?? false}`
+  )
+}
+
+/** Whether the value may be an object; a ref that leads nowhere may be anything. */
+function mayBeObject(model: OasModel, schema: Schema, depth = 0): boolean {
+  if (depth > 16) return true
+  switch (schema.kind) {
+    case 'object':
+    case 'unknown':
+      return true
+    case 'union':
+      return schema.members.some((member) => mayBeObject(model, member, depth + 1))
+    case 'ref': {
+      const target = Object.hasOwn(model.components.schemas, schema.refName)
+        ? model.components.schemas[schema.refName]
+        : undefined
+      return target === undefined || mayBeObject(model, target, depth + 1)
+    }
+    default:
+      return false
+  }
 }

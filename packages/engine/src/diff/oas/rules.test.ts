@@ -745,6 +745,26 @@ const FIXED_PAIRS: Record<string, Pair> = {
       },
     }),
   ],
+  'request-parameter-allow-empty-value-set': [
+    withOperation({ parameters: [parameter()] }),
+    withOperation({ parameters: [parameter({ allowEmptyValue: true })] }),
+  ],
+  'request-parameter-allow-empty-value-cleared': [
+    withOperation({ parameters: [parameter({ allowEmptyValue: true })] }),
+    withOperation({ parameters: [parameter()] }),
+  ],
+  'response-header-style-changed': [
+    withOperation({ responses: { '200': { ...ok, headers: { 'X-Rate': { schema: obj({}) } } } } }),
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: obj({}), explode: true } } } },
+    }),
+  ],
+  'response-header-explode-changed': [
+    withOperation({ responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str } } } } }),
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, explode: true } } } },
+    }),
+  ],
 }
 
 const TODAY = new Date('2026-06-01T12:00:00Z')

@@ -760,6 +760,26 @@ const FIXED_RULES = {
     'schemas',
     'a component that no operation uses changed (one entry per component)',
   ),
+  'request-parameter-allow-empty-value-set': rule(
+    'info',
+    'operations',
+    'a query parameter may now be sent with an empty value (`allowEmptyValue`)',
+  ),
+  'request-parameter-allow-empty-value-cleared': rule(
+    'breaking',
+    'operations',
+    'a query parameter may no longer be sent with an empty value (`allowEmptyValue` cleared)',
+  ),
+  'response-header-style-changed': rule(
+    'breaking',
+    'operations',
+    'how a response header is serialised changed (style, a Swagger 2.0 collectionFormat, or explode of a value that may be an object)',
+  ),
+  'response-header-explode-changed': rule(
+    'info',
+    'operations',
+    'explode of a response header changed where the value cannot be an object (`simple` writes scalars and arrays alike)',
+  ),
 } as const satisfies Record<string, RuleDefinition>
 
 export type FixedOasRuleId = keyof typeof FIXED_RULES

@@ -80,6 +80,7 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
   if (rest.discriminator !== undefined && node.kind === 'object')
     node.discriminator = readDiscriminator(ctx, rest.discriminator)
   delete node.default
+  delete node.invalidDefault
   delete node.example
   return annotate(ctx, rest, node)
 }

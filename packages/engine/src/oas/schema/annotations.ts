@@ -22,6 +22,7 @@ export function annotate<S extends Schema>(ctx: OasContext, f: SchemaFields, nod
   if (f.default !== undefined) {
     const value = readDefault(ctx, f.default, node as S)
     if (value !== undefined) node.default = value
+    else node.invalidDefault = f.default
   }
   if (f.example !== undefined || f.examples !== undefined) {
     const example = readExample(ctx, f, node as S)

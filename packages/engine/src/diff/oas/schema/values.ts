@@ -5,7 +5,8 @@ import { compareSetting, type Place, shown } from './place.js'
 
 /** The default: what the server assumes when the value is left out. */
 export function compareDefaults(place: Place, old: Schema, next: Schema): void {
-  compareSetting(place, 'default', old.default, next.default, {
+  const [a, b] = [old.default ?? old.invalidDefault, next.default ?? next.invalidDefault]
+  compareSetting(place, 'default', a, b, {
     added: 'default-added',
     removed: 'default-removed',
     changed: 'default-changed',
