@@ -274,8 +274,9 @@ describe('the SDK profile', () => {
     )
     expect(sdk.changes.find((change) => change.id === 'sdk-operation-renamed')).toMatchObject({
       operation: 'GET /pets',
-      location: '/paths/~1pets/get/operationId',
-      message: expect.stringContaining('is now `listPets`, not `getPets`'),
+      location: '/paths/~1pets/get',
+      message:
+        'The generated function of GET /pets is now `listPets`, not `getPets` (operationId none → `listPets`), and its TanStack options `listPetsQuery`, not `getPetsQuery`.',
     })
   })
 

@@ -68,11 +68,13 @@ function compareOperations(emit: Emit, old: OasModel, next: OasModel): void {
     const pointer = pointerOf(operation)
     const a = toIdentifierName(oldNames.get(match)!, 'camel')
     const b = toIdentifierName(newNames.get(operation)!, 'camel')
+    // TanStack Query's options are named after the function: `listPetsQuery`, `addPetMutation`.
+    const options = operation.method === 'get' || operation.method === 'head' ? 'Query' : 'Mutation'
     if (a !== b)
       emit(
         'sdk-operation-renamed',
-        `${pointer}/operationId`,
-        `The generated function of ${extra.operation} is now \`${b}\`, not \`${a}\` (operationId ${describeId(match.operationId)} → ${describeId(operation.operationId)}); TanStack's \`${a}Query\`/\`${a}Mutation\` follow it.`,
+        pointer,
+        `The generated function of ${extra.operation} is now \`${b}\`, not \`${a}\` (operationId ${describeId(match.operationId)} → ${describeId(operation.operationId)}), and its TanStack options \`${b}${options}\`, not \`${a}${options}\`.`,
         extra,
       )
     compareParameters(emit, old, next, match, operation, pointer, extra)
