@@ -123,7 +123,8 @@ function compareParameters(
   for (const moved of after) {
     if (oldKeys.has(key(moved))) continue
     const from = before.find(
-      (parameter) => parameter.name === moved.name && !newKeys.has(key(parameter)),
+      (parameter) =>
+        parameter.name.toLowerCase() === moved.name.toLowerCase() && !newKeys.has(key(parameter)),
     )
     if (!from) continue
     emit(
