@@ -342,6 +342,44 @@ describe('the SDK profile', () => {
     ])
   })
 
+  it("orders a method's own parameters: AutoRest makes shared ones client properties unless they say `method`", async () => {
+    const shared = (location?: string) => ({
+      in: 'query',
+      required: true,
+      type: 'string',
+      ...(location && { 'x-ms-parameter-location': location }),
+    })
+    const document = (order: readonly string[]) => ({
+      swagger: '2.0',
+      info: { title: 'Parameters', version: '1.0' },
+      paths: {
+        '/things': {
+          get: {
+            operationId: 'Things_Get',
+            parameters: order.map((name) => ({ $ref: `#/parameters/${name}` })),
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+      parameters: {
+        Implicit: { name: 'implicit', ...shared() },
+        Client: { name: 'client', ...shared('client') },
+        First: { name: 'first', ...shared('method') },
+        Second: { name: 'second', ...shared('method') },
+      },
+    })
+    const order = async (next: readonly string[]) =>
+      sdkIds(
+        await diff(document(['Implicit', 'First', 'Client', 'Second']), document(next), {
+          profile: 'sdk',
+        }),
+      )
+    expect(await order(['First', 'Client', 'Second', 'Implicit'])).toEqual([])
+    expect(await order(['Second', 'Implicit', 'First', 'Client'])).toEqual([
+      'sdk-parameter-order-changed',
+    ])
+  })
+
   it('has every SDK rule in the catalogue, for OpenAPI', () => {
     for (const id of Object.keys(SDK_RULES)) expect(RULES[id as SdkRuleId].protocol).toBe('oas')
   })

@@ -86,14 +86,18 @@ function describeId(id: string | undefined): string {
   return id === undefined ? 'none' : `\`${id}\``
 }
 
-type Located = { in: Parameter['in']; name: string }
+type Located = { in: Parameter['in']; name: string; positional: boolean }
 
 function parametersOf(model: OasModel, operation: HttpOperation): Located[] {
   return operation.parameters.flatMap((entry) => {
     const parameter = resolveComponent<Parameter>(model, 'parameters', entry)
     if (!parameter) return []
     const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name
-    return [{ in: parameter.in, name }]
+    // AutoRest makes a shared parameter a property of the client unless it says `method`, and
+    // any parameter one when it says `client`: neither is an argument of the method.
+    const location = parameter.extensions?.['x-ms-parameter-location']
+    const positional = location === undefined ? entry.kind !== 'ref' : location === 'method'
+    return [{ in: parameter.in, name, positional }]
   })
 }
 
@@ -111,8 +115,16 @@ function compareParameters(
   const key = (parameter: Located) => `${parameter.in} ${parameter.name}`
   const oldKeys = new Set(before.map(key))
   const newKeys = new Set(after.map(key))
-  const oldOrder = before.filter((parameter) => newKeys.has(key(parameter))).map(key)
-  const newOrder = after.filter((parameter) => oldKeys.has(key(parameter))).map(key)
+  const inOrder = (parameters: readonly Located[], other: ReadonlySet<string>) =>
+    parameters.filter((parameter) => parameter.positional && other.has(key(parameter))).map(key)
+  const oldOrder = inOrder(
+    before,
+    new Set(after.filter((parameter) => parameter.positional).map(key)),
+  )
+  const newOrder = inOrder(
+    after,
+    new Set(before.filter((parameter) => parameter.positional).map(key)),
+  )
   if (oldOrder.join('\n') !== newOrder.join('\n'))
     emit(
       'sdk-parameter-order-changed',
