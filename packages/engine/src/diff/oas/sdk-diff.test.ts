@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Changelog } from '../changelog.js'
 import { RULES } from '../rules.js'
 import { SDK_RULES, type SdkRuleId } from './sdk-rules.js'
-import { diff, type Doc } from './test-documents.js'
+import { diff, withOperation, type Doc } from './test-documents.js'
 
 /**
  * An API written once and printed as OpenAPI 2.0, 3.0 or 3.1: `{ $ref: 'Pet' }` names a
@@ -290,6 +290,20 @@ describe('the SDK profile', () => {
     const optional = await diff(print(d, '3.1'), print(c, '3.1'), { profile: 'sdk' })
     expect(ids(optional)).toContain('response-body-property-became-optional')
     expect(sdkIds(optional)).toEqual([])
+  })
+
+  it('judges a response header becoming required as its generated member losing `?`', async () => {
+    const header = (required: boolean) =>
+      withOperation({
+        responses: {
+          '200': {
+            description: 'ok',
+            headers: { 'X-Rate-Limit': { required, schema: { type: 'integer' } } },
+          },
+        },
+      })
+    const sdk = await diff(header(false), header(true), { profile: 'sdk' })
+    expect(ids(sdk)).toEqual(['sdk-property-became-required', 'response-header-became-required'])
   })
 
   it('keeps a rule silent when none of the generators in use emits what it judges', async () => {
