@@ -16,6 +16,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   diff: [
     'svc diff old.yaml new.yaml',
     'svc diff old.yaml new.yaml --fail-on breaking --policy sunset',
+    'svc diff old.yaml new.yaml --profile sdk --fail-on breaking',
   ],
   init: ['svc init demo', 'svc init demo --name @acme/demo --base-path src/api'],
   install: ['svc install gen-typescript gen-zod', 'svc install --list'],

@@ -1,5 +1,5 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander'
-import type { DiffPolicy } from '@svc/engine'
+import type { DiffPolicy, DiffProfile } from '@svc/engine'
 import type { CommandIO } from './command-io.js'
 import type { ExitCode } from './errors.js'
 import { declareHelp, finishCommands, noInput } from './help.js'
@@ -57,6 +57,16 @@ const PROJECT_NAMED_IN_STRICT_MODE =
 
 /** The engine's DIFF_POLICIES, listed here so that `svc --help` does not load the engine. */
 const POLICIES = ['sunset', 'stability', 'version'] as const satisfies readonly DiffPolicy[]
+
+/** The engine's DIFF_PROFILES, listed here for the same reason. */
+const PROFILES = ['wire', 'sdk'] as const satisfies readonly DiffProfile[]
+
+/** `--profile wire|sdk` of `svc diff`, `svc api diff` and `svc api push` (docs/diff-rules.md, "SDK profile"). */
+const profileOption = () =>
+  new Option(
+    '--profile <profile>',
+    "whose breakage to judge: wire (requests and responses, the default) or sdk (also code svc's generators emit: function and type names, arguments, result unions)",
+  ).choices(PROFILES)
 
 /** `--policy`: repeatable, each value one name or a comma list (`--policy sunset,version`). */
 function collectPolicies(value: string, previous: readonly DiffPolicy[] = []): DiffPolicy[] {
@@ -156,6 +166,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
         `also apply a convention: ${POLICIES.join(', ')} (repeatable, or a comma list)`,
       ).argParser(collectPolicies),
     )
+    .addOption(profileOption())
     .action(
       async (
         old: string | undefined,
@@ -163,6 +174,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
         flags: JsonFlag & {
           failOn?: 'breaking' | 'warning'
           policy?: DiffPolicy[]
+          profile?: DiffProfile
           waivers?: string
         },
       ) => {
@@ -173,6 +185,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           new: next,
           failOn: flags.failOn,
           policies: flags.policy,
+          profile: flags.profile,
           positions: outputFormat(flags) !== 'text',
           waivers: flags.waivers,
         }
@@ -428,6 +441,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     [
       'svc api create acme/payments --name "Payments API"',
       'svc api diff acme/payments openapi.yaml --fail-on breaking',
+      'svc api diff acme/payments openapi.yaml --profile sdk',
       'svc api push acme/payments openapi.yaml --fail-on breaking',
       'svc api accept acme/payments 4 --reason "POST /pets is gone on purpose"',
       'svc api changes acme/payments',
@@ -503,6 +517,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       .option('--version <label>', "the publisher's version label, e.g. 1.4.0")
       .option('--published-at <date-time>', "the publisher's timestamp (ISO 8601)")
       .addOption(failOn())
+      .addOption(profileOption())
       .addOption(waiversOption())
       .addOption(origin())
       .addOption(token())
@@ -517,6 +532,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
             version?: string
             publishedAt?: string
             failOn?: 'breaking' | 'warning'
+            profile?: DiffProfile
             waivers?: string
           },
         ) => {
@@ -557,6 +573,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           `also apply a convention: ${POLICIES.join(', ')} (repeatable, or a comma list)`,
         ).argParser(collectPolicies),
       )
+      .addOption(profileOption())
       .addOption(waiversOption())
       .addOption(origin())
       .addOption(token())
@@ -571,6 +588,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
             against?: string
             failOn?: 'breaking' | 'warning'
             policy?: DiffPolicy[]
+            profile?: DiffProfile
             waivers?: string
           },
         ) => {
@@ -589,6 +607,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     [
       'svc api diff acme/payments openapi.yaml',
       'svc api diff acme/payments openapi.yaml --fail-on breaking',
+      'svc api diff acme/payments openapi.yaml --profile sdk',
       'svc api diff acme/payments openapi.yaml --against 4 --json',
     ],
     API_DOCS,

@@ -120,6 +120,11 @@ export class ChangelogBuilder {
     entry[delta] += by
   }
 
+  /** The changes recorded so far, in the order they were added. */
+  get changes(): readonly Change[] {
+    return this.#changes
+  }
+
   get changeCount(): number {
     return this.#changes.length
   }

@@ -60,7 +60,12 @@ export async function diffDocuments(
   return diffParsed(
     { parsed: old, text: before.text },
     { parsed: next, text: after.text },
-    { policies: options.policies, now: options.now, profile: options.profile },
+    {
+      policies: options.policies,
+      now: options.now,
+      profile: options.profile,
+      sdkGenerators: options.sdkGenerators,
+    },
   )
 }
 

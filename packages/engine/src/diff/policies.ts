@@ -17,6 +17,12 @@ export type DiffProfile = (typeof DIFF_PROFILES)[number]
 /** What the OpenAPI diff needs to apply policies and a profile. */
 export type PolicyOptions = {
   readonly profile?: DiffProfile
+  /**
+   * Under the `sdk` profile, the generators the project uses (`@svc/gen-fetch-client`, …; any
+   * other id stands for a generator outside svc): rules that break none of their code stay
+   * silent. Unset: every SDK rule applies.
+   */
+  readonly sdkGenerators?: readonly string[]
   readonly policies?: ReadonlySet<DiffPolicy>
   /** The day sunset dates are compared with; today (UTC) unless given. */
   readonly now?: Date

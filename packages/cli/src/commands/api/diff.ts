@@ -1,4 +1,10 @@
-import { DocumentError, isDocumentErrorCode, type Changelog, type DiffPolicy } from '@svc/engine'
+import {
+  DocumentError,
+  isDocumentErrorCode,
+  type Changelog,
+  type DiffPolicy,
+  type DiffProfile,
+} from '@svc/engine'
 import { RevisionDiffSchema, type Revision } from '@svc/hub-api'
 import type { CommandIO } from '../../command-io.js'
 import { CommandError } from '../../errors.js'
@@ -27,6 +33,8 @@ export type ApiDiffOptions = HubOptions & {
   readonly against?: string | undefined
   readonly failOn?: FailOn | undefined
   readonly policies?: readonly DiffPolicy[] | undefined
+  /** Sent as `profile`: the hub judges with the API's `diffProfile` when it is not given. */
+  readonly profile?: DiffProfile | undefined
   /** Find the line and column of each change in the document (every format but text). */
   readonly positions?: boolean | undefined
   /** `--waivers <file>`; default `svc-waivers.yaml` here or above. */
@@ -46,7 +54,7 @@ const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
 export const API_DIFF_RECIPE: SubcommandRecipe = {
   command: 'api diff',
   usage:
-    'svc api diff <owner/slug> <file|url|-> [--against latest|<revision>] [--fail-on breaking|warning] [--policy <name>] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
+    'svc api diff <owner/slug> <file|url|-> [--against latest|<revision>] [--fail-on breaking|warning] [--policy <name>] [--profile wire|sdk] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
   example: 'svc api diff acme/payments openapi.yaml --fail-on breaking',
 }
 
@@ -82,6 +90,7 @@ export async function apiDiff(options: ApiDiffOptions, io: CommandIO): Promise<A
   )
   const query = new URLSearchParams({ against })
   if (options.policies?.length) query.set('policy', options.policies.join(','))
+  if (options.profile !== undefined) query.set('profile', options.profile)
   const body = pushBody(document.text, document.origin, {})
   const api = formatApiName(name)
   let answer

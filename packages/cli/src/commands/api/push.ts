@@ -1,4 +1,5 @@
 import { extname } from 'node:path'
+import type { DiffProfile } from '@svc/engine'
 import {
   PushResultSchema,
   RevisionChangesSchema,
@@ -41,6 +42,8 @@ export type ApiPushOptions = HubOptions & {
   readonly version?: string | undefined
   readonly publishedAt?: string | undefined
   readonly failOn?: FailOn | undefined
+  /** Sent as `profile`: what the gate judges; the API's `diffProfile` when it is not given. */
+  readonly profile?: DiffProfile | undefined
   /** `--waivers <file>`; without it `svc-waivers.yaml` is looked for. */
   readonly waivers?: string | undefined
   /** Find the line and column of each change in the document (every format but text). */
@@ -80,7 +83,7 @@ const DISCOVER_FILES = "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'"
 export const PUSH_RECIPE: SubcommandRecipe = {
   command: 'api push',
   usage:
-    'svc api push <owner/slug> <file|url|-> [--version <label>] [--published-at <date-time>] [--fail-on breaking|warning] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
+    'svc api push <owner/slug> <file|url|-> [--version <label>] [--published-at <date-time>] [--fail-on breaking|warning] [--profile wire|sdk] [--waivers <file>] [--origin <url>] [--token <pat>] [--format text|json|markdown|github|junit]',
   example: 'svc api push acme/payments openapi.yaml --fail-on breaking',
 }
 
@@ -120,17 +123,27 @@ export async function apiPush(options: ApiPushOptions, io: CommandIO): Promise<A
     },
     { cwd: io.cwd, stdin: io.stdin },
   )
-  const query = new URLSearchParams()
-  if (options.version !== undefined) query.set('version', options.version)
-  if (options.publishedAt !== undefined) query.set('publishedAt', options.publishedAt)
   const body = pushBody(document.text, document.origin, options)
+  // An envelope carries the version and timestamp itself; the profile is a query parameter always.
+  const query = new URLSearchParams()
+  if (!body.envelope && options.version !== undefined) query.set('version', options.version)
+  if (!body.envelope && options.publishedAt !== undefined)
+    query.set('publishedAt', options.publishedAt)
+  if (options.profile !== undefined) query.set('profile', options.profile)
   const { body: pushed } = await hubCall(credentials, 'api push', formatApiName(name), {
     method: 'POST',
-    path: apiPath(name, `/revisions${body.envelope || query.size === 0 ? '' : `?${query}`}`),
+    path: apiPath(name, `/revisions${query.size === 0 ? '' : `?${query}`}`),
     answer: PushResultSchema,
     ...(body.envelope ? { json: body.envelope } : { raw: body.raw }),
   })
-  const result = await withChanges(credentials, 'api push', name, pushed, options.failOn)
+  const result = await withChanges(
+    credentials,
+    'api push',
+    name,
+    pushed,
+    options.failOn,
+    options.profile,
+  )
   const noted = await noteRevision(result, { ...options, document, waivers })
   // Revisions are immutable: a label given with a document that is stored already is dropped.
   return !pushed.created &&
@@ -179,6 +192,8 @@ export async function withChanges(
   name: ApiName,
   pushed: PushResult,
   failOn: FailOn | undefined,
+  /** The changelog's profile, as the push asked for it; the revision's own when not given. */
+  profile?: DiffProfile,
 ): Promise<ApiRevisionResult> {
   const base = {
     type: pushed.created ? 'pushed' : 'unchanged',
@@ -196,7 +211,10 @@ export async function withChanges(
   if (pushed.previousRevision === null || (!pushed.created && failOn === undefined)) return base
   const { body } = await hubCall(credentials, command, formatApiName(name), {
     method: 'GET',
-    path: apiPath(name, `/revisions/${pushed.revision.id}/changes`),
+    path: apiPath(
+      name,
+      `/revisions/${pushed.revision.id}/changes${profile === undefined ? '' : `?profile=${profile}`}`,
+    ),
     answer: RevisionChangesSchema,
   })
   const crossed = failOn ? describeFailure(body, failOn) : undefined

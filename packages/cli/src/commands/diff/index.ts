@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { diffDocuments, DocumentError, type Changelog, type DiffPolicy } from '@svc/engine'
+import {
+  diffDocuments,
+  DocumentError,
+  type Changelog,
+  type DiffPolicy,
+  type DiffProfile,
+} from '@svc/engine'
 import type { CommandIO } from '../../command-io.js'
 import { RecipeError, type Recipe } from '../../errors.js'
 import { readCommandInput, type LoadedSource } from '../../input/read-source.js'
@@ -22,6 +28,8 @@ export type DiffOptions = {
   readonly failOn?: FailOn | undefined
   /** Conventions to apply on top of the rules (docs/diff-rules.md, "Policies"). */
   readonly policies?: readonly DiffPolicy[] | undefined
+  /** `sdk` also judges the code svc's generators emit (docs/diff-rules.md, "SDK profile"). */
+  readonly profile?: DiffProfile | undefined
   /** Find the line and column of each change (every format but text shows them). */
   readonly positions?: boolean | undefined
   /** `--waivers <file>`; without it `svc-waivers.yaml` is looked for (docs: the waiver file). */
@@ -48,7 +56,7 @@ export const DIFF_RECIPE: Recipe = {
   problem:
     'svc diff needs two API descriptions, the old and the new: file paths, URLs, or - for standard input.',
   usage:
-    'svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--waivers <file>]',
+    'svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--profile wire|sdk] [--waivers <file>]',
   example: 'svc diff openapi-v1.yaml openapi-v2.yaml --fail-on breaking',
   discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
 }
@@ -83,10 +91,11 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
         ? { readFile: (path: string) => readFileSync(path, 'utf8') }
         : {}
     const policies = options.policies?.length ? { policies: new Set(options.policies) } : {}
+    const profile = options.profile ? { profile: options.profile } : {}
     const changelog = await diffDocuments(
       { text: before.text, origin: before.origin },
       { text: after.text, origin: after.origin },
-      { ...readFile, ...policies },
+      { ...readFile, ...policies, ...profile },
     )
     return await finishDiff(changelog, {
       before,

@@ -5,11 +5,13 @@ import type { RuleId } from '../rules.js'
 import { compareDocumentParts } from './components-diff.js'
 import { compareDocumentDocs, emitDocumentation } from './documentation-diff.js'
 import { compareOperation, type Operation } from './operation-diff.js'
+import { byKey, labelOf, pointerOf } from './operation-keys.js'
 import { compareParameter } from './parameter-diff.js'
 import { checkVersion, Policies, removalRule } from './policy-diff.js'
 import { compareRequestBody } from './request-body-diff.js'
 import { resolveComponent } from './resolve-component.js'
 import { compareHeader, compareResponse } from './response-diff.js'
+import { compareGenerated } from './sdk-diff.js'
 import { compareDocumentSecurity, inheritsSecurity } from './security-diff.js'
 import { SCHEMA_CONTEXTS, type SchemaContext } from './rules.js'
 import { Comparison } from './schema-diff.js'
@@ -84,40 +86,9 @@ export function diffOas(old: OasModel, next: OasModel, options: PolicyOptions = 
   for (const shared of cmp.allShared) emitDocumentation(log, shared, {})
   compareDocumentParts(log, old, next)
   compareDocumentDocs(log, old, next)
+  if (options.profile === 'sdk') compareGenerated(log, old, next, options, log.changes)
   checkVersion(policies, log, old.info, next.info, log.countOf('breaking') > 0)
   return log.finish()
-}
-
-function byKey<T extends Operation>(operations: readonly T[]): Map<string, T> {
-  const normalised = new Map<string, T>()
-  const exact = new Map<string, T>()
-  let clash = false
-  for (const operation of operations) {
-    const key = operationKey(operation, true)
-    if (normalised.has(key)) clash = true
-    normalised.set(key, operation)
-    exact.set(operationKey(operation, false), operation)
-  }
-  // Path parameter names are not part of an endpoint's identity (`/pets/{id}` = `/pets/{petId}`)
-  // unless two paths differ only by them.
-  return clash ? exact : normalised
-}
-
-function operationKey(operation: Operation, normalise: boolean): string {
-  if (operation.kind === 'webhook') return `webhook ${operation.name} ${operation.method}`
-  return `${operation.method} ${normalise ? operation.path.replace(/\{[^}]*\}/g, '{}') : operation.path}`
-}
-
-function labelOf(operation: Operation): string {
-  return operation.kind === 'webhook'
-    ? `webhook ${operation.name} (${operation.method.toUpperCase()})`
-    : `${operation.method.toUpperCase()} ${operation.path}`
-}
-
-function pointerOf(operation: Operation): string {
-  return operation.kind === 'webhook'
-    ? `/webhooks/${escapePointer(operation.name)}/${operation.method}`
-    : `/paths/${escapePointer(operation.path)}/${operation.method}`
 }
 
 // Turning facts into changelog entries --------------------------------------------------------

@@ -3,6 +3,7 @@ import { RULES } from '../rules.js'
 import { OAS_RULES, SCHEMA_CONTEXTS, SCHEMA_KINDS, type SchemaKind } from './rules.js'
 import type { DiffPolicy } from '../policies.js'
 import { api, diff, PLACEMENTS, withOperation, type Doc } from './test-documents.js'
+import { SDK_RULES } from './sdk-rules.js'
 
 type Pair = readonly [old: Doc, next: Doc]
 
@@ -814,6 +815,8 @@ describe('the OpenAPI rule catalogue', () => {
       ...Object.keys(FIXED_PAIRS),
       ...Object.keys(POLICY_PAIRS),
       ...schemaCases.map(({ id }) => id),
+      // Each with its pair on 2.0, 3.0 and 3.1 in sdk-diff.test.ts.
+      ...Object.keys(SDK_RULES),
     ])
     expect(Object.keys(OAS_RULES).filter((id) => !tested.has(id))).toEqual([])
     expect([...tested].filter((id) => !(id in OAS_RULES))).toEqual([])

@@ -1,6 +1,7 @@
 import type { ChangeLevel } from '../changelog.js'
 import type { RuleDefinition } from '../rules.js'
 import { DOCUMENTATION_RULES, type DocumentationRuleId } from './documentation-rules.js'
+import { SDK_RULES, type SdkRuleId } from './sdk-rules.js'
 
 /**
  * Where a schema sits decides how bad a change to it is: a client sends what is `in` a request
@@ -783,7 +784,7 @@ const FIXED_RULES = {
 } as const satisfies Record<string, RuleDefinition>
 
 export type FixedOasRuleId = keyof typeof FIXED_RULES
-export type OasRuleId = FixedOasRuleId | SchemaRuleId | DocumentationRuleId
+export type OasRuleId = FixedOasRuleId | SchemaRuleId | DocumentationRuleId | SdkRuleId
 
 function schemaRules(): Record<SchemaRuleId, RuleDefinition> {
   const rules: Record<string, RuleDefinition> = {}
@@ -799,4 +800,5 @@ export const OAS_RULES: Readonly<Record<OasRuleId, RuleDefinition>> = {
   ...FIXED_RULES,
   ...schemaRules(),
   ...DOCUMENTATION_RULES,
+  ...SDK_RULES,
 }
