@@ -216,7 +216,10 @@ export const RevisionListSchema = z
 export const RevisionChangesSchema = z
   .object({
     revision: RevisionSchema,
-    previousRevision: RevisionSchema.nullable(),
+    previousRevision: RevisionSchema.nullable().openapi({
+      description:
+        'The revision compared with: the one that was latest before `revision`, or `against`; null for a first revision',
+    }),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
     changes: z.array(ChangeSchema),
