@@ -294,6 +294,12 @@ for (const kind of await storeKinds()) {
       expect(stored.body).toEqual(plain.body)
       expect((await changes(made[2]!.id, '9')).status).toBe(404)
       expect((await changes(made[2]!.id, 'nope')).status).toBe(422)
+      // The description declares both.
+      const { paths, components } = (await call(v1('/openapi.json'))).body
+      const route = paths['/v1/apis/{owner}/{slug}/revisions/{id}/changes'].get
+      expect(route.parameters.map((p: { name: string }) => p.name)).toContain('against')
+      expect(Object.keys(route.responses)).toContain('429')
+      expect(components.schemas.Change.properties.path.type).toBe('string')
     })
 
     it('orders by push, not by version label: a lower label pushed later is the latest, diffed against the one before', async () => {
