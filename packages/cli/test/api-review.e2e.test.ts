@@ -84,7 +84,9 @@ describe('svc api diff: the pull-request loop', () => {
     // The same from standard input.
     const piped = await svc(['api', 'diff', api, '-', '--fail-on', 'breaking'], { stdin: V2 })
     expect(piped.code).toBe(1)
-    expect(piped.stdout).toContain('endpoint-removed  /paths/~1pets/post')
+    expect(piped.stdout).toContain(
+      'POST /pets\n  breaking  endpoint-removed  The operation POST /pets was removed.',
+    )
     expect(piped.stderr).toBe('error: --fail-on breaking: 1 breaking change.\n')
     expect(await revisionCount(api)).toBe(1)
   })

@@ -46,7 +46,7 @@ describe('svc diff: an operation that no longer parses', () => {
     const run = await diff('v1.json', 'v2.json')
     expect(run.code).toBe(0)
     expect(run.stdout).not.toContain('No changes.')
-    expect(run.stdout).toMatch(/^ {2}operation-unparsable +\/paths\/~1pets\/post {2}/m)
+    expect(run.stdout).toMatch(/^POST \/pets\n {2}breaking {2}operation-unparsable {2}Operation/m)
   })
 
   it('leads the text report with the parse errors, naming where and why', async () => {
@@ -94,7 +94,9 @@ describe('svc diff: an operation that parsed badly before', () => {
     const pass = await diff('v2.json', 'v3.json', '--fail-on', 'breaking')
     expect(pass.code).toBe(0)
     expect(pass.stdout).toMatch(/^ {2}old {2}paths:\/pets:post {2}/m)
-    expect(pass.stdout).toMatch(/^ {2}operation-was-unparsable +\/paths\/~1pets\/post {2}/m)
+    expect(pass.stdout).toMatch(
+      /^POST \/pets\n {2}warning {3}operation-was-unparsable {2}Operation/m,
+    )
     const fail = await diff('v2.json', 'v3.json', '--fail-on', 'warning')
     expect(fail.code).toBe(1)
     expect(fail.stderr).toBe('error: --fail-on warning: 1 warning.\n')
@@ -126,6 +128,6 @@ describe('svc diff: GraphQL with a field declared twice', () => {
     expect(run.stdout.split('\n')[1]).toMatch(
       /^ {2}new {2}Pet +Field "Pet\.name" can only be defined once/,
     )
-    expect(run.stdout).toMatch(/^ {2}definition-unparsable +Pet {2}/m)
+    expect(run.stdout).toMatch(/^Pet\n {2}breaking {2}definition-unparsable {2}\S/m)
   })
 })

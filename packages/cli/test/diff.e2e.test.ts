@@ -173,7 +173,7 @@ describe('svc diff: missing or invalid input (exit 2; stdout empty, or one error
 })
 
 describe('svc diff: text report', () => {
-  it('headline, sections, then the changes grouped by level, breaking first', async () => {
+  it('headline, sections, then the changes grouped by endpoint, each with its readable path', async () => {
     const run = await diff(['petstore-v1.yaml', 'petstore-v2.yaml'])
     expect(run.code).toBe(0)
     expect(run.stderr).toBe('')
@@ -181,15 +181,36 @@ describe('svc diff: text report', () => {
     expect(out).not.toContain('\x1b[')
     expect(out).toMatch(/^\d+ breaking, \d+ warnings?, \d+ info changes?\n/)
     expect(out).toMatch(/^operations: +\+1 −1 ~\d+$/m)
-    expect(out).toMatch(/\nBreaking \(\d+\)\n/)
-    expect(out).toMatch(/\nInfo \(\d+\)\n/)
-    expect(out.indexOf('Breaking (')).toBeLessThan(out.indexOf('Info ('))
-    // `id  location  message`, the operation on the line below.
-    const removed = out.split('\n').findIndex((line) => /^ {2}endpoint-removed +\S/.test(line))
-    expect(removed).toBeGreaterThan(out.split('\n').indexOf(out.match(/Breaking \(\d+\)/)![0]))
-    expect(out.split('\n')[removed]).toMatch(/^ {2}endpoint-removed +\S+ {2}\S/)
-    expect(out).toMatch(/^ {2}endpoint-added +\S+ {2}\S/m)
-    expect(out.indexOf('  endpoint-removed')).toBeLessThan(out.indexOf('  endpoint-added'))
+    // The endpoint with a breaking change first; `level  id  path  message` below its endpoint.
+    expect(out).toContain(
+      '\n\nDELETE /pets/{petId}\n  breaking  endpoint-removed                The operation DELETE /pets/{petId} was removed.\n',
+    )
+    expect(out).toContain(
+      '\n\nGET /pets\n  info      new-optional-request-parameter  query parameter limit  The optional query parameter `limit` was added.\n',
+    )
+    expect(out).toContain('\n\nGET /pets/{petId}/owner\n  info      endpoint-added ')
+    expect(out.indexOf('DELETE /pets/{petId}\n')).toBeLessThan(out.indexOf('GET /pets\n'))
+    expect(out).not.toContain('/paths/')
+  })
+
+  it('--json keeps each change’s JSON pointer and adds its readable path', async () => {
+    const { changes } = changelog(await diff(['petstore-v1.yaml', 'petstore-v2.yaml', '--json']))
+    expect(changes).toContainEqual(
+      expect.objectContaining({
+        id: 'new-optional-request-parameter',
+        location: '/paths/~1pets/get/parameters/query/limit',
+        path: 'GET /pets › query parameter limit',
+        operation: 'GET /pets',
+      }),
+    )
+  })
+
+  it('GraphQL: grouped by type, each change at its coordinate', async () => {
+    const run = await diff(['schema-v1.graphql', 'schema-v2.graphql'])
+    expect(run.stdout).toContain(
+      '\n\nPet\n  breaking  field-removed  tag  Field `Pet.tag` was removed.\n',
+    )
+    expect(run.stdout).toContain('\n\nOwner\n  info      type-added     Type `Owner` was added.')
   })
 
   it('the headline counts agree with --json', async () => {
@@ -211,7 +232,9 @@ describe('svc diff: text report', () => {
         '',
         'Documentation (3)',
       ])
-      expect(run.stdout).toContain('The summary of GET /pets changed.')
+      expect(run.stdout).toContain(
+        '  info      operation-summary-changed     GET /pets › summary  The summary of GET /pets changed.',
+      )
       expect(run.stderr).toBe('')
     }
   })
@@ -240,6 +263,7 @@ describe('svc diff --json', () => {
         level: expect.stringMatching(/^(breaking|warning|info)$/),
         message: expect.any(String),
         location: expect.any(String),
+        path: expect.any(String),
         ...(change.operation !== undefined ? { operation: change.operation } : {}),
         ...(change.operations !== undefined ? { operations: change.operations } : {}),
         // Where it is: in the new document, or in the old one (`file`) for a removal.
@@ -285,7 +309,7 @@ describe('svc diff --fail-on', () => {
   it('breaking: exit 1 when there is a breaking change, with the full report on stdout', async () => {
     const run = await diff(['petstore-v1.yaml', 'petstore-v2.yaml', '--fail-on', 'breaking'])
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/\nBreaking \(\d+\)\n/)
+    expect(run.stdout).toMatch(/\nDELETE \/pets\/\{petId\}\n {2}breaking {2}endpoint-removed /)
     expect(run.stderr).toMatch(/^error: --fail-on breaking: \d+ breaking changes?\.\n$/)
   })
 
@@ -352,7 +376,7 @@ describe('svc diff - (standard input)', () => {
       stdin: fixture('petstore-v2.yaml'),
     })
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/^ {2}endpoint-removed /m)
+    expect(run.stdout).toMatch(/^ {2}breaking {2}endpoint-removed /m)
   })
 
   it('empty stdin is unreadable', async () => {
@@ -424,8 +448,8 @@ describe('svc diff: GraphQL SDL', () => {
   it('the text report and --fail-on work the same way', async () => {
     const run = await diff(['schema-v1.graphql', 'schema-v2.graphql', '--fail-on', 'breaking'])
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/^ {2}field-removed +Pet\.tag {2}\S/m)
-    expect(run.stdout).toMatch(/^ {2}type-added +Owner {2}\S/m)
+    expect(run.stdout).toMatch(/^Pet\n {2}breaking {2}field-removed +tag {2}\S/m)
+    expect(run.stdout).toMatch(/^Owner\n {2}info {6}type-added +\S/m)
     expect(run.stdout).toMatch(/^types: +\+1 −0 ~\d+$/m)
   })
 

@@ -266,7 +266,7 @@ describe('--format markdown: a pull-request comment', () => {
       'info',
       'new-optional-request-parameter',
       'The optional query parameter `limit` was added.',
-      'parameters › query › limit petstore-v2.yaml:12',
+      'query parameter limit petstore-v2.yaml:12',
     ])
     // Documentation comes last, folded: its table is inside <details>.
     expect(md.html[0]).toMatch(/^<details><summary>Documentation \(1\)<\/summary>/)

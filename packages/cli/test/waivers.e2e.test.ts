@@ -74,7 +74,7 @@ describe('svc diff with a waiver file', () => {
     expect(text.stderr).toBe('')
     expect(text.stdout).toMatch(/^1 breaking, 0 warnings, 3 info changes \(1 waived\)\n/)
     expect(text.stdout).toContain(
-      '  endpoint-removed                /paths/~1pets~1{petId}/delete  The operation DELETE /pets/{petId} was removed.\n    waived: Deprecated since 1.2 and announced; no client calls it (API-142).\n',
+      'DELETE /pets/{petId}\n  breaking  endpoint-removed                The operation DELETE /pets/{petId} was removed.\n            waived: Deprecated since 1.2 and announced; no client calls it (API-142).\n',
     )
 
     const json = parseJsonStdout(await diff(['--fail-on', 'breaking', '--json'])) as {

@@ -103,9 +103,25 @@ export const ChangeSchema = z
     id: z.string().openapi({ description: 'The rule that fired', example: 'endpoint-removed' }),
     level: z.enum(CHANGE_LEVELS),
     message: z.string(),
-    location: z.string(),
-    operation: z.string().optional(),
-    operations: z.array(z.string()).optional(),
+    location: z.string().openapi({
+      description:
+        'Where it applies. OpenAPI: a JSON pointer into the document (into the old one for a removal); GraphQL: a schema coordinate',
+      example:
+        '/paths/~1pets~1{petId}/get/responses/200/content/application~1json/schema/properties/owner',
+    }),
+    path: z.string().optional().openapi({
+      description:
+        '`location` for a reader: the endpoint, the part of it and the property path (OpenAPI), the coordinate (GraphQL); empty for the whole document. Absent from changelogs stored before it was added, where it is computed from `location` the same way',
+      example: 'GET /pets/{petId} › response 200 › body.owner',
+    }),
+    operation: z
+      .string()
+      .optional()
+      .openapi({ description: 'The operation it belongs to', example: 'GET /pets/{petId}' }),
+    operations: z.array(z.string()).optional().openapi({
+      description:
+        'For a change inside a shared component: the operations that reach it, sorted (the change is listed once, at the component)',
+    }),
   })
   .openapi('Change')
 
@@ -200,7 +216,10 @@ export const RevisionListSchema = z
 export const RevisionChangesSchema = z
   .object({
     revision: RevisionSchema,
-    previousRevision: RevisionSchema.nullable(),
+    previousRevision: RevisionSchema.nullable().openapi({
+      description:
+        'The revision compared with: the one that was latest before `revision`, or `against`; null for a first revision',
+    }),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
     changes: z.array(ChangeSchema),

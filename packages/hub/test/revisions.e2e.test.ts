@@ -260,6 +260,48 @@ for (const kind of await storeKinds()) {
       }
     })
 
+    it('compares any two revisions with `against`, older or newer, as the engine does, storing nothing', async () => {
+      const api = await newApi()
+      const docs = [
+        oasYaml(['get /pets', 'get /pets/{id}']),
+        oasYaml(['get /pets', 'get /pets/{id}', 'post /pets']),
+        oasYaml(['get /pets']),
+      ]
+      const made = []
+      for (const doc of docs) made.push(pushed(await push(api, doc, 'application/yaml')).revision)
+      const changes = (id: string, against: string) =>
+        call(v1(`/apis/${api}/revisions/${id}/changes?against=${against}`))
+      const skipped = await expectStoreUnchanged(hub, () => changes(made[2]!.id, '1'))
+      expect(skipped.status, skipped.text).toBe(200)
+      expect(skipped.body.revision).toEqual(made[2])
+      expect(skipped.body.previousRevision).toEqual(made[0])
+      const expected = await diffDocuments({ text: docs[0]! }, { text: docs[2]! })
+      expect({
+        summary: skipped.body.summary,
+        counts: skipped.body.counts,
+        changes: skipped.body.changes,
+      }).toEqual(JSON.parse(JSON.stringify(expected)))
+      expect(skipped.body.changes).toContainEqual(
+        expect.objectContaining({ id: 'endpoint-removed', path: 'GET /pets/{id}' }),
+      )
+      // Backwards: what going from the latest back to the first would change.
+      const back = await changes(made[0]!.id, 'latest')
+      expect(back.body.previousRevision).toEqual(made[2])
+      expect(back.body.changes.map((c: { id: string }) => c.id)).toEqual(['endpoint-added'])
+      // Against the revision before: the stored changelog.
+      const stored = await changes(made[2]!.id, made[1]!.id)
+      const plain = await call(v1(`/apis/${api}/revisions/${made[2]!.id}/changes`))
+      expect(stored.body).toEqual(plain.body)
+      expect((await changes(made[2]!.id, '9')).status).toBe(404)
+      expect((await changes(made[2]!.id, 'nope')).status).toBe(422)
+      // The description declares both.
+      const { paths, components } = (await call(v1('/openapi.json'))).body
+      const route = paths['/v1/apis/{owner}/{slug}/revisions/{id}/changes'].get
+      expect(route.parameters.map((p: { name: string }) => p.name)).toContain('against')
+      expect(Object.keys(route.responses)).toContain('429')
+      expect(components.schemas.Change.properties.path.type).toBe('string')
+    })
+
     it('orders by push, not by version label: a lower label pushed later is the latest, diffed against the one before', async () => {
       const api = await newApi()
       const two = pushed(

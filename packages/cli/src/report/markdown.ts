@@ -1,3 +1,4 @@
+import { groupChanges, readablePath, type ChangeGroup, type ChangeGroupKind } from '@svc/engine'
 import {
   countLabel,
   displayPath,
@@ -31,8 +32,9 @@ type Section = {
 
 /**
  * `--format markdown`: a pull-request comment. A title, the counts, the gate; then the changes
- * grouped by endpoint (method and path), the endpoints with breaking changes first, then
- * components and other places, then documentation; each group a table, folded in `<details>`
+ * grouped by endpoint (method and path), the endpoints with breaking changes first, then by
+ * component, then other places, then documentation, each change with its readable path below
+ * its group's title; each group a table, folded in `<details>`
  * when it is long. Text from the documents is escaped, so any message stays one table cell; a
  * comment that would pass GitHub's 65,536 characters stops at a group's row with a note.
  */
@@ -85,34 +87,52 @@ function issueSummary(report: Report): string[] {
 
 const CHANGE_HEADER = '| Level | Rule | Change | Where |\n| --- | --- | --- | --- |'
 
-/** Endpoints (worst first), then the changes on no endpoint, then documentation. */
+const GROUP_KINDS: readonly ChangeGroupKind[] = ['endpoint', 'component', 'type', 'document']
+
+/** What a change at its group's title is at. */
+const HERE = {
+  endpoint: '(the operation)',
+  component: '(the component)',
+  type: '(the type)',
+} as const
+
+/**
+ * Endpoints, then components (GraphQL: types), then the rest of the document, each kind's groups
+ * worst first (a waived change counts least), then documentation.
+ */
 function changeSections(report: Report, cwd: string): Section[] {
-  const endpoints = new Map<string, ReportChange[]>()
-  const elsewhere: ReportChange[] = []
-  const documentation: ReportChange[] = []
-  for (const change of report.changes) {
-    if (change.documentation) documentation.push(change)
-    else if (change.operation !== undefined) {
-      const group = endpoints.get(change.operation) ?? []
-      group.push(change)
-      endpoints.set(change.operation, group)
-    } else elsewhere.push(change)
-  }
-  const worst = (changes: readonly ReportChange[]) =>
-    Math.min(...changes.map((change) => (change.waived ? 3 : LEVEL_RANK[change.level])))
-  const ordered = [...endpoints].sort(
-    ([a, x], [b, y]) => worst(x) - worst(y) || (a < b ? -1 : a > b ? 1 : 0),
+  const documentation = report.changes.filter((change) => change.documentation)
+  const groups = groupChanges(report.changes.filter((change) => !change.documentation))
+  const worst = (group: ChangeGroup<ReportChange>) =>
+    Math.min(...group.entries.map(({ change }) => rank(change)))
+  const ordered = [...groups].sort(
+    (a, b) =>
+      GROUP_KINDS.indexOf(a.kind) - GROUP_KINDS.indexOf(b.kind) ||
+      worst(a) - worst(b) ||
+      (a.title < b.title ? -1 : a.title > b.title ? 1 : 0),
   )
-  const section = (heading: string, changes: readonly ReportChange[], fold: boolean): Section => {
-    const rows = [...changes]
-      .sort((a, b) => rank(a) - rank(b))
-      .map((change) => changeRow(change, cwd, report))
+  const section = (
+    heading: string,
+    entries: readonly { change: ReportChange; path: string }[],
+    fold: boolean,
+    here = '(document)',
+  ): Section => {
+    const rows = [...entries]
+      .sort((a, b) => rank(a.change) - rank(b.change))
+      .map(({ change, path }) => changeRow(change, path || here, cwd, report))
     return { heading, rows, header: CHANGE_HEADER, fold: fold || rows.length > FOLD_ROWS }
   }
+  const documented = documentation.map((change) => ({
+    change,
+    path: readablePath(change.location),
+  }))
   return [
-    ...ordered.map(([operation, changes]) => section(code(operation), changes, false)),
-    ...(elsewhere.length > 0 ? [section('Components and other places', elsewhere, false)] : []),
-    ...(documentation.length > 0 ? [section('Documentation', documentation, true)] : []),
+    ...ordered.map((group) =>
+      group.kind === 'document'
+        ? section('Other places', group.entries, false)
+        : section(code(group.title), group.entries, false, HERE[group.kind]),
+    ),
+    ...(documented.length > 0 ? [section('Documentation', documented, true)] : []),
   ]
 }
 
@@ -120,7 +140,7 @@ function rank(change: ReportChange): number {
   return change.waived ? 3 : LEVEL_RANK[change.level]
 }
 
-function changeRow(change: ReportChange, cwd: string, report: Report): string {
+function changeRow(change: ReportChange, path: string, cwd: string, report: Report): string {
   const level = change.waived
     ? `${change.level}, ${exemptionLabel(change.waived)}`
     : fails(change, report.failOn ?? 'breaking')
@@ -133,7 +153,7 @@ function changeRow(change: ReportChange, cwd: string, report: Report): string {
     change.operations && change.operations.length > 0
       ? ` (${escapeText(reachedLabel(change.operations))})`
       : ''
-  return `| ${level} | ${code(change.rule, TABLE)} | ${message}${reached} | ${where(change.location, change.place, cwd, change.operation)} |`
+  return `| ${level} | ${code(change.rule, TABLE)} | ${message}${reached} | ${where(path, change.place, cwd)} |`
 }
 
 function reachedLabel(operations: readonly string[]): string {
@@ -163,7 +183,7 @@ function parseErrorSections(issues: readonly ReportIssue[], cwd: string): Sectio
 
 function issueRow(issue: ReportIssue, cwd: string): string {
   const level = issue.side ? `${issue.level} (${issue.side})` : issue.level
-  return `| ${issue.level === 'error' ? `**${level}**` : level} | ${code(issue.type, TABLE)} | ${escapeText(issue.message)} | ${where(issue.location, issue.place, cwd)} |`
+  return `| ${issue.level === 'error' ? `**${level}**` : level} | ${code(issue.type, TABLE)} | ${escapeText(issue.message)} | ${where(issue.location || '(document)', issue.place, cwd)} |`
 }
 
 function waiverSection(report: Report, cwd: string): string[] {
@@ -179,37 +199,15 @@ function waiverSection(report: Report, cwd: string): string[] {
 }
 
 /**
- * `` `parameters › query › limit` `` and `` `openapi.yaml:12` ``: the place, readably; below
- * the endpoint its group names, from there.
+ * `` `response 200 › body.owner` `` and `` `openapi.yaml:12` ``: the readable path below the
+ * group's title, or an issue's location, and the line.
  */
-function where(
-  location: string,
-  place: Place | undefined,
-  cwd: string,
-  operation?: string,
-): string {
-  const readable = location === '' ? '(document)' : readableLocation(location, operation)
+function where(path: string, place: Place | undefined, cwd: string): string {
   const line =
     place?.file !== undefined
       ? ` ${code(`${displayPath(place.file, cwd)}:${place.line}`, TABLE)}`
       : ''
-  return `${code(readable, TABLE)}${line}`
-}
-
-/**
- * `/components/schemas/Pet/properties/age` → `components › schemas › Pet › properties › age`;
- * `/paths/~1pets/get/parameters/query/limit` in `GET /pets` → `parameters › query › limit`.
- */
-function readableLocation(location: string, operation: string | undefined): string {
-  if (!location.startsWith('/')) return location
-  const segments = location
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-  const [root, path, method, ...rest] = segments
-  if (root === 'paths' && operation === `${method?.toUpperCase()} ${path}`)
-    return rest.length > 0 ? rest.join(' › ') : '(the operation)'
-  return segments.join(' › ')
+  return `${code(path, TABLE)}${line}`
 }
 
 /**

@@ -81,6 +81,78 @@ describe('markdown', () => {
     expect(md.tables[0]![1]![0]).toBe('breaking')
   })
 
+  it('groups by endpoint, then by component, then other places; each row with its readable path', () => {
+    const changes: ReportChange[] = [
+      {
+        level: 'info',
+        rule: 'server-added',
+        message: 'The server `https://b` was added.',
+        location: '/servers/1',
+        documentation: false,
+      },
+      {
+        level: 'breaking',
+        rule: 'response-body-property-became-optional',
+        message: 'Response body, schema `Pet` `name`: the property became optional.',
+        location: '/components/schemas/Pet/properties/name',
+        operations: ['GET /pets'],
+        documentation: false,
+      },
+      {
+        level: 'warning',
+        rule: 'request-parameter-max-decreased',
+        message: 'Query parameter `limit`: the maximum decreased.',
+        location: '/paths/~1pets/get/parameters/query/limit/schema',
+        operation: 'GET /pets',
+        documentation: false,
+      },
+      {
+        level: 'breaking',
+        rule: 'response-body-property-removed',
+        message: 'Response 200 `owner.email`: the required property was removed.',
+        location:
+          '/paths/~1pets~1{petId}/get/responses/200/content/application~1json/schema/properties/owner/properties/email',
+        operation: 'GET /pets/{petId}',
+        documentation: false,
+        place: { file: '/repo/openapi.yaml', line: 40, column: 15 },
+      },
+      {
+        level: 'info',
+        rule: 'endpoint-added',
+        message: 'The operation POST /pets was added.',
+        location: '/paths/~1pets/post',
+        operation: 'POST /pets',
+        documentation: false,
+      },
+      {
+        level: 'info',
+        rule: 'schema-description-changed',
+        message: 'The description of schema `Pet` changed.',
+        location: '/components/schemas/Pet/description',
+        documentation: true,
+      },
+    ]
+    const md = parseMarkdown(markdownReport(report(changes), '/repo'))
+    expect(md.headings.map((heading) => heading.text)).toEqual([
+      'svc diff: old.yaml → openapi.yaml',
+      'GET /pets/{petId}',
+      'GET /pets',
+      'POST /pets',
+      'components › schemas › Pet',
+      'Other places',
+    ])
+    const where = md.tables.map((table) => table.slice(1).map((row) => row[3]))
+    expect(where).toEqual([
+      ['response 200 › body.owner.email openapi.yaml:40'],
+      ['query parameter limit'],
+      ['(the operation)'],
+      ['name'],
+      ['servers › 1'],
+      ['components › schemas › Pet › description'],
+    ])
+    expect(md.tables[3]![1]![2]).toContain('(GET /pets)')
+  })
+
   it('folds a long group in <details>, and documentation always', () => {
     const changes = [
       ...Array.from({ length: 12 }, (_, index) => change(index * 40)),

@@ -1,4 +1,5 @@
 import type { ParseIssue } from '../issues/parse-issue.js'
+import { readablePath } from './readable-path.js'
 import { RULES, type RuleId } from './rules.js'
 
 /** How badly a change can hurt a client that worked with the old document. */
@@ -63,7 +64,14 @@ export type Change = {
    * `@auth(role:)`).
    */
   readonly location: string
-  /** The operation it belongs to (`GET /pets`, `webhook petCreated POST`), when it belongs to one. */
+  /**
+   * The location for a reader. OpenAPI: the endpoint, the part of it and the property path
+   * (`GET /pets/{petId} › response 200 › body.owner.email`, `GET /pets › query parameter limit`,
+   * `components › schemas › Pet › name`), empty for the whole document. GraphQL: the coordinate,
+   * as `location` has it.
+   */
+  readonly path: string
+  /** The operation it belongs to (`GET /pets`, `webhook petCreated (POST)`), when it belongs to one. */
   readonly operation?: string
   /**
    * For a change inside a shared component: the operations that reach it, sorted. The change is
@@ -108,7 +116,14 @@ export class ChangelogBuilder {
     const key = `${id}\u0000${location}\u0000${extra.operation ?? ''}`
     if (this.#seen.has(key)) return
     this.#seen.add(key)
-    const change: Change = { id, level: RULES[id].level, message, location, ...extra }
+    const change: Change = {
+      id,
+      level: RULES[id].level,
+      message,
+      location,
+      path: readablePath(location),
+      ...extra,
+    }
     this.#changes.push(change)
     this.#counts[change.level]++
   }

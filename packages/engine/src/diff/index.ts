@@ -28,3 +28,11 @@ export {
   type LocateChangesOptions,
   type SourcePosition,
 } from './locate/locate-changes.js'
+export { PATH_SEPARATOR, readablePath, readableSegments } from './readable-path.js'
+export {
+  groupChanges,
+  type ChangeEntry,
+  type ChangeGroup,
+  type ChangeGroupKind,
+  type GroupableChange,
+} from './change-groups.js'

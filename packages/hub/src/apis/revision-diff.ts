@@ -8,7 +8,8 @@ import type { PushedDocument } from './pushed-document.js'
 export type RevisionDiffRequest = AnalysisRequest & {
   readonly store: Repos
   readonly documents: DocumentAnalysis
-  readonly document: PushedDocument
+  /** A pushed document, or a stored revision's. */
+  readonly document: Pick<PushedDocument, 'bytes' | 'protocol'>
   /** The revision to compare with; none when the API has no revisions yet. */
   readonly against: RevisionListing | undefined
   /** The largest document accepted, as for a push. */

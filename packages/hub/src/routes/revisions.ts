@@ -20,13 +20,15 @@ import {
   VersionLabel,
 } from '../apis/pushed-document.js'
 import type { AnalysisRequest } from '../apis/document-analysis.js'
-import { revisionRecord, servedRevisionIssues } from '../apis/record.js'
+import { revisionRecord, servedChangelog, servedRevisionIssues } from '../apis/record.js'
+import { findRevision } from '../apis/revision-address.js'
+import { diffWithRevision } from '../apis/revision-diff.js'
 import { decodeCursor, DEFAULT_PAGE_SIZE, PageQuery, pageOf } from '../http/cursor.js'
 import type { HubServices } from '../http/env.js'
 import { BEARER, createRouter, errorResponses, OPTIONAL_BEARER } from '../http/router.js'
 import { needs, requireCaller } from '../middleware/authenticate.js'
 import type { RevisionListing } from '../store/apis-repo.js'
-import { ApiParams, readableRevision, RevisionParams } from './revision-params.js'
+import { ApiParams, readableRevision, RevisionParam, RevisionParams } from './revision-params.js'
 
 const SeqCursorShape = z.tuple([z.int().positive()])
 const OffsetCursorShape = z.tuple([z.int().positive()])
@@ -246,22 +248,54 @@ revisions.openapi(
     method: 'get',
     path: '/{owner}/{slug}/revisions/{id}/changes',
     tags: ['apis'],
-    summary: "A revision's changelog against the revision that was latest before it",
+    summary:
+      "A revision's changelog against the revision that was latest before it, or against any other",
     description:
-      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents.',
+      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents. ' +
+      'With `against`, the changelog is from that revision to this one (older or newer), computed as `POST …/diff` computes it and not stored; ' +
+      '`previousRevision` is then the revision compared with. ' +
+      ANALYSIS_NOTE,
     security: OPTIONAL_BEARER,
-    request: { params: RevisionParams },
+    request: {
+      params: RevisionParams,
+      query: z.object({
+        against: RevisionParam.optional().openapi({
+          description:
+            'The revision to compare with instead of the one before: its id (`rev_…`), its sequence number (`5`), or `latest`',
+          example: '1',
+        }),
+      }),
+    },
     responses: {
       200: {
         description: 'The changelog',
         content: { 'application/json': { schema: RevisionChangesSchema } },
       },
-      ...READ_ERRORS,
+      // `against` reads both documents again, as a push does (429).
+      ...errorResponses(401, 403, 404, 422, 429),
     },
   }),
   async (c) => {
     const { api, revision } = await readableRevision(c)
-    const { store, config } = c.get('hub')
+    const hub = c.get('hub')
+    const { store, config } = hub
+    const query = c.req.valid('query')
+    const against = query.against ? await findRevision(store, api, query.against) : undefined
+    if (against && against.id !== revision.previous_revision_id) {
+      const changelog = await compareRevisions(hub, revision, against, {
+        caller: c.get('caller'),
+        signal: c.req.raw.signal,
+        log: c.get('log'),
+      })
+      return c.json(
+        {
+          revision: revisionRecord(revision, api, config.publicUrl),
+          previousRevision: revisionRecord(against, api, config.publicUrl),
+          ...servedChangelog(changelog),
+        },
+        200,
+      )
+    }
     const previous = revision.previous_revision_id
       ? await store.apis.revision(api.id, revision.previous_revision_id)
       : undefined
@@ -345,6 +379,32 @@ revisions.openapi(
     )
   },
 )
+
+/**
+ * The changelog from revision `against` to `revision`, as a push of `revision`'s document onto
+ * `against` would store it; a signed-in caller's counts as one of its account's pushes under way.
+ */
+async function compareRevisions(
+  hub: HubServices,
+  revision: RevisionListing,
+  against: RevisionListing,
+  request: AnalysisRequest,
+) {
+  const data = await hub.store.blobs.get(revision.content_hash)
+  if (!data) throw new Error(`blob ${revision.content_hash} of ${revision.id} is missing`)
+  const diff = () =>
+    diffWithRevision({
+      ...request,
+      store: hub.store,
+      documents: hub.documents,
+      document: { bytes: Buffer.from(data), protocol: revision.protocol },
+      against,
+      // Both documents were accepted once; a lower limit since must not refuse them now.
+      maxBytes: Math.max(hub.config.documentBytes, data.byteLength, against.size),
+      policies: [],
+    })
+  return request.caller ? hub.documents.admitted(request.caller, diff) : diff()
+}
 
 /**
  * A revision's parse issues: as stored with it, or, for a revision stored before they were

@@ -122,10 +122,31 @@ describe('APIs, changes and webhooks in Chromium', () => {
     await expect.poll(flash).toContain('1 webhook delivery queued.')
     await screenshot(page, 'apis-7-second-revision')
     await page.getByRole('link', { name: 'Changes', exact: true }).first().click()
-    await expect.poll(() => page.getByTestId('changes-breaking').count()).toBe(1)
-    expect(await page.getByTestId('changes-breaking').textContent()).toContain('endpoint-removed')
-    expect(await page.getByTestId('changes-info').textContent()).toContain('GET /owners')
+    // By endpoint: the removed one (breaking) first, then the added one.
+    const groups = page.getByTestId('change-group')
+    await expect.poll(() => groups.count()).toBe(2)
+    expect(await groups.nth(0).getAttribute('data-level')).toBe('breaking')
+    expect(await groups.nth(0).locator('h3').textContent()).toContain('POST /pets')
+    expect(await groups.nth(0).textContent()).toContain('endpoint-removed')
+    expect(await groups.nth(1).locator('h3').textContent()).toContain('GET /owners')
     await screenshot(page, 'apis-8-changes')
+
+    // Any two revisions compared, here backwards: #2 → #1 brings POST /pets back, loses /owners.
+    await page.getByRole('link', { name: 'Compare', exact: true }).click()
+    expect(await page.getByLabel('From').inputValue()).not.toBe(
+      await page.getByLabel('To').inputValue(),
+    )
+    await page.getByLabel('From').selectOption({ label: '#2 · 2.0.0 (latest)' })
+    await page.getByLabel('To').selectOption({ label: '#1 · 1.0.0' })
+    await page.getByRole('button', { name: 'Compare' }).click()
+    await expect
+      .poll(() => page.getByTestId('comparison').locator('h2').textContent())
+      .toMatch(/From revision #2 · 2\.0\.0 to revision #1 · 1\.0\.0/)
+    expect(await groups.locator('h3').allTextContents()).toEqual([
+      expect.stringContaining('GET /owners'),
+      expect.stringContaining('POST /pets'),
+    ])
+    await screenshot(page, 'apis-8b-compare')
 
     // The event arrives (after one 503), signed with the secret shown.
     const [refused, delivered] = await receiver.waitFor(2)
@@ -133,7 +154,9 @@ describe('APIs, changes and webhooks in Chromium', () => {
     const event = verifyWebhook(delivered!.body, header(delivered!), secret)
     if (event.type !== REVISION_EVENT) throw new Error(`a ${event.type} event came`)
     await page.goto(`${hub.url}${new URL(event.data.changesUrl).pathname}`)
-    expect(await page.getByTestId('changes-breaking').count()).toBe(1)
+    expect(await page.locator('[data-testid="change-group"][data-level="breaking"]').count()).toBe(
+      1,
+    )
 
     // The delivery log shows it, with both attempts.
     await page.goto(`${hub.url}${hookPage}`)
@@ -257,13 +280,16 @@ describe('APIs, changes and webhooks in Chromium', () => {
       await expect.poll(() => rows.count()).toBe(1)
 
       await tab.goto(`${hub.url}${changed}/changes`)
-      const warning = tab.getByTestId('changes-warning')
-      expect(await warning.locator('code').first().textContent()).toBe('Pet')
-      expect(await warning.textContent()).toContain(long)
+      const warning = tab.locator('[data-testid="change-group"][data-kind="component"]')
+      expect(await warning.locator('h3').textContent()).toContain('components › schemas › Pet')
+      expect(await warning.locator('td code').first().textContent()).toBe('Pet')
+      expect(await warning.getByTestId('change-path').textContent()).toBe(long)
       expect(await warning.textContent()).not.toContain('`')
-      expect(await tab.getByTestId('changes-breaking').textContent()).toContain(
-        'GET /pets/{petId}/vaccinations',
-      )
+      const breaking = tab.locator('[data-testid="change-group"][data-level="breaking"]')
+      expect(await breaking.locator('h3').allTextContents()).toEqual([
+        expect.stringContaining('GET /pets/{petId}/vaccinations'),
+        expect.stringContaining('GET /shelters'),
+      ])
       expect(await unbrokenWords(tab)).toEqual([])
       await screenshot(tab, `apis-changes-${suffix}`)
       expect(await pageWidth(tab)).toBeLessThanOrEqual(width)

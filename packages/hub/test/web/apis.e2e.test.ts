@@ -127,9 +127,12 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
       expect(answer.text, url).toContain(NAME)
     }
     const changes = await alice.get(new URL(event.data.changesUrl).pathname)
-    expect(changes.text).toContain('data-testid="changes-breaking"')
+    expect(changes.text).toContain(
+      'data-testid="change-group" data-kind="endpoint" data-level="breaking"',
+    )
+    expect(changes.text).toContain('<code class="ident">POST /<wbr/>pets</code>')
     expect(changes.text).toContain('endpoint-removed')
-    expect(changes.text).toContain('/<wbr/>paths/<wbr/>~1<wbr/>pets/<wbr/>post')
+    expect(changes.text).not.toContain('~1')
     const firstChanges = await alice.get(
       `${new URL(event.data.previousRevision.url).pathname}/changes`,
     )
@@ -160,6 +163,8 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
       revision,
       `${revision}/changes`,
       `${revision}/document`,
+      `${api}/compare`,
+      `${api}/compare?from=1&to=2`,
       `${api}/revisions/new`,
       `${api}/webhooks`,
       `${api}/webhooks/new`,
@@ -355,7 +360,7 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect(text).toContain('paths:<wbr/>/<wbr/>pets:<wbr/>post')
     expect(text).toContain('&quot;responses&quot; must be an object, got null.')
     expect(text).toContain('operation-unparsable')
-    expect(text.indexOf('changes-parse-errors')).toBeLessThan(text.indexOf('changes-breaking'))
+    expect(text.indexOf('changes-parse-errors')).toBeLessThan(text.indexOf('change-group'))
   })
 
   it("lists a revision's parse issues by level, a page at a time", async () => {
@@ -449,8 +454,22 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     const html = changes.text
     expect(html).toContain('<span class="badge breaking">2 breaking changes</span>')
     expect(html).toContain('<span class="badge warning">1 warning</span>')
-    expect(html).toContain('<span class="badge breaking">2</span> Breaking changes</h2>')
-    expect(html).toContain('<span class="badge warning">1</span> Warning</h2>')
+    // By endpoint (the removed ones, breaking, first), then the shared schema.
+    const groups = [
+      ...html.matchAll(
+        /data-testid="change-group" data-kind="(\w+)" data-level="(\w+)">(.*?)<\/h3>/g,
+      ),
+    ].map(([, kind, level, head]) => [kind, level, head!.replace(/<[^>]+>/g, '')])
+    expect(groups).toEqual([
+      ['endpoint', 'breaking', 'GET /owners1 breaking'],
+      ['endpoint', 'breaking', 'GET /shops1 breaking'],
+      ['component', 'warning', 'components › schemas › Pet1 warning'],
+    ])
+    // The property's readable path below its component, the operations that reach it beside.
+    expect(html).toContain(
+      '<td data-testid="change-path"><span class="ident">[&quot;&lt;script&gt;alert(1)&lt;/<wbr/>script&gt;&quot;]</span></td>',
+    )
+    expect(html).toContain('Affects <code class="ident">GET /<wbr/>pets</code>')
     expect(html).toContain(
       'Response body, schema <code class="ident">Pet</code> <code class="ident">&lt;script&gt;alert(1)&lt;/<wbr/>script&gt;</code>: the optional property was removed.',
     )
@@ -472,6 +491,63 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     // The API page's list too.
     expect((await alice.get('/alice/apis/marked')).text).toContain(
       '<span class="badge breaking">2 breaking changes</span>',
+    )
+  })
+
+  it('compares any two revisions: the latest with the one before by default, either way in time', async () => {
+    // The revisions of the test before: #1 (GET /pets, /owners, /shops), #2 (GET /pets, a
+    // property fewer), #3 (GET /pets, /toys).
+    const groups = (html: string) =>
+      [
+        ...html.matchAll(
+          /data-testid="change-group" data-kind="\w+" data-level="(\w+)">(.*?)<\/h3>/g,
+        ),
+      ].map(([, level, head]) => `${level}: ${head!.replace(/<[^>]+>/g, '')}`)
+    const selected = (html: string, name: string) =>
+      new RegExp(`<select id="f-${name}" name="${name}">.*?<option value="([^"]+)" selected`).exec(
+        html,
+      )?.[1]
+    const revisions = await call(`${hub.url}/v1/apis/alice/marked/revisions`)
+    const [third, second, first] = (revisions.body.revisions as { id: string }[]).map((r) => r.id)
+
+    const initial = await rita.get('/alice/apis/marked/compare')
+    expect(initial.status).toBe(200)
+    expect(initial.text).toContain('aria-current="page">Compare</a>')
+    expect(selected(initial.text, 'from')).toBe(second)
+    expect(selected(initial.text, 'to')).toBe(third)
+    expect(initial.text).toContain('#3 (latest)</option>')
+    expect(groups(initial.text)).toEqual(['info: GET /toys1 info'])
+
+    // Not neighbours: #1 → #3, by id or by sequence number.
+    for (const query of [`from=${first}&to=${third}`, 'from=1&to=3']) {
+      const across = await rita.get(`/alice/apis/marked/compare?${query}`)
+      expect(across.status, query).toBe(200)
+      expect(groups(across.text), query).toEqual([
+        'breaking: GET /owners1 breaking',
+        'breaking: GET /shops1 breaking',
+        'info: GET /toys1 info',
+        'warning: components › schemas › Pet1 warning',
+      ])
+      expect(across.text).toContain('<span class="badge breaking">2 breaking changes</span>')
+    }
+    // Backwards: what going back from #3 to #1 would change.
+    const back = await rita.get('/alice/apis/marked/compare?from=3&to=1')
+    expect(groups(back.text)).toEqual([
+      'breaking: GET /toys1 breaking',
+      'info: GET /owners1 info',
+      'info: GET /shops1 info',
+      'info: components › schemas › Pet1 info',
+    ])
+    expect(back.text).toMatch(/From <a [^>]+>revision #3<\/a> to <a [^>]+>revision #1<\/a>/)
+
+    // A revision that is not there: the form again, saying so.
+    const missing = await rita.get('/alice/apis/marked/compare?from=9&to=1')
+    expect(missing.status).toBe(404)
+    expect(missing.text).toContain('data-testid="compare-form"')
+    expect(missing.text).toContain('alice/marked has no revision #9.')
+    // The changes page links here, with its pair.
+    expect((await rita.get(`/alice/apis/marked/revisions/${second}/changes`)).text).toContain(
+      `href="/alice/apis/marked/compare?from=${first}&amp;to=${second}"`,
     )
   })
 

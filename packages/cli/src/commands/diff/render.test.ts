@@ -21,20 +21,31 @@ const LOG = {
       schemas: { added: 1, deleted: 0, modified: 1 },
     },
   },
-  counts: { breaking: 1, warning: 1, info: 2 },
+  counts: { breaking: 2, warning: 1, info: 2 },
   changes: [
     {
       id: 'endpoint-removed',
       level: 'breaking',
       message: 'The operation DELETE /pets/{id} was removed.',
       location: '/paths/~1pets~1{id}/delete',
+      path: 'DELETE /pets/{id}',
       operation: 'DELETE /pets/{id}',
+    },
+    {
+      id: 'response-property-removed',
+      level: 'breaking',
+      message: 'Response 200 `owner.email`: the required property was removed.',
+      location:
+        '/paths/~1pets/get/responses/200/content/application~1json/schema/properties/owner/properties/email',
+      path: 'GET /pets › response 200 › body.owner.email',
+      operation: 'GET /pets',
     },
     {
       id: 'endpoint-deprecated',
       level: 'warning',
       message: 'The operation was deprecated.',
       location: '/paths/~1pets/get',
+      path: 'GET /pets',
       operation: 'GET /pets',
     },
     {
@@ -42,6 +53,7 @@ const LOG = {
       level: 'info',
       message: 'Response body, schema `Pet` `age`: the optional property was added.',
       location: '/components/schemas/Pet/properties/age',
+      path: 'components › schemas › Pet › age',
       operations: ['GET /a', 'GET /b', 'GET /c', 'GET /d', 'GET /e'],
     },
     {
@@ -49,28 +61,40 @@ const LOG = {
       level: 'info',
       message: 'The schema `Owner` was added.',
       location: '/components/schemas/Owner',
+      path: 'components › schemas › Owner',
     },
   ],
 } as const satisfies Changelog
 
 describe('changelogLines', () => {
-  it('headline, sections, then groups; ids padded to one column', () => {
+  it('headline, sections, then the changes by endpoint, then by component, each with its path', () => {
     expect(changelogLines(LOG, plain)).toEqual([
-      '1 breaking, 1 warning, 2 info changes',
+      '2 breaking, 1 warning, 2 info changes',
       'operations: +0 −1 ~2',
       'schemas:    +1 −0 ~1',
       '',
-      'Breaking (1)',
-      '  endpoint-removed              /paths/~1pets~1{id}/delete  The operation DELETE /pets/{id} was removed.',
+      'DELETE /pets/{id}',
+      '  breaking  endpoint-removed              The operation DELETE /pets/{id} was removed.',
       '',
-      'Warnings (1)',
-      '  endpoint-deprecated           /paths/~1pets/get  The operation was deprecated.',
-      '    GET /pets',
+      'GET /pets',
+      '  breaking  response-property-removed     response 200 › body.owner.email  Response 200 `owner.email`: the required property was removed.',
+      '  warning   endpoint-deprecated           The operation was deprecated.',
       '',
-      'Info (2)',
-      '  response-body-property-added  /components/schemas/Pet/properties/age  Response body, schema `Pet` `age`: the optional property was added.',
-      '    5 operations: GET /a, GET /b, GET /c and 2 more',
-      '  schema-added                  /components/schemas/Owner  The schema `Owner` was added.',
+      'components › schemas › Owner',
+      '  info      schema-added                  The schema `Owner` was added.',
+      '',
+      'components › schemas › Pet',
+      '  info      response-body-property-added  age  Response body, schema `Pet` `age`: the optional property was added.',
+      '            5 operations: GET /a, GET /b, GET /c and 2 more',
+    ])
+  })
+
+  it('reads the path from the location when a hub’s changelog has none', () => {
+    const { path: _, ...served } = LOG.changes[1]
+    const lines = changelogLines({ ...LOG, changes: [served as never] }, plain)
+    expect(lines.slice(-2)).toEqual([
+      'GET /pets',
+      '  breaking  response-property-removed  response 200 › body.owner.email  Response 200 `owner.email`: the required property was removed.',
     ])
   })
 
@@ -94,14 +118,16 @@ describe('changelogLines', () => {
             level: 'breaking',
             message: 'The description changed from OpenAPI to GraphQL.',
             location: '',
+            path: '',
           },
-          { id: 'endpoint-deprecated', level: 'warning', message: 'a', location: '/a' },
-          { id: 'endpoint-deprecated', level: 'warning', message: 'b', location: '/b' },
+          { id: 'endpoint-deprecated', level: 'warning', message: 'a', location: '/a', path: 'a' },
+          { id: 'endpoint-deprecated', level: 'warning', message: 'b', location: '/b', path: 'b' },
           {
             id: 'schema-added',
             level: 'info',
             message: 'c',
             location: '/c',
+            path: 'c',
             operations: ['GET /c'],
           },
         ],
@@ -109,10 +135,14 @@ describe('changelogLines', () => {
       plain,
     )
     expect(lines[0]).toBe('1 breaking, 2 warnings, 1 info change')
-    expect(lines).toContain(
-      '  api-protocol-changed  (document)  The description changed from OpenAPI to GraphQL.',
-    )
-    expect(lines).toContain('    1 operation: GET /c')
+    expect(lines.slice(-6)).toEqual([
+      'Document',
+      '  breaking  api-protocol-changed  The description changed from OpenAPI to GraphQL.',
+      '  warning   endpoint-deprecated   a  a',
+      '  warning   endpoint-deprecated   b  b',
+      '  info      schema-added          c  c',
+      '            1 operation: GET /c',
+    ])
   })
 
   it('lists documentation changes last, in their own group, apart from the other info', () => {
@@ -132,6 +162,7 @@ describe('changelogLines', () => {
             level: 'info',
             message: 'The description of GET /pets changed.',
             location: '/paths/~1pets/get/description',
+            path: 'GET /pets › description',
             operation: 'GET /pets',
           },
           {
@@ -139,6 +170,7 @@ describe('changelogLines', () => {
             level: 'info',
             message: 'The schema `Owner` was added.',
             location: '/components/schemas/Owner',
+            path: 'components › schemas › Owner',
           },
         ],
       },
@@ -149,23 +181,28 @@ describe('changelogLines', () => {
       'documentation: +0 −0 ~1',
       'schemas:       +1 −0 ~0',
       '',
-      'Info (1)',
-      '  schema-added                   /components/schemas/Owner  The schema `Owner` was added.',
+      'components › schemas › Owner',
+      '  info      schema-added                   The schema `Owner` was added.',
       '',
       'Documentation (1)',
-      '  operation-description-changed  /paths/~1pets/get/description  The description of GET /pets changed.',
+      '  info      operation-description-changed  GET /pets › description  The description of GET /pets changed.',
     ])
   })
 
-  it('paints counts, levels and locations; zero counts stay plain', () => {
+  it('paints counts, levels and paths; zero counts stay plain', () => {
     const lines = changelogLines(LOG, tagged)
-    expect(lines[0]).toBe('<red>1 breaking</red>, <yellow>1 warning</yellow>, 2 info changes')
+    expect(lines[0]).toBe('<red>2 breaking</red>, <yellow>1 warning</yellow>, 2 info changes')
     expect(lines[1]).toBe('operations: <green>+0</green> <red>−1</red> <yellow>~2</yellow>')
-    expect(lines).toContain('<b>Breaking (1)</b>')
-    expect(lines.find((line) => line.includes('endpoint-removed'))).toMatch(
-      /^ {2}<red>endpoint-removed +<\/red> {2}<cyan>\/paths/,
+    expect(lines).toContain('<b>GET /pets</b>')
+    expect(lines.find((line) => line.includes('response-property-removed'))).toMatch(
+      /^ {2}<red>breaking<\/red> {2}<red>response-property-removed +<\/red> {2}<cyan>response 200 › body\.owner\.email<\/cyan> {2}Response/,
     )
-    expect(lines).toContain('    <dim>GET /pets</dim>')
+    expect(lines.find((line) => line.includes('endpoint-deprecated'))).toMatch(
+      /^ {2}<yellow>warning <\/yellow> {2}<yellow>endpoint-deprecated/,
+    )
+    expect(lines).toContain(
+      '            <dim>5 operations: GET /a, GET /b, GET /c and 2 more</dim>',
+    )
   })
 
   it('parse errors first, old side then new, each with its location', () => {
@@ -180,6 +217,7 @@ describe('changelogLines', () => {
           level: 'breaking',
           message: 'Operation GET /a no longer parses: x.',
           location: '/paths/~1a/get',
+          path: 'GET /a',
           operation: 'GET /a',
         },
         {
@@ -188,6 +226,7 @@ describe('changelogLines', () => {
           message:
             'The document could not be parsed in the old document, so its changes cannot be judged: y.',
           location: '',
+          path: '',
         },
       ],
       issues: { before: [issue('', 'y.')], after: [issue('paths:/a:get', 'x.')] },

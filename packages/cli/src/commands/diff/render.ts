@@ -1,4 +1,4 @@
-import { RULES, type Changelog } from '@svc/engine'
+import { groupChanges, readablePath, RULES, type ChangeGroup, type Changelog } from '@svc/engine'
 import { documentErrorJson, EXIT, formatDocumentError, type ExitCode } from '../../errors.js'
 import { isReportFormat, type Colors, type Output } from '../../output.js'
 import { renderReport, type Report } from '../../report/index.js'
@@ -13,13 +13,12 @@ import { displayPath, unreadableReport } from '../../report/report.js'
 import type { DiffResult } from './index.js'
 
 type Change = Changelog['changes'][number]
-type ChangeLevel = Change['level']
 
-const LEVELS: readonly { level: ChangeLevel; title: string }[] = [
-  { level: 'breaking', title: 'Breaking' },
-  { level: 'warning', title: 'Warnings' },
-  { level: 'info', title: 'Info' },
-]
+/** The width of the level column: `breaking`. */
+const LEVEL_WIDTH = 8
+
+/** Where a change's operations and waiver are written: below its rule id. */
+const DETAIL_INDENT = ' '.repeat(2 + LEVEL_WIDTH + 2)
 
 /** How many operations of a shared component's list are named before "and N more". */
 const OPERATIONS_SHOWN = 3
@@ -86,7 +85,9 @@ export function diffReport(result: Extract<DiffResult, { type: 'diffed' }>, cwd:
 /**
  * The text report of `svc diff`: the parse errors of either side first (what they name could not
  * be compared), a headline with the counts, one line per changed section, then the changes
- * grouped by level, each as `id  location  message` with its operation(s) below.
+ * grouped by endpoint, then by component (GraphQL: by type), then the rest of the document, each
+ * as `level  id  path  message` with its path below the group's title; documentation changes
+ * last, each with its whole path.
  */
 export function changelogLines(
   changelog: Changelog,
@@ -114,23 +115,28 @@ export function changelogLines(
       `${`${name}:`.padEnd(width + 1)} ${color.green(`+${delta.added}`)} ${color.red(`−${delta.deleted}`)} ${color.yellow(`~${delta.modified}`)}`,
     )
   }
-  // One id column for the whole report, so locations line up across the groups.
+  // One id column for the whole report, so paths line up across the groups.
   const idWidth = Math.max(0, ...changes.map((change) => change.id.length))
+  const render = (change: Change, path: string, titled: string | undefined) =>
+    renderChange(change, path, titled, idWidth, color, waivedBy.get(change)?.reason)
   // Documentation changes (all info) come last, in their own group: they can be many.
-  const groups = [
-    ...LEVELS.map(({ level, title }) => ({
-      title,
-      group: changes.filter((change) => change.level === level && !isDocumentation(change)),
-    })),
-    { title: 'Documentation', group: changes.filter(isDocumentation) },
-  ]
-  for (const { title, group } of groups) {
-    if (group.length === 0) continue
-    lines.push('', color.bold(`${title} (${group.length})`))
-    for (const change of group)
-      lines.push(...renderChange(change, idWidth, color, waivedBy.get(change)?.reason))
+  for (const group of groupChanges(changes.filter((change) => !isDocumentation(change)))) {
+    lines.push('', color.bold(groupTitle(group)))
+    for (const { change, path } of group.entries)
+      lines.push(...render(change, path, group.kind === 'endpoint' ? group.title : undefined))
+  }
+  const documentation = changes.filter(isDocumentation)
+  if (documentation.length > 0) {
+    lines.push('', color.bold(`Documentation (${documentation.length})`))
+    // The whole path names the operation already.
+    for (const change of documentation)
+      lines.push(...render(change, readablePath(change.location), change.operation))
   }
   return lines
+}
+
+function groupTitle(group: ChangeGroup<Change>): string {
+  return group.kind === 'document' ? 'Document' : group.title
 }
 
 /**
@@ -163,6 +169,8 @@ function isDocumentation(change: Change): boolean {
 
 function renderChange(
   change: Change,
+  path: string,
+  titled: string | undefined,
   idWidth: number,
   color: Colors,
   waivedFor: string | undefined,
@@ -175,14 +183,15 @@ function renderChange(
         : change.level === 'warning'
           ? color.yellow
           : color.dim
-  const location = change.location || '(document)'
+  const where = path === '' ? '' : `${color.cyan(path)}  `
   const lines = [
-    `  ${paint(change.id.padEnd(idWidth))}  ${color.cyan(location)}  ${change.message}`,
+    `  ${paint(change.level.padEnd(LEVEL_WIDTH))}  ${paint(change.id.padEnd(idWidth))}  ${where}${change.message}`,
   ]
-  const where = describeOperations(change)
-  // `The operation DELETE /pets was removed.` already says where.
-  if (where && !change.message.includes(where)) lines.push(`    ${color.dim(where)}`)
-  if (waivedFor !== undefined) lines.push(`    ${color.green('waived:')} ${waivedFor}`)
+  const operations = describeOperations(change)
+  // `The operation DELETE /pets was removed.` already says where, as does the group's title.
+  if (operations && operations !== titled && !change.message.includes(operations))
+    lines.push(`${DETAIL_INDENT}${color.dim(operations)}`)
+  if (waivedFor !== undefined) lines.push(`${DETAIL_INDENT}${color.green('waived:')} ${waivedFor}`)
   return lines
 }
 

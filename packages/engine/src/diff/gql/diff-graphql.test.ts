@@ -100,6 +100,7 @@ describe('diffGraphql: counts', () => {
         id: 'root-type-changed',
         level: 'breaking',
         location: 'schema.query',
+        path: 'schema.query',
         message: "The schema's query root type changed from `Q` to `Query2`.",
       },
     ])
@@ -389,12 +390,14 @@ describe('diffGraphql: the GitHub schema', () => {
         id: 'field-removed',
         level: 'breaking',
         location: 'CodeOfConduct.body',
+        path: 'CodeOfConduct.body',
         message: 'Field `CodeOfConduct.body` was removed.',
       },
       {
         id: 'argument-type-changed',
         level: 'breaking',
         location: 'Query.enterprise(invitationToken:)',
+        path: 'Query.enterprise(invitationToken:)',
         message:
           'Argument `Query.enterprise(invitationToken:)` changed type from `String` to `String!`.',
       },
@@ -402,6 +405,7 @@ describe('diffGraphql: the GitHub schema', () => {
         id: 'enum-value-added',
         level: 'warning',
         location: 'ActorType.BOT',
+        path: 'ActorType.BOT',
         message: 'Enum value `ActorType.BOT` was added.',
       },
     ])
@@ -428,6 +432,7 @@ describe('diffGraphql: the GitHub schema', () => {
       id: 'field-description-changed',
       level: 'info',
       location: 'PullRequest.closingIssuesReferences',
+      path: 'PullRequest.closingIssuesReferences',
       message: 'Field `PullRequest.closingIssuesReferences` changed its description.',
     })
     // The verdict on the schema itself is what it was before descriptions were compared (its 83

@@ -149,6 +149,7 @@ describe('diffOas', () => {
         level: 'breaking',
         message: 'Response body, schema `Pet` `name`: the property became optional.',
         location: '/components/schemas/Pet/properties/name',
+        path: 'components › schemas › Pet › name',
         operations: ['GET /pets', 'GET /pets/{petId}', 'POST /pets'],
       },
       {
@@ -156,6 +157,7 @@ describe('diffOas', () => {
         level: 'info',
         message: 'Request body, schema `Pet` `name`: the property became optional.',
         location: '/components/schemas/Pet/properties/name',
+        path: 'components › schemas › Pet › name',
         operations: ['POST /pets'],
       },
     ])

@@ -44,6 +44,7 @@ describe('documentation changes', () => {
         level: 'info',
         message: 'The description of GET /items changed.',
         location: '/paths/~1items/get/description',
+        path: 'GET /items › description',
         operation: 'GET /items',
       },
     ])
@@ -85,6 +86,7 @@ describe('documentation changes', () => {
         level: 'info',
         message: 'The description of property `name` of schema `Item` was added.',
         location: '/components/schemas/Item/properties/name/description',
+        path: 'components › schemas › Item › name › description',
         operations: ['GET /items', 'GET /items/{id}'],
       },
     ])
@@ -102,6 +104,7 @@ describe('documentation changes', () => {
         level: 'info',
         message: 'The title of schema `Item` was added.',
         location: '/components/schemas/Item/title',
+        path: 'components › schemas › Item › title',
       },
     ])
   })

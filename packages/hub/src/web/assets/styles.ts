@@ -93,6 +93,7 @@ blockquote { margin: 8px 0 12px; padding: 2px 12px; border-left: 3px solid var(-
   .table-scroll > table:has(th:nth-child(5)) { min-width: 660px; }
 }
 .head h2 { margin-top: 0; }
+section.comparison { margin-top: 24px; }
 .card > h2:first-child, .card > h3:first-child { margin-top: 0; }
 td pre { margin: 0; }
 td.mono, .break { word-break: break-all; }

@@ -1,13 +1,15 @@
 import { Hono } from 'hono'
-import { RevisionChangesSchema, type Change, type ChangelogIssues } from '@svc/hub-api'
-import { Badge, Empty, Ident, Prose, Time } from '../../components.js'
+import { RevisionChangesSchema } from '@svc/hub-api'
+import { Empty, Prose, Time } from '../../components.js'
 import type { WebEnv } from '../../env.js'
 import { page } from '../../responses.js'
 import { viewerCanWrite } from '../../viewer-accounts.js'
+import { ChangeList, ParseErrors } from './changelog-view.js'
 import {
   ApiHead,
   apiCrumbs,
   apiPath,
+  comparePath,
   Counts,
   loadApi,
   readFailure,
@@ -16,21 +18,7 @@ import {
   v1Api,
 } from './shared.js'
 
-const LEVELS = [
-  {
-    level: 'breaking',
-    title: ['Breaking change', 'Breaking changes'],
-    lead: 'A client that worked with the old document stops working.',
-  },
-  {
-    level: 'warning',
-    title: ['Warning', 'Warnings'],
-    lead: 'May break some clients; the document cannot tell.',
-  },
-  { level: 'info', title: ['Info', 'Info'], lead: 'Additive or harmless.' },
-] as const
-
-/** A revision's changelog (`changesUrl`), grouped by level. */
+/** A revision's changelog (`changesUrl`), grouped by endpoint, then by component. */
 export const changesPages = new Hono<WebEnv>()
 
 changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
@@ -81,7 +69,13 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
                   revision {revisionLabel(previousRevision)}
                 </a>
                 , the latest before it · pushed by {revision.createdBy}{' '}
-                <Time at={revision.retrievedAt} />
+                <Time at={revision.retrievedAt} /> ·{' '}
+                <a
+                  href={comparePath(api.owner, api.slug, previousRevision.id, revision.id)}
+                  data-testid="compare-link"
+                >
+                  compare with another revision
+                </a>
               </>
             ) : (
               <>
@@ -110,104 +104,8 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
           (descriptions, titles, examples, order …).
         </Empty>
       ) : (
-        LEVELS.map(({ level, title, lead }) => {
-          const entries = changes.filter((change) => change.level === level)
-          if (entries.length === 0) return null
-          return (
-            <section data-testid={`changes-${level}`}>
-              <h2>
-                <Badge kind={level}>{entries.length}</Badge> {title[entries.length === 1 ? 0 : 1]}
-              </h2>
-              <p class="lead">{lead}</p>
-              <ChangeTable changes={entries} />
-            </section>
-          )
-        })
+        <ChangeList changes={changes} />
       )}
     </>,
   )
 })
-
-/** What either document failed to parse: each item it names is also a change below. */
-function ParseErrors({ issues }: { issues: ChangelogIssues }) {
-  const rows = [
-    ...issues.before.map((issue) => ({ side: 'previous', issue })),
-    ...issues.after.map((issue) => ({ side: 'this revision', issue })),
-  ]
-  return (
-    <section data-testid="changes-parse-errors">
-      <h2>
-        <Badge kind="error">{rows.length}</Badge> Parse error{rows.length === 1 ? '' : 's'}
-      </h2>
-      <p class="lead">
-        What a document failed to parse could not be compared; each item named here is a change
-        below.
-      </p>
-      <table class="stacked">
-        <thead>
-          <tr>
-            <th>Document</th>
-            <th>Location</th>
-            <th>Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ side, issue }) => (
-            <tr>
-              <td class="inline">{side}</td>
-              <td>
-                <Ident text={issue.location} />
-              </td>
-              <td>
-                <Prose text={issue.message} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  )
-}
-
-function ChangeTable({ changes }: { changes: readonly Change[] }) {
-  return (
-    <table class="stacked">
-      <thead>
-        <tr>
-          <th>Rule</th>
-          <th>Change</th>
-          <th>Location</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((change) => {
-          const operations = change.operations ?? (change.operation ? [change.operation] : [])
-          return (
-            <tr>
-              <td class="inline">
-                <Ident text={change.id} />
-              </td>
-              <td>
-                <Prose text={change.message} />
-                {operations.length > 0 ? (
-                  <div class="muted">
-                    {change.operations ? 'Affects ' : ''}
-                    {operations.map((operation, i) => (
-                      <>
-                        {i > 0 ? ', ' : ''}
-                        <Ident text={operation} code />
-                      </>
-                    ))}
-                  </div>
-                ) : null}
-              </td>
-              <td>
-                <Ident text={change.location} />
-              </td>
-            </tr>
-          )
-        })}
-      </tbody>
-    </table>
-  )
-}

@@ -2,15 +2,17 @@ import { Hono } from 'hono'
 import type { WebEnv } from '../../env.js'
 import { apisPages } from './apis.js'
 import { changesPages } from './changes.js'
+import { comparePages } from './compare.js'
 import { revisionPages } from './revisions.js'
 import { webhookPages } from './webhooks/index.js'
 
 /**
- * APIs, their revisions, changes and webhooks (docs/web/apis.md, docs/web/webhooks.md): every
+ * APIs, their revisions, changes (of a revision, or between any two) and webhooks (docs/web/apis.md, docs/web/webhooks.md): every
  * page reads and writes through the /v1 API as the viewer.
  */
 export const apiPages = new Hono<WebEnv>()
   .route('/', apisPages)
   .route('/', revisionPages)
   .route('/', changesPages)
+  .route('/', comparePages)
   .route('/', webhookPages)

@@ -23,6 +23,12 @@ export function revisionPath(owner: string, slug: string, id: string): string {
   return `${apiPath(owner, slug)}/revisions/${enc(id)}`
 }
 
+/** The page that compares revision `to` with revision `from`, when they are given. */
+export function comparePath(owner: string, slug: string, from?: string, to?: string): string {
+  const query = from && to ? `?${new URLSearchParams({ from, to })}` : ''
+  return `${apiPath(owner, slug)}/compare${query}`
+}
+
 /**
  * Answers a failed /v1 read of a page: a name in the path that breaks its rule (422) is a page
  * that does not exist; 401, 403 and 404 as `apiErrorPage` (a private API is not found).
@@ -54,6 +60,7 @@ export function ApiHead(props: { api: Api; current: string; writable: boolean; a
   const tabs = [
     { href: base, label: 'Overview' },
     { href: `${base}/revisions`, label: 'Revisions' },
+    { href: `${base}/compare`, label: 'Compare' },
     ...(props.writable
       ? [
           { href: `${base}/revisions/new`, label: 'Upload' },
