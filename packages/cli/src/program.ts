@@ -68,6 +68,12 @@ const profileOption = () =>
     "whose breakage to judge: wire (requests and responses, the default) or sdk (also code svc's generators emit: function and type names, arguments, result unions)",
   ).choices(PROFILES)
 
+/** `--generators`: repeatable, each value one name or a comma list. */
+function collectGenerators(value: string, previous: readonly string[] = []): string[] {
+  const names = value.split(',').map((name) => name.trim())
+  return [...previous, ...names.filter((name) => name !== '')]
+}
+
 /** `--policy`: repeatable, each value one name or a comma list (`--policy sunset,version`). */
 function collectPolicies(value: string, previous: readonly DiffPolicy[] = []): DiffPolicy[] {
   const names = value.split(',').map((name) => name.trim())
@@ -167,6 +173,16 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
       ).argParser(collectPolicies),
     )
     .addOption(profileOption())
+    .addOption(
+      new Option(
+        '--generators <names>',
+        "with --profile sdk: judge only what breaks these generators' code (gen-typescript, gen-zod, gen-fetch-client, gen-tanstack-query, or another generator's id; repeatable, or a comma list)",
+      ).argParser(collectGenerators),
+    )
+    .option(
+      '--project <name>',
+      'with --profile sdk: judge only what breaks the code of the generators this project imports',
+    )
     .action(
       async (
         old: string | undefined,
@@ -175,6 +191,8 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           failOn?: 'breaking' | 'warning'
           policy?: DiffPolicy[]
           profile?: DiffProfile
+          generators?: string[]
+          project?: string
           waivers?: string
         },
       ) => {
@@ -186,6 +204,8 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           failOn: flags.failOn,
           policies: flags.policy,
           profile: flags.profile,
+          generators: flags.generators,
+          project: flags.project,
           positions: outputFormat(flags) !== 'text',
           waivers: flags.waivers,
         }

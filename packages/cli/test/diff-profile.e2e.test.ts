@@ -64,9 +64,59 @@ describe('svc diff --profile', () => {
     const sdk = await diff('--profile', 'sdk', '--fail-on', 'breaking')
     expect(sdk.code).toBe(1)
     expect(sdk.stdout).toContain(
-      'sdk-schema-renamed     /components/schemas/Animal  The schema `Pet` was renamed `Animal`',
+      'components › schemas › Animal\n  breaking  sdk-schema-renamed     The schema `Pet` was renamed `Animal`',
     )
     expect(sdk.stderr).toBe('error: --fail-on breaking: 2 breaking changes.\n')
+  })
+
+  it('judges only what breaks the generators named by --generators', async () => {
+    // A renamed schema renames zod's schema; a renamed operationId renames only client functions.
+    expect(await ids('--profile', 'sdk', '--generators', 'zod')).toEqual(
+      [...WIRE, 'sdk-schema-renamed'].sort(),
+    )
+    expect(await ids('--profile', 'sdk', '--generators', '@svc/gen-zod,gen-typescript')).toEqual(
+      [...WIRE, 'sdk-schema-renamed'].sort(),
+    )
+    expect(await ids('--profile', 'sdk', '--generators', 'gen-tanstack-query')).toEqual(
+      [...WIRE, 'sdk-operation-renamed', 'sdk-schema-renamed'].sort(),
+    )
+  })
+
+  it('judges for the generators a project imports with --project', async () => {
+    const app = fixtureDir({
+      '.svc/pets/deno.json': JSON.stringify({
+        name: '@local/pets',
+        version: '0.1.0',
+        imports: {
+          '@svc/engine': 'jsr:@svc/engine@^0.1.0',
+          'gen-typescript': 'jsr:@svc/gen-typescript@^0.1.0',
+        },
+      }),
+      'v1.json': document('listPets', 'Pet'),
+      'v2.json': document('findPets', 'Animal'),
+    })
+    try {
+      const run = await runSvc(
+        ['diff', 'v1.json', 'v2.json', '--json', '--profile', 'sdk', '--project', 'pets'],
+        { cwd: app.dir },
+      )
+      expect(run.code, run.stderr).toBe(0)
+      const { changes } = parseJsonStdout(run) as { changes: { id: string }[] }
+      expect(changes.map((change) => change.id).sort()).toEqual(
+        [...WIRE, 'sdk-schema-renamed'].sort(),
+      )
+    } finally {
+      app.dispose()
+    }
+  })
+
+  it('refuses --generators without --profile sdk, and with --project', async () => {
+    const alone = await diff('--generators', 'zod')
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toContain('add --profile sdk')
+    const both = await diff('--profile', 'sdk', '--generators', 'zod', '--project', 'pets')
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('--generators and --project both name the generators')
   })
 
   it('refuses another profile as a usage error', async () => {

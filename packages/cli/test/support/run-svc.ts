@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { PassThrough, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { run } from '../../src/main.js'
@@ -207,7 +207,10 @@ export function fixtureDir(files: Readonly<Record<string, string>>): {
   dispose(): void
 } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'))
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true })
+    writeFileSync(join(dir, name), text)
+  }
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) }
 }
 

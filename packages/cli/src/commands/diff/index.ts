@@ -17,6 +17,7 @@ import {
 } from '../../report/changelog-notes.js'
 import { describeFailure, type FailOn } from '../../report/gate.js'
 import { loadWaivers, type WaiverFile } from '../../waivers/waiver-file.js'
+import { sdkGeneratorIds } from './sdk-generators.js'
 
 export { describeFailure, type FailOn } from '../../report/gate.js'
 
@@ -30,6 +31,10 @@ export type DiffOptions = {
   readonly policies?: readonly DiffPolicy[] | undefined
   /** `sdk` also judges the code svc's generators emit (docs/diff-rules.md, "SDK profile"). */
   readonly profile?: DiffProfile | undefined
+  /** `--generators`: judge the SDK rules for these generators only. */
+  readonly generators?: readonly string[] | undefined
+  /** `--project`: judge the SDK rules for the generators of this project. */
+  readonly project?: string | undefined
   /** Find the line and column of each change (every format but text shows them). */
   readonly positions?: boolean | undefined
   /** `--waivers <file>`; without it `svc-waivers.yaml` is looked for (docs: the waiver file). */
@@ -56,7 +61,7 @@ export const DIFF_RECIPE: Recipe = {
   problem:
     'svc diff needs two API descriptions, the old and the new: file paths, URLs, or - for standard input.',
   usage:
-    'svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--profile wire|sdk] [--waivers <file>]',
+    'svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--profile wire|sdk [--generators <names> | --project <name>]] [--waivers <file>]',
   example: 'svc diff openapi-v1.yaml openapi-v2.yaml --fail-on breaking',
   discover: "git ls-files '*.yaml' '*.yml' '*.json' '*.graphql'",
 }
@@ -78,6 +83,15 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
   }
   // Both are checked for presence before either is read, so a missing <new> never waits on stdin.
   if (!options.old || !options.new) throw new RecipeError(DIFF_RECIPE)
+  const choosesGenerators = Boolean(options.generators?.length) || options.project !== undefined
+  if (choosesGenerators && options.profile !== 'sdk')
+    throw new RecipeError({
+      ...DIFF_RECIPE,
+      problem:
+        '--generators and --project choose the generators the SDK rules are judged for: add --profile sdk.',
+      example: 'svc diff v1.yaml v2.yaml --profile sdk --generators gen-fetch-client,gen-zod',
+    })
+  const sdkGenerators = sdkGeneratorIds(options, io.cwd, DIFF_RECIPE)
   // A waiver file that cannot be used stops the command before anything is read.
   const waivers = await loadWaivers(options.waivers, io.cwd)
   try {
@@ -92,10 +106,11 @@ export async function diff(options: DiffOptions, io: CommandIO): Promise<DiffRes
         : {}
     const policies = options.policies?.length ? { policies: new Set(options.policies) } : {}
     const profile = options.profile ? { profile: options.profile } : {}
+    const generators = sdkGenerators ? { sdkGenerators } : {}
     const changelog = await diffDocuments(
       { text: before.text, origin: before.origin },
       { text: after.text, origin: after.origin },
-      { ...readFile, ...policies, ...profile },
+      { ...readFile, ...policies, ...profile, ...generators },
     )
     return await finishDiff(changelog, {
       before,
