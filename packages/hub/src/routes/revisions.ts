@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import {
+  DiffProfileSchema,
   ISSUE_LEVELS,
   PushResultSchema,
   RevisionChangesSchema,
@@ -9,7 +10,8 @@ import {
   type RevisionIssue,
 } from '@svc/hub-api'
 import { readableApi, writableApi } from '../apis/api-access.js'
-import { pushRevision, stored, type PushResult } from '../apis/push.js'
+import { revisionChangelog } from '../apis/profile-changelog.js'
+import { pushRevision, type PushResult } from '../apis/push.js'
 import { refetchRevision } from '../apis/refetch.js'
 import { requestServices } from '../outbound/request-guard.js'
 import {
@@ -61,6 +63,10 @@ revisions.openapi(
       query: z.object({
         version: VersionLabel.optional().openapi({ description: "The publisher's version label" }),
         publishedAt: PublishedAt.optional().openapi({ description: "The publisher's timestamp" }),
+        profile: DiffProfileSchema.optional().openapi({
+          description:
+            "The profile the answer's `summary` and `counts` (the gate of `svc api push --fail-on`) are judged with; the API's `diffProfile` when not given. The revision's own changelog is the API's profile's; this one is kept beside it (`…/changes?profile=`).",
+        }),
       }),
       body: DOCUMENT_BODY,
     },
@@ -97,6 +103,7 @@ revisions.openapi(
         signal: c.req.raw.signal,
         log: c.get('log'),
         quotas: config.quotas.storage,
+        profile: query.profile,
       }),
     )
     const body = pushBody(result, api, config.publicUrl)
@@ -248,27 +255,38 @@ revisions.openapi(
     tags: ['apis'],
     summary: "A revision's changelog against the revision that was latest before it",
     description:
-      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents.',
+      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents, under `profile` (the revision’s own, the API’s `diffProfile` when it was pushed, by default). ' +
+      'A changelog under another profile is kept with the revision when a push or a webhook asked for it; otherwise the two documents are diffed again under it, once (as a push is: 429 `queue_full`, 422 `document_too_complex`), and kept.',
     security: OPTIONAL_BEARER,
-    request: { params: RevisionParams },
+    request: {
+      params: RevisionParams,
+      query: z.object({
+        profile: DiffProfileSchema.optional().openapi({
+          description: "The changelog's profile, `wire` or `sdk`; the revision's own by default",
+        }),
+      }),
+    },
     responses: {
       200: {
         description: 'The changelog',
         content: { 'application/json': { schema: RevisionChangesSchema } },
       },
-      ...READ_ERRORS,
+      ...errorResponses(401, 403, 404, 422, 429),
     },
   }),
   async (c) => {
     const { api, revision } = await readableRevision(c)
-    const { store, config } = c.get('hub')
+    const hub = c.get('hub')
+    const { store, config } = hub
     const previous = revision.previous_revision_id
       ? await store.apis.revision(api.id, revision.previous_revision_id)
       : undefined
-    const [changes, issues] = await Promise.all([
-      store.apis.changes(revision.id),
-      store.apis.changelogIssues(revision.id),
-    ])
+    const changelog = await revisionChangelog(
+      { store, documents: hub.documents, maxBytes: config.documentBytes },
+      revision,
+      c.req.valid('query').profile ?? revision.profile,
+      { caller: c.get('caller'), signal: c.req.raw.signal, log: c.get('log') },
+    )
     const record = (row: typeof revision) =>
       JSON.stringify(revisionRecord(row, api, config.publicUrl))
     // The stored summary and changes are JSON already: spliced in, not parsed and rewritten,
@@ -276,10 +294,11 @@ revisions.openapi(
     const body =
       `{"revision":${record(revision)},` +
       `"previousRevision":${previous ? record(previous) : 'null'},` +
-      `"summary":${revision.summary},` +
-      `"counts":${JSON.stringify(stored(revision).counts)},` +
-      `"changes":${changes ?? '[]'}` +
-      (issues ? `,"issues":${issues}}` : '}')
+      `"profile":${JSON.stringify(changelog.profile)},` +
+      `"summary":${changelog.summary},` +
+      `"counts":${JSON.stringify({ breaking: changelog.breaking, warning: changelog.warning, info: changelog.info })},` +
+      `"changes":${changelog.changes}` +
+      (changelog.changelog_issues ? `,"issues":${changelog.changelog_issues}}` : '}')
     // Typed routes expect c.json(); this is the same JSON, already text.
     return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
   },
@@ -384,6 +403,7 @@ function pushBody(
     previousRevision: result.previousRevision
       ? revisionRecord(result.previousRevision, api, publicUrl)
       : null,
+    profile: result.profile,
     summary: result.changelog.summary,
     counts: result.changelog.counts,
     webhookDeliveries: result.deliveries,
