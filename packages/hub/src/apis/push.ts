@@ -286,7 +286,7 @@ async function unchanged(request: PushRequest, latest: RevisionListing): Promise
 }
 
 /** The summary and counts a revision was stored with. */
-export function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'counts'> {
+function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'counts'> {
   return {
     summary: JSON.parse(row.summary) as Changelog['summary'],
     counts: { breaking: row.breaking, warning: row.warning, info: row.info },

@@ -59,9 +59,10 @@ export class ApisRepo {
   async create(
     api: Omit<ApiRow, 'id' | 'created_at' | 'diff_profile'> & { diff_profile?: DiffProfileName },
   ): Promise<ApiRow> {
-    const row: ApiRow = { id: newId('api'), created_at: now(), diff_profile: 'wire', ...api }
+    // The column's default when no profile is given, as for an API made before it existed.
+    const row = { id: newId('api'), created_at: now(), ...api }
     await this.db.insertInto('apis').values(row).execute()
-    return row
+    return { diff_profile: 'wire', ...row }
   }
 
   find(ownerHandle: string, slug: string): Promise<ApiWithOwner | undefined> {

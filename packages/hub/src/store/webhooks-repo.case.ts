@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { undoDiffProfiles } from './diff-profiles.case.js'
 import type { Completion } from './deliveries-repo.js'
 import type { WebhookEventRow } from './schema.js'
 import type { Store } from './store.js'
@@ -242,6 +243,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
       await store.kysely.schema.alterTable('webhooks').dropColumn('min_level').execute()
       await store.kysely.schema.alterTable('revisions').dropColumn('changelog_issues').execute()
       await store.kysely.schema.alterTable('revisions').dropColumn('parse_issues').execute()
+      await undoDiffProfiles(store)
       await sql`delete from kysely_migration where name > '0008'`.execute(store.kysely)
       const alice = await store.accounts.create('alice', 'user')
       const api = await store.apis.create({
