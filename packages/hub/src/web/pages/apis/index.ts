@@ -3,10 +3,11 @@ import type { WebEnv } from '../../env.js'
 import { apisPages } from './apis.js'
 import { changesPages } from './changes.js'
 import { revisionPages } from './revisions.js'
+import { apiSettingsPages } from './settings.js'
 import { webhookPages } from './webhooks/index.js'
 
 /**
- * APIs, their revisions, changes and webhooks (docs/web/apis.md, docs/web/webhooks.md): every
+ * APIs, their revisions, changes, webhooks and settings (docs/web/apis.md, docs/web/webhooks.md): every
  * page reads and writes through the /v1 API as the viewer.
  */
 export const apiPages = new Hono<WebEnv>()
@@ -14,3 +15,4 @@ export const apiPages = new Hono<WebEnv>()
   .route('/', revisionPages)
   .route('/', changesPages)
   .route('/', webhookPages)
+  .route('/', apiSettingsPages)

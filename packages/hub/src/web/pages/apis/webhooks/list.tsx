@@ -17,6 +17,7 @@ import {
   HookFields,
   ActiveBadge,
   minLevelJson,
+  profileJson,
   type FormState,
 } from './shared.js'
 
@@ -121,6 +122,7 @@ webhookListPages.post('/:owner/apis/:slug/webhooks/new', async (c) => {
       active: values.active,
       ...(values.description ? { description: values.description } : {}),
       ...minLevelJson(values),
+      ...profileJson(values),
     },
   })
   if (!answer.ok) {
