@@ -235,7 +235,11 @@ for (const kind of await storeKinds()) {
     it('lets only writers with write:apis change the setting', async () => {
       const api = await newApi('private')
       await expectStoreUnchanged(hub, async () => {
-        expectError(await setProfile(api, { diffProfile: 'sdk' }, undefined), 401, 'unauthorized')
+        const anonymous = call(v1(`/apis/${api}`), {
+          method: 'PATCH',
+          json: { diffProfile: 'sdk' },
+        })
+        expectError(await anonymous, 401, 'unauthorized')
         expectError(await setProfile(api, { diffProfile: 'sdk' }, people.rita), 403, 'forbidden')
         expectError(await setProfile(api, { diffProfile: 'sdk' }, people.nora), 404, 'not_found')
         expectError(
@@ -338,6 +342,38 @@ for (const kind of await storeKinds()) {
       })
       await eventuallyCount(to('sdk-breaking'), 2)
       expect(to('wire-breaking')()).toEqual([])
+    })
+
+    it('publishes the profile parameters and fields in /v1/openapi.json', async () => {
+      const { body } = await call(v1('/openapi.json'))
+      const API = '/v1/apis/{owner}/{slug}'
+      const queryOf = (path: string, method: string) =>
+        (body.paths[path][method].parameters as { in: string; name: string; schema: unknown }[])
+          .filter((p) => p.in === 'query')
+          .find((p) => p.name === 'profile')
+      for (const [path, method] of [
+        [`${API}/revisions`, 'post'],
+        [`${API}/diff`, 'post'],
+        [`${API}/revisions/{id}/changes`, 'get'],
+      ]) {
+        const parameter = queryOf(path!, method!)
+        expect(JSON.stringify(parameter?.schema), `${method} ${path}`).toContain(
+          '"$ref":"#/components/schemas/DiffProfile"',
+        )
+      }
+      const schemas = body.components.schemas
+      expect(schemas.DiffProfile.enum).toEqual(['wire', 'sdk'])
+      expect(body.paths[API].patch.requestBody.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/UpdateApi',
+      })
+      expect(Object.keys(schemas.UpdateApi.properties)).toEqual(['diffProfile'])
+      expect(schemas.Api.required).toContain('diffProfile')
+      for (const name of ['Revision', 'PushResult', 'RevisionChanges', 'RevisionDiff', 'Webhook'])
+        expect(schemas[name].properties, name).toHaveProperty('profile')
+      for (const name of ['CreateWebhook', 'UpdateWebhook'])
+        expect(schemas[name].properties, name).toHaveProperty('profile')
+      for (const name of ['RevisionEventData', 'AcceptanceEventData'])
+        expect(schemas[name].required, name).toContain('profile')
     })
 
     /** The requests `list` holds once it holds `count` of them (dispatch is asynchronous). */
