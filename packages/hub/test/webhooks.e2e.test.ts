@@ -915,7 +915,15 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
         ].sort(),
       )
       expect(Object.keys(breakingEvents[0]!.event.data).sort()).toEqual(
-        ['api', 'changesUrl', 'counts', 'previousRevision', 'profile', 'revision', 'summary'].sort(),
+        [
+          'api',
+          'changesUrl',
+          'counts',
+          'previousRevision',
+          'profile',
+          'revision',
+          'summary',
+        ].sort(),
       )
       expect((breakingEvents[0]!.event.data as any).counts).toEqual(removed.body.counts)
 

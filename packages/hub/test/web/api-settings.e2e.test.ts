@@ -4,7 +4,7 @@ import { startHub, type HubProcess } from '../support/hub-process.js'
 import { call } from '../support/http.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { expectStoreUnchanged } from '../support/store-snapshot.js'
-import { signUpPeople, WebSession } from '../support/web-session.js'
+import { signUpPeople, type WebSession } from '../support/web-session.js'
 
 const SLUG = 'profiled'
 
