@@ -1,4 +1,4 @@
-import { REVISION_EVENT, SIGNATURE_HEADER, verifyWebhook } from '@svc/webhooks'
+import { ACCEPTANCE_EVENT, REVISION_EVENT, SIGNATURE_HEADER, verifyWebhook } from '@svc/webhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds } from './support/databases.js'
 import { seedPeople, seedTokens, type People } from './support/fixtures.js'
@@ -342,6 +342,56 @@ for (const kind of await storeKinds()) {
       })
       await eventuallyCount(to('sdk-breaking'), 2)
       expect(to('wire-breaking')()).toEqual([])
+    })
+
+    it("an acceptance event carries the counts of each webhook's profile, diffed first when the push did not", async () => {
+      const api = await newApi()
+      const hook = async (path: string, json: Record<string, unknown>) => {
+        const created = await call(v1(`/apis/${api}/webhooks`), {
+          method: 'POST',
+          token: hooks,
+          json: { url: `${receiver.origin}/${api}/${path}`, ...json },
+        })
+        expect(created.status, created.text).toBe(201)
+        return created.body as { id: string; secret: string }
+      }
+      const to = (path: string) => () =>
+        receiver.received.filter((r) => r.path === `/${api}/${path}`)
+      const follows = await hook('follows', { minLevel: 'info' })
+      expect((await push(api, BEFORE)).status).toBe(201)
+      expect((await push(api, AFTER)).status).toBe(201)
+      await eventuallyCount(to('follows'), 1)
+      // Set up after the push: the revision was never diffed under sdk.
+      const sdkHook = await hook('sdk', { minLevel: 'breaking', profile: 'sdk' })
+
+      const accepted = await call(v1(`/apis/${api}/revisions/latest/acceptance`), {
+        method: 'POST',
+        token: people.walt,
+        json: { reason: 'the SDK is regenerated with the new names' },
+      })
+      expect(accepted.status, accepted.text).toBe(201)
+      expect(accepted.body.webhookDeliveries).toBe(2)
+      const sdkChanges = await changes(api, '?profile=sdk')
+      const [sdkEvent] = await eventuallyCount(to('sdk'), 1)
+      const sdk = verifyWebhook(sdkEvent!.body, sdkEvent!.headers[SIGNATURE_HEADER], sdkHook.secret)
+      expect(sdk.type).toBe(ACCEPTANCE_EVENT)
+      expect(sdk.data).toMatchObject({
+        profile: 'sdk',
+        counts: sdkChanges.body.counts,
+        changesUrl: `${sdkChanges.body.revision.url}/changes?profile=sdk`,
+      })
+      expect(sdkChanges.body.counts.breaking).toBeGreaterThan(0)
+      const [, wireEvent] = await eventuallyCount(to('follows'), 2)
+      const wire = verifyWebhook(
+        wireEvent!.body,
+        wireEvent!.headers[SIGNATURE_HEADER],
+        follows.secret,
+      )
+      expect(wire.type).toBe(ACCEPTANCE_EVENT)
+      expect(wire.data).toMatchObject({
+        profile: 'wire',
+        counts: (await changes(api)).body.counts,
+      })
     })
 
     it('publishes the profile parameters and fields in /v1/openapi.json', async () => {
