@@ -102,6 +102,7 @@ describe.each(['sqlite'] as const)('API settings pages (%s)', (kind) => {
     const page = await alice.get(hook)
     expect(page.text).toContain('data-testid="profile">sdk<')
     expect(page.text).toContain('<option value="sdk" selected="">')
+    expect((await alice.get(`${api}/webhooks`)).text).toContain('<td>breaking</td><td>sdk</td>')
 
     const follows = await alice.post(hook, {
       url: `${receiver.origin}/sdk`,

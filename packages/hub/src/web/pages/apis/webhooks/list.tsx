@@ -66,6 +66,7 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
               <th>URL</th>
               <th>State</th>
               <th>Minimum level</th>
+              <th>Diff profile</th>
               <th>Created</th>
               <th>Secret rotated</th>
             </tr>
@@ -83,6 +84,7 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
                   <ActiveBadge active={hook.active} />
                 </td>
                 <td>{hook.minLevel}</td>
+                <td>{hook.profile ?? <span class="muted">the API's</span>}</td>
                 <td>
                   <Time at={hook.createdAt} />
                 </td>
