@@ -778,6 +778,12 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           'send revision events only with a change at this level or above (default: info)',
         ).choices(['breaking', 'warning', 'info']),
       )
+      .addOption(
+        new Option(
+          '--profile <profile>',
+          "judge its revision events as wire or sdk (default: the API's diff profile)",
+        ).choices(['wire', 'sdk']),
+      )
       .option('--inactive', 'add it switched off')
       .addOption(origin())
       .addOption(token())
@@ -790,6 +796,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           flags: ApiFlags & {
             description?: string
             minLevel?: 'breaking' | 'warning' | 'info'
+            profile?: 'wire' | 'sdk'
             inactive?: boolean
           },
         ) => {
@@ -896,7 +903,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
     webhooks
       .command('update')
       .description(
-        "Change a webhook's URL, description, minimum level or state; rotate its secret.",
+        "Change a webhook's URL, description, minimum level, profile or state; rotate its secret.",
       )
       .argument('[api]', API)
       .argument('[webhook]', WEBHOOK_ID)
@@ -907,6 +914,12 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
           '--min-level <level>',
           'send revision events only with a change at this level or above',
         ).choices(['breaking', 'warning', 'info']),
+      )
+      .addOption(
+        new Option(
+          '--profile <profile>',
+          "judge its revision events as wire or sdk; api: the API's diff profile",
+        ).choices(['wire', 'sdk', 'api']),
       )
       .option('--active', 'switch it on')
       .option('--inactive', 'switch it off')
@@ -923,6 +936,7 @@ export function createProgram(io: CommandIO, onExit: (code: ExitCode) => void): 
             url?: string
             description?: string
             minLevel?: 'breaking' | 'warning' | 'info'
+            profile?: 'wire' | 'sdk' | 'api'
             active?: boolean
             inactive?: boolean
             rotateSecret?: boolean

@@ -97,6 +97,7 @@ describe('svc api webhooks update', () => {
       '  description  chat',
       '  active       no',
       '  min level    breaking',
+      "  profile      the API's",
       '',
     ])
     expect(text.stderr).toBe('')
@@ -120,6 +121,24 @@ describe('svc api webhooks update', () => {
       minLevel: 'breaking',
       secretRotatedAt: null,
     })
+  })
+
+  it('--profile sets the profile its events are judged with; api follows the API again', async () => {
+    const { id } = await addHook('https://hooks.example.com/sdk', '--profile', 'sdk')
+    expect(await listed(id)).toMatchObject({ profile: 'sdk' })
+    const text = await hooks(['update', API, id, '--profile', 'wire'])
+    expect(text.code, text.stderr).toBe(0)
+    expect(text.stdout).toContain('  profile      wire\n')
+    expect(await listed(id)).toMatchObject({ profile: 'wire' })
+    expect((await hooks(['update', API, id, '--profile', 'api'])).code).toBe(0)
+    expect(await listed(id)).toMatchObject({ profile: null })
+    const bad = await hooks(['update', API, id, '--profile', 'grpc'])
+    expect(bad.code).toBe(2)
+    expect(recipeLines(bad.stderr).error).toMatch(/--profile.*grpc/)
+    expect(
+      (await hooks(['add', API, 'https://hooks.example.com/x', '--profile', 'api'])).code,
+    ).toBe(2)
+    expect(await listed(id)).toMatchObject({ profile: null })
   })
 
   it('--rotate-secret prints the new secret once, with what it means', async () => {
@@ -151,7 +170,7 @@ describe('svc api webhooks update', () => {
     )
     usageError(
       await hooks(['update', API, id]),
-      'Nothing to change: give --url, --description, --min-level, --active, --inactive or --rotate-secret.',
+      'Nothing to change: give --url, --description, --min-level, --profile, --active, --inactive or --rotate-secret.',
       usage,
     )
     usageError(

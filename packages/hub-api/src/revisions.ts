@@ -1,3 +1,4 @@
+import { DiffProfileSchema } from './apis.js'
 import { z } from './zod.js'
 
 export const ChangeSeveritySchema = z
@@ -67,6 +68,10 @@ export const RevisionSchema = z
     changeCounts: ChangeSeveritySchema.openapi({
       description:
         "The changelog's counts per level against `previousRevisionId`; all 0 for the first revision",
+    }),
+    profile: DiffProfileSchema.openapi({
+      description:
+        "The profile its changelog was computed with: the API's `diffProfile` when it was pushed",
     }),
     acceptance: RevisionAcceptanceSchema.nullable().openapi({
       description:
@@ -194,6 +199,10 @@ export const PushResultSchema = z
     }),
     revision: RevisionSchema,
     previousRevision: RevisionSchema.nullable(),
+    profile: DiffProfileSchema.openapi({
+      description:
+        "The profile `summary` and `counts` were computed with: the push's `profile`, else the API's",
+    }),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
     webhookDeliveries: z.int32().nonnegative().openapi({
@@ -220,6 +229,9 @@ export const RevisionChangesSchema = z
       description:
         'The revision compared with: the one that was latest before `revision`, or `against`; null for a first revision',
     }),
+    profile: DiffProfileSchema.openapi({
+      description: 'The profile the changelog was computed with: `profile` when given',
+    }),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
     changes: z.array(ChangeSchema),
@@ -233,6 +245,9 @@ export const RevisionDiffSchema = z
     against: RevisionSchema.nullable().openapi({
       description:
         'The revision the document was compared with; null when the API has no revisions yet (the changelog is then empty)',
+    }),
+    profile: DiffProfileSchema.openapi({
+      description: "The profile the changelog was computed with: `profile`, else the API's",
     }),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,

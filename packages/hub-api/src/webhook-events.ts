@@ -1,3 +1,4 @@
+import { DiffProfileSchema } from './apis.js'
 import { ChangeSeveritySchema, ChangeSummarySchema, RevisionAcceptanceSchema } from './revisions.js'
 import { z } from './zod.js'
 
@@ -76,11 +77,14 @@ export const RevisionEventDataSchema = z
     api: EventApiSchema,
     revision: EventRevisionSchema,
     previousRevision: EventRevisionSchema,
+    profile: DiffProfileSchema.openapi({
+      description: "The profile `summary` and `counts` were computed with: the webhook's",
+    }),
     summary: ChangeSummarySchema,
     counts: ChangeSeveritySchema,
     changesUrl: z.url().openapi({
       description:
-        'The page listing the changes of `revision` (for a private API, sign in to read it)',
+        'The page listing the changes of `revision` under `profile` (for a private API, sign in to read it)',
     }),
   })
   .openapi('RevisionEventData', {
@@ -94,11 +98,14 @@ export const AcceptanceEventDataSchema = z
     api: EventApiSchema,
     revision: EventRevisionSchema,
     previousRevision: EventRevisionSchema,
+    profile: DiffProfileSchema.openapi({
+      description: "The profile `counts` were computed with: the webhook's",
+    }),
     counts: ChangeSeveritySchema.openapi({ description: 'The changes accepted, per level' }),
     acceptance: RevisionAcceptanceSchema,
     changesUrl: z.url().openapi({
       description:
-        'The page listing the changes of `revision` (for a private API, sign in to read it)',
+        'The page listing the changes of `revision` under `profile` (for a private API, sign in to read it)',
     }),
   })
   .openapi('AcceptanceEventData', {

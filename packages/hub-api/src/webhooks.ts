@@ -1,3 +1,4 @@
+import { DiffProfileSchema } from './apis.js'
 import { CHANGE_LEVELS } from './revisions.js'
 import { ACCEPTANCE_EVENT_TYPE, REVISION_EVENT_TYPE, TEST_EVENT_TYPE } from './webhook-events.js'
 import { z } from './zod.js'
@@ -19,6 +20,10 @@ export const WebhookSchema = z
     description: z.string().nullable(),
     active: z.boolean().openapi({ description: 'Only active webhooks get revision events' }),
     minLevel: WebhookMinLevelSchema,
+    profile: DiffProfileSchema.nullable().openapi({
+      description:
+        "The profile its revision events are judged with (their `summary`, `counts`, and the levels `minLevel` compares); null: the API's `diffProfile`",
+    }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     secretRotatedAt: z.iso

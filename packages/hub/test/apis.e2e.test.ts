@@ -73,6 +73,7 @@ for (const kind of await storeKinds()) {
         sourceUrl: 'https://example.com/openapi.yaml',
         url: `${hub.url.replace('127.0.0.1', 'localhost')}/acme/apis/billing`,
         createdAt: expect.any(String),
+        diffProfile: 'wire',
       })
       const read = await call(v1('/apis/acme/billing'))
       expect(read.status).toBe(200)

@@ -135,6 +135,7 @@ describe.each(await storeKinds())('refetch of an API source (%s)', (kind) => {
         createdBy: 'walt',
       }),
       previousRevision: null,
+      profile: 'wire',
       summary: { diff: false, details: {} },
       counts: { breaking: 0, warning: 0, info: 0 },
       webhookDeliveries: 0,

@@ -198,6 +198,7 @@ for (const kind of await storeKinds()) {
         expect(reply.status, reply.text).toBe(200)
         expect(reply.body).toEqual({
           against: null,
+          profile: 'wire',
           summary: { diff: false, details: {} },
           counts: { breaking: 0, warning: 0, info: 0 },
           changes: [],

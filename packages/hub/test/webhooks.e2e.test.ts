@@ -220,6 +220,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       description: 'Regenerate the SDK',
       active: true,
       minLevel: 'info',
+      profile: null,
       createdAt: expect.any(String),
       updatedAt: reply.body.createdAt,
       secretRotatedAt: null,
@@ -348,6 +349,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       description: null,
       active: true,
       minLevel: 'info',
+      profile: null,
       createdAt: hook.createdAt,
       updatedAt: expect.any(String),
       secretRotatedAt: null,
@@ -515,6 +517,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
       description: null,
       active: true,
       minLevel: 'info',
+      profile: null,
       createdAt: hook.createdAt,
       updatedAt: reply.body.secretRotatedAt,
       secretRotatedAt: expect.any(String),
@@ -796,6 +799,7 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
           },
           revision: revision(changed.body.revision),
           previousRevision: revision(requoted.body.revision),
+          profile: 'wire',
           summary: changed.body.summary,
           counts: changed.body.counts,
           changesUrl: `${changed.body.revision.url}/changes`,
@@ -914,7 +918,15 @@ describe.each(await storeKinds())('webhook management API (%s)', (kind) => {
         ].sort(),
       )
       expect(Object.keys(breakingEvents[0]!.event.data).sort()).toEqual(
-        ['api', 'changesUrl', 'counts', 'previousRevision', 'revision', 'summary'].sort(),
+        [
+          'api',
+          'changesUrl',
+          'counts',
+          'previousRevision',
+          'profile',
+          'revision',
+          'summary',
+        ].sort(),
       )
       expect((breakingEvents[0]!.event.data as any).counts).toEqual(removed.body.counts)
 

@@ -41,6 +41,12 @@ export type ChangeSummary = {
   details: Record<string, ChangeDelta>
 }
 
+/**
+ * Whose breakage the changes are judged for: `wire`, what requests and responses carry; `sdk`,
+ * also the code generated from the description.
+ */
+export type DiffProfile = 'wire' | 'sdk'
+
 /** How many changes there are of each level. */
 export type ChangeSeverity = { breaking: number; warning: number; info: number }
 
@@ -50,9 +56,11 @@ export type RevisionEventData = {
   revision: Revision
   /** The latest revision before `revision`; it may belong to another version of the API. */
   previousRevision: Revision
+  /** The profile `summary` and `counts` were computed with: the webhook's (`wire` or `sdk`). */
+  profile: DiffProfile
   summary: ChangeSummary
   counts: ChangeSeverity
-  /** The page listing the changes of `revision` (for a private API, sign in to read it). */
+  /** The page listing the changes of `revision` under `profile` (for a private API, sign in). */
   changesUrl: string
 }
 
@@ -72,10 +80,12 @@ export type AcceptanceEventData = {
   revision: Revision
   /** The revision its changes are against. */
   previousRevision: Revision
+  /** The profile `counts` were computed with: the webhook's (`wire` or `sdk`). */
+  profile: DiffProfile
   /** The changes accepted, per level. */
   counts: ChangeSeverity
   acceptance: Acceptance
-  /** The page listing the changes of `revision` (for a private API, sign in to read it). */
+  /** The page listing the changes of `revision` under `profile` (for a private API, sign in). */
   changesUrl: string
 }
 

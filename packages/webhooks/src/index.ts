@@ -13,6 +13,7 @@ export {
   type ChangeDelta,
   type ChangeSeverity,
   type ChangeSummary,
+  type DiffProfile,
   type Revision,
   type RevisionEvent,
   type RevisionEventData,

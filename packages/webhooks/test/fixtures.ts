@@ -37,6 +37,7 @@ export const revisionEvent: RevisionEvent = {
       retrievedAt: '2025-06-01T12:00:05.000Z',
       url: 'https://hub.example.com/acme/apis/petstore/revisions/rev_1',
     },
+    profile: 'wire',
     summary: {
       diff: true,
       details: { operations: { added: 1, deleted: 1, modified: 0 } },

@@ -4,6 +4,8 @@ import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 import { now } from '../store/ids.js'
 import type { Store } from '../store/store.js'
 import { enqueueAcceptanceEvent } from '../webhooks/outbox.js'
+import type { AnalysisRequest, DocumentAnalysis } from './document-analysis.js'
+import { revisionChangelog } from './profile-changelog.js'
 import { acceptanceRecord } from './record.js'
 import { findRevision } from './revision-address.js'
 
@@ -17,6 +19,10 @@ export type AcceptRequest = {
   readonly reason: string
   /** `{base_url}`, for the URLs in webhook events. */
   readonly publicUrl: string
+  /** Diffs the revision under a webhook's profile when it was not diffed under it yet. */
+  readonly documents: DocumentAnalysis
+  readonly maxBytes: number
+  readonly analysis: AnalysisRequest
 }
 
 export type AcceptResult = {
@@ -34,10 +40,13 @@ export type AcceptResult = {
  */
 export async function acceptRevision(request: AcceptRequest): Promise<AcceptResult> {
   const { store, caller, api, id, reason } = request
+  await changelogsForWebhooks(request)
   try {
     return await store.transaction(async (tx) => {
       const revision = await findRevision(tx, api, id)
-      if (revision.breaking + revision.warning === 0) throw nothingToAccept(api, revision)
+      const others = await tx.apis.otherCounts(revision.id)
+      if ([revision, ...others].every((counts) => counts.breaking + counts.warning === 0))
+        throw nothingToAccept(api, revision)
       const at = now()
       const standing = await tx.apis.accept({
         revision_id: revision.id,
@@ -67,6 +76,19 @@ export async function acceptRevision(request: AcceptRequest): Promise<AcceptResu
     // PostgreSQL: another acceptance of the revision committed first.
     if (!store.capabilities.isUniqueViolation(error)) throw error
     throw alreadyAccepted(api, await findRevision(store, api, id))
+  }
+}
+
+/**
+ * Makes sure the revision's changelog under each profile its API's webhooks judge with is
+ * stored, so that the acceptance event of each is built in the transaction without a diff.
+ */
+async function changelogsForWebhooks(request: AcceptRequest): Promise<void> {
+  const { store, api } = request
+  const revision = await findRevision(store, api, request.id)
+  const apiProfile = await store.apis.diffProfile(api.id)
+  for (const profile of await store.webhooks.activeProfiles(api.id, apiProfile)) {
+    await revisionChangelog(request, revision, profile, request.analysis)
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type Changelog,
   type ChangelogIssues,
   type DiffPolicy,
+  type DiffProfile,
   type IssueSummary,
   type ParseApiResult,
   type ParseIssue,
@@ -29,7 +30,12 @@ export type AnalysisTask = {
   readonly previous?: { readonly document: Uint8Array; readonly protocol: Protocol }
   /** Conventions the diff applies on top of its rules (`svc diff --policy`); none for a push. */
   readonly policies?: readonly DiffPolicy[]
+  /** The profiles to diff with, each a changelog of its own (the parses are shared); `wire` when none. */
+  readonly profiles?: readonly DiffProfile[]
 }
+
+/** A changelog per profile asked for. */
+export type ProfileChangelogs = { readonly [P in DiffProfile]?: Changelog }
 
 export type Analysis =
   | {
@@ -39,7 +45,7 @@ export type Analysis =
       /** Each issue, with its line and column where the engine finds them cheaply. */
       readonly parseIssues: readonly ParseIssue[]
       /** Absent for an API's first revision. */
-      readonly changelog?: Changelog
+      readonly changelogs?: ProfileChangelogs
     }
   | {
       readonly ok: false
@@ -99,12 +105,16 @@ export default async function analyse(task: AnalysisTask): Promise<Analysis> {
       limits: { maxBytes: Infinity, maxExpandedNodes: Infinity },
     },
   )
-  const changelog = await diffParsed(
-    { parsed: previous, text: previousText },
-    { parsed, text },
-    task.policies?.length ? { policies: new Set(task.policies) } : {},
-  )
-  return { ...found, changelog: withoutPositions(changelog) }
+  const changelogs: { [P in DiffProfile]?: Changelog } = {}
+  for (const profile of task.profiles?.length ? new Set(task.profiles) : ['wire' as const]) {
+    const changelog = await diffParsed(
+      { parsed: previous, text: previousText },
+      { parsed, text },
+      { profile, ...(task.policies?.length ? { policies: new Set(task.policies) } : {}) },
+    )
+    changelogs[profile] = withoutPositions(changelog)
+  }
+  return { ...found, changelogs }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Changelog, IssueSummary, ParseIssue, SourceInfo } from '@svc/engine'
+import type { Changelog, DiffProfile, IssueSummary, ParseIssue, SourceInfo } from '@svc/engine'
 import type { Logger } from 'pino'
 import type { Caller } from '../auth/caller.js'
 import { ApiError } from '../errors/index.js'
@@ -11,19 +11,20 @@ import type { Repos, Store } from '../store/store.js'
 import type { DeliveryNotifier } from '../webhooks/dispatcher.js'
 import { enqueueRevisionEvent } from '../webhooks/outbox.js'
 import type { DocumentAnalysis } from './document-analysis.js'
-import { servedIssues, servedRevisionIssues } from './record.js'
+import { servedRevisionIssues } from './record.js'
 import { oneAtATime } from './one-at-a-time.js'
+import {
+  changelogColumns,
+  FIRST_CHANGELOG,
+  revisionChangelog,
+  storedDocument,
+  storedHead,
+} from './profile-changelog.js'
+import type { ProfileChangelogs } from './document-worker.js'
 import type { PushedDocument } from './pushed-document.js'
 
 /** Pushes that lose the race to another process this many times in a row get 503 (SQLite). */
 const MAX_ATTEMPTS = 10
-
-/** The changelog of an API's first revision: there is nothing to compare it with. */
-export const FIRST_CHANGELOG: Changelog = Object.freeze({
-  summary: { diff: false, details: {} },
-  counts: { breaking: 0, warning: 0, info: 0 },
-  changes: [],
-})
 
 const SERVED_AS = {
   json: 'application/json',
@@ -51,6 +52,8 @@ export type PushRequest = {
   /** The request's: aborts when its client goes away, which ends the analysis. */
   readonly signal?: AbortSignal | undefined
   readonly log?: Logger | undefined
+  /** The profile the answer's changelog (the gate's) is judged with; the API's when not given. */
+  readonly profile?: DiffProfile | undefined
 }
 
 export type PushResult = {
@@ -58,7 +61,9 @@ export type PushResult = {
   readonly created: boolean
   readonly revision: RevisionListing
   readonly previousRevision: RevisionListing | undefined
-  /** The revision's summary and counts (`changes` stay in the store). */
+  /** The profile of `changelog`: the request's, else the API's. */
+  readonly profile: DiffProfile
+  /** The revision's summary and counts under `profile` (`changes` stay in the store). */
   readonly changelog: Pick<Changelog, 'summary' | 'counts'>
   /** Webhook deliveries the new revision queued. */
   readonly deliveries: number
@@ -84,19 +89,22 @@ async function pushInTurn(request: PushRequest): Promise<PushResult> {
   const contentHash = document.sha256
   for (let attempt = 1; ; attempt++) {
     const latest = await store.apis.latestRevision(api.id)
-    if (latest?.content_hash === contentHash) return unchanged(store, latest)
-    const analysed = await analyse(request, latest)
+    if (latest?.content_hash === contentHash) return unchanged(request, latest)
+    const analysed = await analyse(request, latest, await profilesOf(store, request))
     try {
       const result = await store.transaction(async (tx) => {
         await tx.apis.holdForPush(api.id)
         const current = await tx.apis.latestRevision(api.id)
-        if (current?.id === latest?.id) return append(request, tx, analysed)
+        // The API's profile or its webhooks' may have changed since: they are read again here.
+        const profiles = await profilesOf(tx, request)
+        const covered = profiles.all.every((p) => analysed.changelogs[p] || !latest)
+        if (current?.id === latest?.id && covered) return append(request, tx, analysed, profiles)
         if (!store.capabilities.rowLocks) throw new StaleRevisionError('another push landed')
         // Another process pushed meanwhile; the lock keeps a third one out while this diff runs.
         if (current?.content_hash === contentHash) return { unchanged: current }
-        return append(request, tx, await analyse(request, current))
+        return append(request, tx, await analyse(request, current, profiles), profiles)
       })
-      if ('unchanged' in result) return unchanged(store, result.unchanged)
+      if ('unchanged' in result) return unchanged(request, result.unchanged)
       if (result.deliveries > 0) request.deliveries.wake()
       return result
     } catch (error) {
@@ -111,18 +119,38 @@ async function pushInTurn(request: PushRequest): Promise<PushResult> {
   }
 }
 
+/** The profiles a push diffs with: the API's, the gate's, and those of the API's webhooks. */
+type PushProfiles = {
+  /** The API's: the one the revision's own changelog is computed with. */
+  readonly api: DiffProfile
+  /** The request's, else the API's: the one the answer is judged with. */
+  readonly gate: DiffProfile
+  /** Those of its active webhooks, each getting an event judged with its own. */
+  readonly webhooks: readonly DiffProfile[]
+  readonly all: readonly DiffProfile[]
+}
+
+async function profilesOf(store: Repos, request: PushRequest): Promise<PushProfiles> {
+  const api = await store.apis.diffProfile(request.api.id)
+  const gate = request.profile ?? api
+  const webhooks = await store.webhooks.activeProfiles(request.api.id, api)
+  return { api, gate, webhooks, all: [...new Set([api, gate, ...webhooks])] }
+}
+
 /** A document analysed against the revision that was the latest when it was read. */
 type Analysed = {
   readonly latest: RevisionListing | undefined
   readonly source: SourceInfo
   readonly issues: IssueSummary
   readonly parseIssues: readonly ParseIssue[]
-  readonly changelog: Changelog
+  /** Each profile's changelog; none for a first revision. */
+  readonly changelogs: ProfileChangelogs
 }
 
 async function analyse(
   request: PushRequest,
   latest: RevisionListing | undefined,
+  profiles: PushProfiles,
 ): Promise<Analysed> {
   const { store, document } = request
   const analysis = await request.documents.analyse(
@@ -131,12 +159,13 @@ async function analyse(
       protocol: document.protocol,
       maxBytes: request.maxBytes,
       ...(latest ? { previous: await storedDocument(store, latest) } : {}),
+      profiles: profiles.all,
     },
     { caller: request.caller, signal: request.signal, log: request.log },
   )
   if (!analysis.ok) throw notAnApiDescription(analysis.error)
   const { source, issues, parseIssues } = analysis
-  return { latest, source, issues, parseIssues, changelog: analysis.changelog ?? FIRST_CHANGELOG }
+  return { latest, source, issues, parseIssues, changelogs: analysis.changelogs ?? {} }
 }
 
 /**
@@ -144,9 +173,21 @@ async function analyse(
  * together or not at all (`tx` is one transaction), and only within the quotas of the API's
  * owner (413 `quota_exceeded` past one, checked in the same transaction).
  */
-async function append(request: PushRequest, tx: Repos, analysed: Analysed): Promise<PushResult> {
+async function append(
+  request: PushRequest,
+  tx: Repos,
+  analysed: Analysed,
+  profiles: PushProfiles,
+): Promise<PushResult> {
   const { caller, api, document } = request
-  const { latest, source, issues, parseIssues, changelog } = analysed
+  const { latest, source, issues, parseIssues, changelogs } = analysed
+  const under = (profile: DiffProfile): Changelog => {
+    if (!latest) return FIRST_CHANGELOG
+    const changelog = changelogs[profile]
+    if (!changelog) throw new Error(`the push was not diffed under the ${profile} profile`)
+    return changelog
+  }
+  const own = changelogColumns(under(profiles.api), profiles.api)
   const owner = { id: api.account_id, handle: api.owner_handle }
   await chargeStorage(tx, request.quotas, owner, 'revisions', {
     items: 1,
@@ -170,14 +211,15 @@ async function append(request: PushRequest, tx: Repos, analysed: Analysed): Prom
     issue_errors: issues.error,
     issue_warnings: issues.warning,
     issue_debug: issues.debug,
-    summary: JSON.stringify(changelog.summary),
-    breaking: changelog.counts.breaking,
-    warning: changelog.counts.warning,
-    info: changelog.counts.info,
-    changes: JSON.stringify(changelog.changes),
-    changelog_issues: changelog.issues ? JSON.stringify(servedIssues(changelog.issues)) : null,
+    ...own,
     parse_issues: JSON.stringify(servedRevisionIssues(parseIssues)),
   })
+  // The other profiles' changelogs, for the gate and the webhooks to read without a diff.
+  await tx.apis.keepChangelogs(
+    profiles.all
+      .filter((profile) => profile !== profiles.api && latest)
+      .map((profile) => ({ revision_id: row.id, ...changelogColumns(under(profile), profile) })),
+  )
   const {
     changes: _changes,
     changelog_issues: _issues,
@@ -195,31 +237,56 @@ async function append(request: PushRequest, tx: Repos, analysed: Analysed): Prom
     ? await enqueueRevisionEvent(tx, {
         publicUrl: request.publicUrl,
         api,
+        apiProfile: profiles.api,
         revision,
         previous: latest,
-        changelog,
+        changelogs: Object.fromEntries(profiles.webhooks.map((p) => [p, under(p)])),
         at,
       })
     : 0
-  return { created: true, revision, previousRevision: latest, changelog, deliveries }
+  return {
+    created: true,
+    revision,
+    previousRevision: latest,
+    profile: profiles.gate,
+    changelog: under(profiles.gate),
+    deliveries,
+  }
 }
 
-/** The answer to a push of the latest revision's own bytes: nothing new is stored. */
-async function unchanged(store: Store, latest: RevisionListing): Promise<PushResult> {
+/**
+ * The answer to a push of the latest revision's own bytes: nothing new is stored, but the
+ * revision's changelog under the gate's profile is, when it was diffed under another only.
+ */
+async function unchanged(request: PushRequest, latest: RevisionListing): Promise<PushResult> {
+  const { store } = request
   const previous = latest.previous_revision_id
     ? await store.apis.revision(latest.api_id, latest.previous_revision_id)
     : undefined
+  const profile = request.profile ?? (await store.apis.diffProfile(request.api.id))
+  const changelog =
+    profile === latest.profile
+      ? stored(latest)
+      : storedHead(
+          await revisionChangelog(
+            { store, documents: request.documents, maxBytes: request.maxBytes },
+            latest,
+            profile,
+            { caller: request.caller, signal: request.signal, log: request.log },
+          ),
+        )
   return {
     created: false,
     revision: latest,
     previousRevision: previous,
-    changelog: stored(latest),
+    profile,
+    changelog,
     deliveries: 0,
   }
 }
 
 /** The summary and counts a revision was stored with. */
-export function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'counts'> {
+function stored(row: RevisionListing): Pick<Changelog, 'summary' | 'counts'> {
   return {
     summary: JSON.parse(row.summary) as Changelog['summary'],
     counts: { breaking: row.breaking, warning: row.warning, info: row.info },
@@ -242,11 +309,4 @@ export function notAnApiDescription(error: {
       ...(error.column === undefined ? {} : { column: error.column }),
     },
   )
-}
-
-/** A stored revision's document, to diff the pushed one against. */
-export async function storedDocument(store: Repos, revision: RevisionListing) {
-  const bytes = await store.blobs.get(revision.content_hash)
-  if (!bytes) throw new Error(`the document ${revision.content_hash} of ${revision.id} is missing`)
-  return { document: bytes, protocol: revision.protocol }
 }

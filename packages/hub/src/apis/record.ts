@@ -47,6 +47,7 @@ export function apiRecord(row: ApiWithOwner, publicUrl: string): ApiRecord {
     sourceUrl: row.source_url,
     url: `${publicUrl}/${encodeURIComponent(row.owner_handle)}/apis/${encodeURIComponent(row.slug)}`,
     createdAt: row.created_at,
+    diffProfile: row.diff_profile,
   }
 }
 
@@ -80,6 +81,7 @@ export function revisionRecord(
       debug: row.issue_debug,
     },
     changeCounts: { breaking: row.breaking, warning: row.warning, info: row.info },
+    profile: row.profile,
     acceptance: acceptanceRecord(row),
   }
 }

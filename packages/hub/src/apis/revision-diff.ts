@@ -1,8 +1,9 @@
-import type { Changelog, DiffPolicy } from '@svc/engine'
+import type { Changelog, DiffPolicy, DiffProfile } from '@svc/engine'
 import type { RevisionListing } from '../store/apis-repo.js'
 import type { Repos } from '../store/store.js'
 import type { AnalysisRequest, DocumentAnalysis } from './document-analysis.js'
-import { FIRST_CHANGELOG, notAnApiDescription, storedDocument } from './push.js'
+import { FIRST_CHANGELOG, storedDocument } from './profile-changelog.js'
+import { notAnApiDescription } from './push.js'
 import type { PushedDocument } from './pushed-document.js'
 
 export type RevisionDiffRequest = AnalysisRequest & {
@@ -15,6 +16,7 @@ export type RevisionDiffRequest = AnalysisRequest & {
   /** The largest document accepted, as for a push. */
   readonly maxBytes: number
   readonly policies: readonly DiffPolicy[]
+  readonly profile: DiffProfile
 }
 
 /**
@@ -33,9 +35,10 @@ export async function diffWithRevision(request: RevisionDiffRequest): Promise<Ch
       maxBytes: request.maxBytes,
       ...(against ? { previous: await storedDocument(request.store, against) } : {}),
       ...(request.policies.length > 0 ? { policies: request.policies } : {}),
+      profiles: [request.profile],
     },
     request,
   )
   if (!analysis.ok) throw notAnApiDescription(analysis.error)
-  return analysis.changelog ?? FIRST_CHANGELOG
+  return analysis.changelogs?.[request.profile] ?? FIRST_CHANGELOG
 }

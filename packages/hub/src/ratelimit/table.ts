@@ -67,6 +67,7 @@ export const DEFAULT_RATE_LIMITS: readonly RouteLimit[] = Object.freeze(
       ['POST', '/v1/apis', WRITE],
       ['GET', '/v1/apis', READ],
       ['GET', API, READ],
+      ['PATCH', API, WRITE],
       ['POST', `${API}/revisions`, UPLOAD],
       ['POST', `${API}/refetch`, OUTBOUND],
       ['GET', `${API}/revisions`, READ],

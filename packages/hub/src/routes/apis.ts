@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { ApiListSchema, ApiSchema } from '@svc/hub-api'
-import { API_READ_SCOPES, readableApi } from '../apis/api-access.js'
+import { ApiListSchema, ApiSchema, DiffProfileSchema } from '@svc/hub-api'
+import { API_READ_SCOPES, readableApi, writableApi } from '../apis/api-access.js'
 import { apiRecord } from '../apis/record.js'
 import { accountOrThrow, requireAccess } from '../auth/access.js'
 import { ApiError } from '../errors/index.js'
@@ -31,6 +31,15 @@ const CreateApiSchema = z
       .optional(),
   })
   .openapi('CreateApi')
+
+const UpdateApiSchema = z
+  .strictObject({
+    diffProfile: DiffProfileSchema.optional().openapi({
+      description:
+        "The profile the API's next revisions are diffed with; revisions stored already keep their changelogs",
+    }),
+  })
+  .openapi('UpdateApi')
 
 const ApiCursorShape = z.tuple([z.iso.datetime(), z.string()])
 
@@ -147,5 +156,39 @@ apis.openapi(
     const { store, config } = c.get('hub')
     const api = await readableApi(store, c.get('caller'), owner, slug)
     return c.json(apiRecord(api, config.publicUrl), 200)
+  },
+)
+
+apis.openapi(
+  createRoute({
+    method: 'patch',
+    path: '/{owner}/{slug}',
+    tags: ['apis'],
+    summary: "Change an API's settings",
+    description:
+      'Sets the fields given; the others stay. `diffProfile` is the profile the changelogs of the ' +
+      'revisions pushed from now on are computed with, and the default of `…/diff`, of a push’s ' +
+      'gate and of the webhooks that follow the API. Needs write access on the owner and a token ' +
+      'with `write:apis`.',
+    security: BEARER,
+    middleware: [needs('write:apis'), jsonBodyLimit] as const,
+    request: {
+      params: z.object({ owner: AccountParam, slug: SlugParam }),
+      body: { required: true, content: { 'application/json': { schema: UpdateApiSchema } } },
+    },
+    responses: {
+      200: { description: 'The API', content: { 'application/json': { schema: ApiSchema } } },
+      ...errorResponses(400, 401, 403, 404, 415, 422),
+    },
+  }),
+  async (c) => {
+    const caller = requireCaller(c)
+    const { owner, slug } = c.req.valid('param')
+    const body = c.req.valid('json')
+    const { store, config } = c.get('hub')
+    const api = await writableApi(store, caller, owner, slug)
+    if (body.diffProfile === undefined) return c.json(apiRecord(api, config.publicUrl), 200)
+    await store.apis.setDiffProfile(api.id, body.diffProfile)
+    return c.json(apiRecord({ ...api, diff_profile: body.diffProfile }, config.publicUrl), 200)
   },
 )

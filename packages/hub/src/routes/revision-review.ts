@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { AcceptanceResultSchema, RevisionDiffSchema } from '@svc/hub-api'
+import { AcceptanceResultSchema, DiffProfileSchema, RevisionDiffSchema } from '@svc/hub-api'
 import { DIFF_POLICIES, type DiffPolicy } from '@svc/engine'
 import { acceptRevision, withdrawAcceptance } from '../apis/acceptance.js'
 import { readableApi, writableApi } from '../apis/api-access.js'
@@ -32,6 +32,10 @@ const DiffQuery = z.object({
       description: `Conventions to apply on top of the rules, as \`svc diff --policy\`: ${DIFF_POLICIES.join(', ')} (repeat the parameter, or give a comma list)`,
       example: 'sunset,version',
     }),
+  profile: DiffProfileSchema.optional().openapi({
+    description:
+      "Whose breakage to judge, as `svc diff --profile`: `wire` or `sdk`; the API's `diffProfile` when not given",
+  }),
 })
 
 const AcceptanceBody = z
@@ -54,8 +58,9 @@ revisionReview.openapi(
     summary: 'Diff a document against a stored revision, storing nothing',
     description:
       'The body is a document as for a push (raw, or the JSON envelope `{document}`; labels are ' +
-      'ignored), compared with `against` (the latest revision by default): the changelog is the ' +
-      'one a push of the document would store against that revision, but nothing is stored, ' +
+      'ignored), compared with `against` (the latest revision by default) under `profile` (the ' +
+      'API’s `diffProfile` by default): the changelog is the one a push of the document would ' +
+      'store against that revision, but nothing is stored, ' +
       'charged or sent. An API without revisions answers `against: null` and an empty changelog. ' +
       'Read access suffices: a public API can be diffed without a token (its body is then ' +
       'limited to 64 KiB), a private one needs `read` or `write:apis`. The document is read and ' +
@@ -88,6 +93,7 @@ revisionReview.openapi(
         ? await store.apis.latestRevision(api.id)
         : await findRevision(store, api, against)
     const policies = [query.policy ?? []].flat().flatMap((list) => list.split(',') as DiffPolicy[])
+    const profile = query.profile ?? api.diff_profile
     const diff = async () =>
       diffWithRevision({
         store,
@@ -96,6 +102,7 @@ revisionReview.openapi(
         against: revision,
         maxBytes: config.documentBytes,
         policies: [...new Set(policies)],
+        profile,
         caller,
         signal: c.req.raw.signal,
         log: c.get('log'),
@@ -105,6 +112,7 @@ revisionReview.openapi(
     return c.json(
       {
         against: revision ? revisionRecord(revision, api, config.publicUrl) : null,
+        profile,
         ...servedChangelog(changelog),
       },
       200,
@@ -135,7 +143,7 @@ revisionReview.openapi(
         description: 'The acceptance, and the revision that now carries it',
         content: { 'application/json': { schema: AcceptanceResultSchema } },
       },
-      ...errorResponses(400, 401, 403, 404, 409, 415, 422, 503),
+      ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429, 503),
     },
   }),
   async (c) => {
@@ -151,6 +159,9 @@ revisionReview.openapi(
       id,
       reason,
       publicUrl: hub.config.publicUrl,
+      documents: hub.documents,
+      maxBytes: hub.config.documentBytes,
+      analysis: { caller, signal: c.req.raw.signal, log: c.get('log') },
     })
     if (deliveries > 0) hub.deliveries.wake()
     const record = revisionRecord(revision, api, hub.config.publicUrl)

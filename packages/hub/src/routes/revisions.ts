@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import {
+  DiffProfileSchema,
   ISSUE_LEVELS,
   PushResultSchema,
   RevisionChangesSchema,
@@ -8,8 +9,10 @@ import {
   RevisionSchema,
   type RevisionIssue,
 } from '@svc/hub-api'
+import type { DiffProfile } from '@svc/engine'
 import { readableApi, writableApi } from '../apis/api-access.js'
-import { pushRevision, stored, type PushResult } from '../apis/push.js'
+import { revisionChangelog } from '../apis/profile-changelog.js'
+import { pushRevision, type PushResult } from '../apis/push.js'
 import { refetchRevision } from '../apis/refetch.js'
 import { requestServices } from '../outbound/request-guard.js'
 import {
@@ -63,6 +66,10 @@ revisions.openapi(
       query: z.object({
         version: VersionLabel.optional().openapi({ description: "The publisher's version label" }),
         publishedAt: PublishedAt.optional().openapi({ description: "The publisher's timestamp" }),
+        profile: DiffProfileSchema.optional().openapi({
+          description:
+            "The profile the answer's `summary` and `counts` (the gate of `svc api push --fail-on`) are judged with; the API's `diffProfile` when not given. The revision's own changelog is the API's profile's; this one is kept beside it (`…/changes?profile=`).",
+        }),
       }),
       body: DOCUMENT_BODY,
     },
@@ -99,6 +106,7 @@ revisions.openapi(
         signal: c.req.raw.signal,
         log: c.get('log'),
         quotas: config.quotas.storage,
+        profile: query.profile,
       }),
     )
     const body = pushBody(result, api, config.publicUrl)
@@ -251,10 +259,10 @@ revisions.openapi(
     summary:
       "A revision's changelog against the revision that was latest before it, or against any other",
     description:
-      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents. ' +
+      '`summary`, `counts`, `changes` and, when either document has parse errors, `issues` are what `svc diff --json` prints for the two documents, under `profile` (the revision’s own, the API’s `diffProfile` when it was pushed, by default). ' +
       'With `against`, the changelog is from that revision to this one (older or newer), computed as `POST …/diff` computes it and not stored; ' +
       '`previousRevision` is then the revision compared with. ' +
-      ANALYSIS_NOTE,
+      'A changelog under another profile is kept with the revision when a push or a webhook asked for it; otherwise the two documents are diffed again under it, once (as a push is: 429 `queue_full`, 422 `document_too_complex`), and kept.',
     security: OPTIONAL_BEARER,
     request: {
       params: RevisionParams,
@@ -263,6 +271,9 @@ revisions.openapi(
           description:
             'The revision to compare with instead of the one before: its id (`rev_…`), its sequence number (`5`), or `latest`',
           example: '1',
+        }),
+        profile: DiffProfileSchema.optional().openapi({
+          description: "The changelog's profile, `wire` or `sdk`; the revision's own by default",
         }),
       }),
     },
@@ -280,9 +291,10 @@ revisions.openapi(
     const hub = c.get('hub')
     const { store, config } = hub
     const query = c.req.valid('query')
+    const profile = query.profile ?? revision.profile
     const against = query.against ? await findRevision(store, api, query.against) : undefined
     if (against && against.id !== revision.previous_revision_id) {
-      const changelog = await compareRevisions(hub, revision, against, {
+      const changelog = await compareRevisions(hub, revision, against, profile, {
         caller: c.get('caller'),
         signal: c.req.raw.signal,
         log: c.get('log'),
@@ -291,6 +303,7 @@ revisions.openapi(
         {
           revision: revisionRecord(revision, api, config.publicUrl),
           previousRevision: revisionRecord(against, api, config.publicUrl),
+          profile,
           ...servedChangelog(changelog),
         },
         200,
@@ -299,10 +312,12 @@ revisions.openapi(
     const previous = revision.previous_revision_id
       ? await store.apis.revision(api.id, revision.previous_revision_id)
       : undefined
-    const [changes, issues] = await Promise.all([
-      store.apis.changes(revision.id),
-      store.apis.changelogIssues(revision.id),
-    ])
+    const changelog = await revisionChangelog(
+      { store, documents: hub.documents, maxBytes: config.documentBytes },
+      revision,
+      profile,
+      { caller: c.get('caller'), signal: c.req.raw.signal, log: c.get('log') },
+    )
     const record = (row: typeof revision) =>
       JSON.stringify(revisionRecord(row, api, config.publicUrl))
     // The stored summary and changes are JSON already: spliced in, not parsed and rewritten,
@@ -310,10 +325,11 @@ revisions.openapi(
     const body =
       `{"revision":${record(revision)},` +
       `"previousRevision":${previous ? record(previous) : 'null'},` +
-      `"summary":${revision.summary},` +
-      `"counts":${JSON.stringify(stored(revision).counts)},` +
-      `"changes":${changes ?? '[]'}` +
-      (issues ? `,"issues":${issues}}` : '}')
+      `"profile":${JSON.stringify(changelog.profile)},` +
+      `"summary":${changelog.summary},` +
+      `"counts":${JSON.stringify({ breaking: changelog.breaking, warning: changelog.warning, info: changelog.info })},` +
+      `"changes":${changelog.changes}` +
+      (changelog.changelog_issues ? `,"issues":${changelog.changelog_issues}}` : '}')
     // Typed routes expect c.json(); this is the same JSON, already text.
     return c.body(body, 200, { 'Content-Type': 'application/json' }) as never
   },
@@ -388,6 +404,7 @@ async function compareRevisions(
   hub: HubServices,
   revision: RevisionListing,
   against: RevisionListing,
+  profile: DiffProfile,
   request: AnalysisRequest,
 ) {
   const data = await hub.store.blobs.get(revision.content_hash)
@@ -402,6 +419,7 @@ async function compareRevisions(
       // Both documents were accepted once; a lower limit since must not refuse them now.
       maxBytes: Math.max(hub.config.documentBytes, data.byteLength, against.size),
       policies: [],
+      profile,
     })
   return request.caller ? hub.documents.admitted(request.caller, diff) : diff()
 }
@@ -444,6 +462,7 @@ function pushBody(
     previousRevision: result.previousRevision
       ? revisionRecord(result.previousRevision, api, publicUrl)
       : null,
+    profile: result.profile,
     summary: result.changelog.summary,
     counts: result.changelog.counts,
     webhookDeliveries: result.deliveries,

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import {
   DeliverySchema,
+  DiffProfileSchema,
   WebhookListSchema,
   WebhookMinLevelSchema,
   WebhookSchema,
@@ -45,6 +46,10 @@ const WebhookUrl = z.string().min(1).max(2048).openapi({
   example: 'https://example.com/hooks/svc',
 })
 const Description = PlainText(500).nullable()
+const WebhookProfile = DiffProfileSchema.nullable().openapi({
+  description:
+    "The profile its revision events are judged with, `wire` or `sdk`; null or not given: the API's `diffProfile`, whatever it is then",
+})
 
 const CreateWebhookSchema = z
   .strictObject({
@@ -52,6 +57,7 @@ const CreateWebhookSchema = z
     description: Description.optional(),
     active: z.boolean().default(true),
     minLevel: WebhookMinLevelSchema.default('info').openapi({ default: 'info' }),
+    profile: WebhookProfile.optional(),
   })
   .openapi('CreateWebhook')
 
@@ -61,6 +67,7 @@ const UpdateWebhookSchema = z
     description: Description.optional(),
     active: z.boolean().optional(),
     minLevel: WebhookMinLevelSchema.optional(),
+    profile: WebhookProfile.optional(),
   })
   .openapi('UpdateWebhook')
 
@@ -108,6 +115,7 @@ webhooks.openapi(
         description: body.description ?? null,
         active: body.active,
         min_level: body.minLevel,
+        profile: body.profile ?? null,
         secret: newSecret(WEBHOOK_SECRET_PREFIX),
         created_by: requireCaller(c).userId,
       },
@@ -191,11 +199,11 @@ webhooks.openapi(
     method: 'patch',
     path: '/{owner}/{slug}/webhooks/{id}',
     tags: ['webhooks'],
-    summary: "Change a webhook's url, description, active flag or minimum level",
+    summary: "Change a webhook's url, description, active flag, minimum level or profile",
     description:
       'A new `url` applies to every later attempt, retries of earlier events included. Switching a ' +
       'webhook off fails its pending deliveries when they come due (recover them later). A new ' +
-      '`minLevel` applies to later revisions; deliveries already queued are kept.',
+      '`minLevel` or `profile` applies to later revisions; deliveries already queued are kept.',
     security: BEARER,
     middleware: [MANAGE, jsonBodyLimit] as const,
     request: {
@@ -225,6 +233,7 @@ webhooks.openapi(
         ...(body.description === undefined ? {} : { description: body.description }),
         ...(body.active === undefined ? {} : { active: body.active }),
         ...(body.minLevel === undefined ? {} : { min_level: body.minLevel }),
+        ...(body.profile === undefined ? {} : { profile: body.profile }),
       },
       now(),
     )

@@ -384,7 +384,7 @@ function newApi(
   owner: AccountRow,
   slug: string,
   visibility: 'public' | 'private' = 'private',
-): Omit<ApiRow, 'id' | 'created_at'> {
+): Omit<ApiRow, 'id' | 'created_at' | 'diff_profile'> {
   return { account_id: owner.id, slug, name: slug, visibility, source_url: null }
 }
 

@@ -4,7 +4,15 @@ import type { DialectCapabilities } from './dialect.js'
 import { newId, now } from './ids.js'
 import { pastKeyset } from './keyset.js'
 import { readableBy } from './readable-by.js'
-import type { ApiRow, Database, NewRevision, RevisionAcceptanceRow, RevisionRow } from './schema.js'
+import type {
+  ApiRow,
+  Database,
+  DiffProfileName,
+  NewRevision,
+  RevisionAcceptanceRow,
+  RevisionChangelogRow,
+  RevisionRow,
+} from './schema.js'
 
 export type ApiWithOwner = ApiRow & { owner_handle: string }
 
@@ -48,10 +56,13 @@ export class ApisRepo {
     private readonly capabilities: DialectCapabilities,
   ) {}
 
-  async create(api: Omit<ApiRow, 'id' | 'created_at'>): Promise<ApiRow> {
-    const row: ApiRow = { id: newId('api'), created_at: now(), ...api }
+  async create(
+    api: Omit<ApiRow, 'id' | 'created_at' | 'diff_profile'> & { diff_profile?: DiffProfileName },
+  ): Promise<ApiRow> {
+    // The column's default when no profile is given, as for an API made before it existed.
+    const row = { id: newId('api'), created_at: now(), ...api }
     await this.db.insertInto('apis').values(row).execute()
-    return row
+    return { diff_profile: 'wire', ...row }
   }
 
   find(ownerHandle: string, slug: string): Promise<ApiWithOwner | undefined> {
@@ -94,6 +105,34 @@ export class ApisRepo {
       )
     }
     return select.orderBy('apis.created_at').orderBy('apis.id').limit(query.limit).execute()
+  }
+
+  /** The profile the API's revisions are diffed with now. */
+  async diffProfile(apiId: string): Promise<DiffProfileName> {
+    const row = await this.db
+      .selectFrom('apis')
+      .select('diff_profile')
+      .where('id', '=', apiId)
+      .executeTakeFirstOrThrow()
+    return row.diff_profile
+  }
+
+  /** The counts of a revision's changelogs stored under other profiles than its own. */
+  otherCounts(revisionId: string) {
+    return this.db
+      .selectFrom('revision_changelogs')
+      .select(['profile', 'breaking', 'warning', 'info'])
+      .where('revision_id', '=', revisionId)
+      .execute()
+  }
+
+  /** Sets the profile the API's revisions are diffed with from now on. */
+  async setDiffProfile(apiId: string, profile: DiffProfileName): Promise<void> {
+    await this.db
+      .updateTable('apis')
+      .set({ diff_profile: profile })
+      .where('id', '=', apiId)
+      .execute()
   }
 
   /** A page of the API's revisions, newest first, starting below `beforeSeq` when given. */
@@ -172,6 +211,53 @@ export class ApisRepo {
     return row?.parse_issues
   }
 
+  /**
+   * A revision's changelog under `profile`: its own when it was computed with that profile, else
+   * one stored beside it (`revision_changelogs`); undefined when there is none.
+   */
+  async changelogUnder(
+    revisionId: string,
+    profile: DiffProfileName,
+  ): Promise<Omit<RevisionChangelogRow, 'revision_id'> | undefined> {
+    const columns = [
+      'profile',
+      'summary',
+      'breaking',
+      'warning',
+      'info',
+      'changes',
+      'changelog_issues',
+    ] as const
+    const own = await this.db
+      .selectFrom('revisions')
+      .select(columns)
+      .where('id', '=', revisionId)
+      .where('profile', '=', profile)
+      .executeTakeFirst()
+    return (
+      own ??
+      this.db
+        .selectFrom('revision_changelogs')
+        .select(columns)
+        .where('revision_id', '=', revisionId)
+        .where('profile', '=', profile)
+        .executeTakeFirst()
+    )
+  }
+
+  /**
+   * Stores changelogs of a revision under other profiles than its own. One already stored for a
+   * revision and profile stays (two readers that computed it at once computed the same).
+   */
+  async keepChangelogs(rows: readonly RevisionChangelogRow[]): Promise<void> {
+    if (rows.length === 0) return
+    await this.db
+      .insertInto('revision_changelogs')
+      .values([...rows])
+      .onConflict((oc) => oc.columns(['revision_id', 'profile']).doNothing())
+      .execute()
+  }
+
   /** Keeps the parse issues of a revision stored before they were kept (JSON text). */
   async keepParseIssues(revisionId: string, issues: string): Promise<void> {
     await this.db
@@ -222,6 +308,7 @@ export class ApisRepo {
       previous_revision_id: fields.previous_revision_id ?? null,
       changelog_issues: fields.changelog_issues ?? null,
       parse_issues: fields.parse_issues ?? null,
+      profile: fields.profile ?? 'wire',
     }
     try {
       await this.db.insertInto('revisions').values(row).execute()
@@ -291,6 +378,7 @@ export class ApisRepo {
         'revisions.breaking',
         'revisions.warning',
         'revisions.info',
+        'revisions.profile',
         'accounts.handle as created_by_handle',
         'acceptor.handle as accepted_by_handle',
         'revision_acceptances.accepted_at',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { undoDiffProfiles } from './diff-profiles.case.js'
 import { revisionRow } from './apis-repo.case.js'
 import { seed } from './deployments-repo.case.js'
 import type { RunOutcome } from './deployments-repo.js'
@@ -277,6 +278,7 @@ export function runQuotaStoreTests(current: () => { store: Store; options: Store
       for (const column of ['artifact_count', 'artifact_bytes', 'artifacts_pruned_at']) {
         await db.schema.alterTable('runs').dropColumn(column).execute()
       }
+      await undoDiffProfiles(store)
       await sql`delete from kysely_migration where name >= '0013'`.execute(db)
       await store.migrate()
       expect(await store.usage.usage(alice.id)).toEqual({

@@ -16,6 +16,7 @@ export type Database = {
   apis: ApisTable
   revisions: RevisionsTable
   revision_acceptances: RevisionAcceptancesTable
+  revision_changelogs: RevisionChangelogsTable
   projects: ProjectsTable
   project_base_files: ProjectBaseFilesTable
   webhooks: WebhooksTable
@@ -128,7 +129,12 @@ export type ApisTable = {
   visibility: 'public' | 'private'
   source_url: string | null
   created_at: string
+  /** The profile its revisions' changelogs are computed with. */
+  diff_profile: Generated<DiffProfileName>
 }
+
+/** Whose breakage a diff judges (`DIFF_PROFILES` of `@svc/engine`). */
+export type DiffProfileName = 'wire' | 'sdk'
 
 export type RevisionOrigin = 'push' | 'refetch'
 
@@ -175,6 +181,24 @@ export type RevisionsTable = {
   changelog_issues: string | null
   /** JSON: the document's parse issues, every level, as the engine reported them; null when not kept. */
   parse_issues: string | null
+  /** The profile `summary`, the counts, `changes` and `changelog_issues` were computed with. */
+  profile: Generated<DiffProfileName>
+}
+
+/**
+ * A revision's changelog under another profile than the revision's own, computed with it (for a
+ * push's `?profile=` or a webhook's profile) or when first asked for; the columns are the
+ * revision's changelog columns.
+ */
+export type RevisionChangelogsTable = {
+  revision_id: string
+  profile: DiffProfileName
+  summary: string
+  breaking: number
+  warning: number
+  info: number
+  changes: string
+  changelog_issues: string | null
 }
 
 /**
@@ -220,6 +244,8 @@ export type WebhooksTable = {
   active: number
   /** The least change level a revision must have for its event to be sent here (`info`: any). */
   min_level: Generated<WebhookMinLevel>
+  /** The profile its revision events are judged with; null: the API's `diff_profile`. */
+  profile: DiffProfileName | null
   /** `whsec_…`, kept as is because every attempt is signed with it. */
   secret: string
   secret_rotated_at: string | null
@@ -480,6 +506,7 @@ export type NewStackVersion = Insertable<StackVersionsTable>
 export type ApiRow = Selectable<ApisTable>
 export type RevisionRow = Selectable<RevisionsTable>
 export type RevisionAcceptanceRow = Selectable<RevisionAcceptancesTable>
+export type RevisionChangelogRow = Selectable<RevisionChangelogsTable>
 export type NewRevision = Insertable<RevisionsTable>
 export type ProjectRow = Selectable<ProjectsTable>
 export type WebhookRow = Selectable<WebhooksTable>

@@ -7,6 +7,7 @@ import { runApisRepoTests } from './apis-repo.case.js'
 import { runRateLimitsRepoTests } from './rate-limits-repo.case.js'
 import { runCreditsRepoTests } from './credits-repo.case.js'
 import { runWebhooksRepoTests } from './webhooks-repo.case.js'
+import { runDiffProfileTests } from './diff-profiles.case.js'
 import { runLibrariesRepoTests } from './libraries-repo.case.js'
 import { runDeploymentsRepoTests } from './deployments-repo.case.js'
 import { runQuotaStoreTests } from './quotas.case.js'
@@ -797,6 +798,10 @@ export function runStoreTests({ kind, newStore, emptyStore = newStore }: StoreCa
 
   describe('webhooks and deliveries', () => {
     runWebhooksRepoTests(() => store)
+  })
+
+  describe('diff profiles', () => {
+    runDiffProfileTests(() => store)
   })
 
   describe('rate-limit overrides', () => {

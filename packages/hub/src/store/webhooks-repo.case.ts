@@ -1,8 +1,13 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { undoDiffProfiles } from './diff-profiles.case.js'
 import type { Completion } from './deliveries-repo.js'
 import type { WebhookEventRow } from './schema.js'
 import type { Store } from './store.js'
+import type { ProfileAudience } from './webhooks-repo.js'
+
+/** Webhooks that follow an API diffed under `wire`. */
+const WIRE: ProfileAudience = { profile: 'wire', apiProfile: 'wire' }
 
 /**
  * The storage contract of webhooks and their delivery queue, part of `runStoreTests`
@@ -101,7 +106,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
       const updated = await store.webhooks.update(api.id, first!.id, { active: false }, at(5))
       expect(updated).toMatchObject({ active: 0, url: first!.url, updated_at: at(5) })
       // Only the active one gets a delivery of an event.
-      expect(await store.webhooks.enqueueForActive(event(api.id), ['info'])).toBe(1)
+      expect(await store.webhooks.enqueueForActive(event(api.id), ['info'], WIRE)).toBe(1)
       const queued = await store.kysely.selectFrom('webhook_deliveries').selectAll().execute()
       expect(queued).toMatchObject([
         {
@@ -119,7 +124,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
       ])
       expect(queued[0]!.id).toMatch(/^dlv_[0-9a-f]{24}$/)
       await store.webhooks.update(api.id, second!.id, { active: false }, at(5))
-      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_2'), ['info'])).toBe(0)
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_2'), ['info'], WIRE)).toBe(0)
       expect(await store.kysely.selectFrom('webhook_events').select('id').execute()).toEqual([
         { id: 'evt_1' },
       ])
@@ -189,20 +194,26 @@ export function runWebhooksRepoTests(current: () => Store): void {
         )
           .map((d) => d.webhook_id)
           .sort()
-      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_info'), ['info'])).toBe(2)
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_info'), ['info'], WIRE)).toBe(
+        2,
+      )
       expect(await receivers('evt_info')).toEqual([info!.id, 'whk_000000000000000000000000'].sort())
       expect(
-        await store.webhooks.enqueueForActive(event(api.id, 'evt_warning'), ['info', 'warning']),
+        await store.webhooks.enqueueForActive(
+          event(api.id, 'evt_warning'),
+          ['info', 'warning'],
+          WIRE,
+        ),
       ).toBe(3)
       expect(await receivers('evt_warning')).toEqual(
         [info!.id, warning!.id, 'whk_000000000000000000000000'].sort(),
       )
       expect(
-        await store.webhooks.enqueueForActive(event(api.id, 'evt_breaking'), [
-          'info',
-          'warning',
-          'breaking',
-        ]),
+        await store.webhooks.enqueueForActive(
+          event(api.id, 'evt_breaking'),
+          ['info', 'warning', 'breaking'],
+          WIRE,
+        ),
       ).toBe(5)
       // No webhook admits it: neither the event nor a delivery is stored.
       await store.webhooks.update(api.id, info!.id, { active: false }, at(2))
@@ -212,7 +223,9 @@ export function runWebhooksRepoTests(current: () => Store): void {
         { min_level: 'breaking' },
         at(2),
       )
-      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_none'), ['info'])).toBe(0)
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_none'), ['info'], WIRE)).toBe(
+        0,
+      )
       expect(
         await store.kysely
           .selectFrom('webhook_events')
@@ -220,7 +233,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
           .where('id', '=', 'evt_none')
           .execute(),
       ).toEqual([])
-      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_empty'), [])).toBe(0)
+      expect(await store.webhooks.enqueueForActive(event(api.id, 'evt_empty'), [], WIRE)).toBe(0)
     })
 
     it('the minimum-level migration gives the webhooks that existed before it info', async () => {
@@ -230,6 +243,7 @@ export function runWebhooksRepoTests(current: () => Store): void {
       await store.kysely.schema.alterTable('webhooks').dropColumn('min_level').execute()
       await store.kysely.schema.alterTable('revisions').dropColumn('changelog_issues').execute()
       await store.kysely.schema.alterTable('revisions').dropColumn('parse_issues').execute()
+      await undoDiffProfiles(store)
       await sql`delete from kysely_migration where name > '0008'`.execute(store.kysely)
       const alice = await store.accounts.create('alice', 'user')
       const api = await store.apis.create({

@@ -1,8 +1,14 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely'
 import type { DialectCapabilities } from './dialect.js'
 import { newId } from './ids.js'
 import { pastKeyset } from './keyset.js'
-import type { Database, WebhookEventRow, WebhookMinLevel, WebhookRow } from './schema.js'
+import type {
+  Database,
+  DiffProfileName,
+  WebhookEventRow,
+  WebhookMinLevel,
+  WebhookRow,
+} from './schema.js'
 
 export type NewWebhook = Pick<
   WebhookRow,
@@ -11,6 +17,8 @@ export type NewWebhook = Pick<
   readonly active: boolean
   /** `info` when not given: every revision event. */
   readonly min_level?: WebhookMinLevel
+  /** Null or not given: the API's profile. */
+  readonly profile?: DiffProfileName | null
 }
 
 export type WebhookChanges = {
@@ -18,6 +26,17 @@ export type WebhookChanges = {
   readonly description?: string | null
   readonly active?: boolean
   readonly min_level?: WebhookMinLevel
+  /** Null: the API's profile from now on. */
+  readonly profile?: DiffProfileName | null
+}
+
+/**
+ * The webhooks a revision event judged under `profile` goes to: those set to that profile, and,
+ * when it is the API's own (`apiProfile`), those that follow the API's.
+ */
+export type ProfileAudience = {
+  readonly profile: DiffProfileName
+  readonly apiProfile: DiffProfileName
 }
 
 /** Where a page of webhooks starts: after this one, oldest first. */
@@ -75,6 +94,7 @@ export class WebhooksRepo {
       description: webhook.description,
       active: webhook.active ? 1 : 0,
       min_level: webhook.min_level ?? 'info',
+      profile: webhook.profile ?? null,
       secret: webhook.secret,
       secret_rotated_at: null,
       created_by: webhook.created_by,
@@ -118,6 +138,7 @@ export class WebhooksRepo {
         ...(changes.description === undefined ? {} : { description: changes.description }),
         ...(changes.active === undefined ? {} : { active: changes.active ? 1 : 0 }),
         ...(changes.min_level === undefined ? {} : { min_level: changes.min_level }),
+        ...(changes.profile === undefined ? {} : { profile: changes.profile }),
         updated_at: at,
       })
       .where('api_id', '=', apiId)
@@ -153,14 +174,16 @@ export class WebhooksRepo {
 
   /**
    * Stores the event and one pending delivery of it per active webhook of its API whose minimum
-   * level is one of `levels`, due at once, unless no webhook qualifies (then nothing is stored).
-   * One statement for all the deliveries, however many webhooks there are. Call it in the
-   * transaction of what caused the event, so a webhook changed meanwhile is seen before or after
-   * the change, never half. Answers how many deliveries it queued.
+   * level is one of `levels` and whose profile is `audience`'s, due at once, unless no webhook
+   * qualifies (then nothing is stored). One statement for all the deliveries, however many
+   * webhooks there are. Call it in the transaction of what caused the event, so a webhook changed
+   * meanwhile is seen before or after the change, never half. Answers how many deliveries it
+   * queued.
    */
   async enqueueForActive(
     event: WebhookEventRow,
     levels: readonly WebhookMinLevel[],
+    audience: ProfileAudience,
   ): Promise<number> {
     if (levels.length === 0) return 0
     const active = await this.db
@@ -169,6 +192,7 @@ export class WebhooksRepo {
       .where('api_id', '=', event.api_id)
       .where('active', '=', 1)
       .where('min_level', 'in', levels)
+      .where((eb) => judgedUnder(eb, audience))
       .executeTakeFirstOrThrow()
     if (Number(active.n) === 0) return 0
     await this.db.insertInto('webhook_events').values(event).execute()
@@ -186,10 +210,26 @@ export class WebhooksRepo {
           ])
           .where('api_id', '=', event.api_id)
           .where('active', '=', 1)
-          .where('min_level', 'in', levels),
+          .where('min_level', 'in', levels)
+          .where((eb) => judgedUnder(eb, audience)),
       )
       .executeTakeFirst()
     return Number(result.numInsertedOrUpdatedRows ?? 0)
+  }
+
+  /**
+   * The profiles the API's active webhooks judge revisions with, a webhook that follows the API
+   * counted under `apiProfile`.
+   */
+  async activeProfiles(apiId: string, apiProfile: DiffProfileName): Promise<DiffProfileName[]> {
+    const rows = await this.db
+      .selectFrom('webhooks')
+      .select('profile')
+      .distinct()
+      .where('api_id', '=', apiId)
+      .where('active', '=', 1)
+      .execute()
+    return [...new Set(rows.map((row) => row.profile ?? apiProfile))]
   }
 
   /**
@@ -227,4 +267,12 @@ export class WebhooksRepo {
     }
     return ids
   }
+}
+
+/** The webhooks set to `audience.profile`, and those that follow the API when it is the API's. */
+function judgedUnder(eb: ExpressionBuilder<Database, 'webhooks'>, audience: ProfileAudience) {
+  const set = eb('webhooks.profile', '=', audience.profile)
+  return audience.profile === audience.apiProfile
+    ? eb.or([set, eb('webhooks.profile', 'is', null)])
+    : set
 }

@@ -1,4 +1,4 @@
-import type { Changelog } from '@svc/engine'
+import type { Changelog, DiffProfile } from '@svc/engine'
 import { AcceptanceEventSchema, RevisionEventSchema, TestEventSchema } from '@svc/hub-api'
 import {
   ACCEPTANCE_EVENT,
@@ -34,6 +34,7 @@ export function revisionEvent(
   capture: Capture & {
     readonly revision: RevisionListing
     readonly previous: RevisionListing
+    readonly profile: DiffProfile
     readonly changelog: Pick<Changelog, 'summary' | 'counts'>
   },
 ): RevisionEvent {
@@ -45,25 +46,28 @@ export function revisionEvent(
       api: eventApi(capture),
       revision,
       previousRevision: eventRevision(capture.previous, capture),
+      profile: capture.profile,
       summary: capture.changelog.summary,
       counts: capture.changelog.counts,
-      changesUrl: `${revision.url}/changes`,
+      changesUrl: changesUrl(revision, capture.profile, capture.revision),
     },
   })
 }
 
 /**
  * The event sent when `revision`'s changes against `previous` were accepted (its listing carries
- * the acceptance); built and typed as {@link revisionEvent} is.
+ * the acceptance), with the counts of its changelog under `profile`; built and typed as
+ * {@link revisionEvent} is.
  */
 export function acceptanceEvent(
   capture: Capture & {
     readonly revision: RevisionListing
     readonly previous: RevisionListing
+    readonly profile: DiffProfile
+    readonly counts: Changelog['counts']
   },
 ): AcceptanceEvent {
   const revision = eventRevision(capture.revision, capture)
-  const { breaking, warning, info } = capture.revision
   return AcceptanceEventSchema.parse({
     ...envelope(capture),
     type: ACCEPTANCE_EVENT,
@@ -71,11 +75,17 @@ export function acceptanceEvent(
       api: eventApi(capture),
       revision,
       previousRevision: eventRevision(capture.previous, capture),
-      counts: { breaking, warning, info },
+      profile: capture.profile,
+      counts: capture.counts,
       acceptance: acceptanceRecord(capture.revision),
-      changesUrl: `${revision.url}/changes`,
+      changesUrl: changesUrl(revision, capture.profile, capture.revision),
     },
   })
+}
+
+/** The revision's changes page, under `profile` when its own changelog is another profile's. */
+function changesUrl(revision: Revision, profile: DiffProfile, row: RevisionListing): string {
+  return `${revision.url}/changes${profile === row.profile ? '' : `?profile=${profile}`}`
 }
 
 /** The event the owner asks for to try a webhook; it describes no revision. */

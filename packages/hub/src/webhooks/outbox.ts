@@ -1,4 +1,4 @@
-import type { Changelog } from '@svc/engine'
+import type { Changelog, DiffProfile } from '@svc/engine'
 import type { ApiWithOwner, RevisionListing } from '../store/apis-repo.js'
 import { newId } from '../store/ids.js'
 import type { WebhookEventRow } from '../store/schema.js'
@@ -8,31 +8,45 @@ import { minLevelsReached } from './min-level.js'
 
 /**
  * Writes the revision event and one delivery per active webhook of the API whose minimum level
- * the changelog reaches. Runs inside the transaction that makes `revision` the latest, so the
- * event exists exactly when the revision does (SPEC §3 "Revision events"), and a webhook the
- * level filters out has no delivery at all. Answers how many deliveries it queued.
+ * the changelog reaches: one event per profile the webhooks judge with (`changelogs` holds each
+ * one's), each going to the webhooks of its profile. Runs inside the transaction that makes
+ * `revision` the latest, so the events exist exactly when the revision does (SPEC §3 "Revision
+ * events"), and a webhook the level filters out has no delivery at all. Answers how many
+ * deliveries it queued.
  */
 export async function enqueueRevisionEvent(
   tx: Repos,
   input: {
     readonly publicUrl: string
     readonly api: ApiWithOwner
+    /** The API's profile: the one of the webhooks that follow it. */
+    readonly apiProfile: DiffProfile
     readonly revision: RevisionListing
     readonly previous: RevisionListing
-    readonly changelog: Pick<Changelog, 'summary' | 'counts'>
+    readonly changelogs: { readonly [P in DiffProfile]?: Pick<Changelog, 'summary' | 'counts'> }
     readonly at: string
   },
 ): Promise<number> {
-  const levels = minLevelsReached(input.changelog)
-  if (levels.length === 0) return 0
-  const event = revisionEvent({ ...input, id: newId('evt'), time: input.at })
-  return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id), levels)
+  let deliveries = 0
+  for (const [profile, changelog] of profileEntries(input.changelogs)) {
+    const levels = minLevelsReached(changelog)
+    if (levels.length === 0) continue
+    const event = revisionEvent({ ...input, profile, changelog, id: newId('evt'), time: input.at })
+    deliveries += await tx.webhooks.enqueueForActive(
+      row(event, input.api.id, input.revision.id),
+      levels,
+      { profile, apiProfile: input.apiProfile },
+    )
+  }
+  return deliveries
 }
 
 /**
  * Writes the acceptance event of `revision` (its listing carries the acceptance) and one delivery
- * per active webhook that got, or would have got, the revision's own event: its changes reach the
- * webhook's minimum level. Runs inside the transaction that records the acceptance.
+ * per active webhook that got, or would have got, the revision's own event: its changes under the
+ * webhook's profile reach the webhook's minimum level. Runs inside the transaction that records
+ * the acceptance; the revision's changelog under each of its webhooks' profiles is stored already
+ * (`acceptRevision` makes sure of it before).
  */
 export async function enqueueAcceptanceEvent(
   tx: Repos,
@@ -45,13 +59,30 @@ export async function enqueueAcceptanceEvent(
   },
 ): Promise<number> {
   const { revision } = input
-  const levels = minLevelsReached({
-    summary: JSON.parse(revision.summary) as Changelog['summary'],
-    counts: { breaking: revision.breaking, warning: revision.warning, info: revision.info },
-  })
-  if (levels.length === 0) return 0
-  const event = acceptanceEvent({ ...input, id: newId('evt'), time: input.at })
-  return tx.webhooks.enqueueForActive(row(event, input.api.id, input.revision.id), levels)
+  const apiProfile = await tx.apis.diffProfile(input.api.id)
+  let deliveries = 0
+  for (const profile of await tx.webhooks.activeProfiles(input.api.id, apiProfile)) {
+    // A webhook set to a profile after the changelogs were made ready (a race of moments) is
+    // judged with the revision's own.
+    const kept = await tx.apis.changelogUnder(revision.id, profile)
+    const judged = kept ?? revision
+    const counts = { breaking: judged.breaking, warning: judged.warning, info: judged.info }
+    const levels = minLevelsReached({ summary: JSON.parse(judged.summary), counts })
+    if (levels.length === 0) continue
+    const event = acceptanceEvent({
+      ...input,
+      profile: judged.profile,
+      counts,
+      id: newId('evt'),
+      time: input.at,
+    })
+    deliveries += await tx.webhooks.enqueueForActive(
+      row(event, input.api.id, revision.id),
+      levels,
+      { profile, apiProfile },
+    )
+  }
+  return deliveries
 }
 
 /** Writes a test event for one webhook and its delivery; answers the delivery id. */
@@ -84,4 +115,8 @@ function row(
     body: JSON.stringify(event),
     created_at: event.time,
   }
+}
+
+function profileEntries<T>(byProfile: { readonly [P in DiffProfile]?: T }): [DiffProfile, T][] {
+  return Object.entries(byProfile) as [DiffProfile, T][]
 }

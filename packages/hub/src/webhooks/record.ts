@@ -12,6 +12,7 @@ export function webhookRecord(row: WebhookRow): WebhookRecord {
     description: row.description,
     active: row.active === 1,
     minLevel: row.min_level,
+    profile: row.profile,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     secretRotatedAt: row.secret_rotated_at,

@@ -15,6 +15,7 @@ const TABLES = [
   'apis',
   'revisions',
   'revision_acceptances',
+  'revision_changelogs',
   'projects',
   'project_base_files',
   'webhooks',

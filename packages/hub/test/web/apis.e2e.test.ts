@@ -477,6 +477,13 @@ describe.each(['sqlite'] as const)('API pages (%s)', (kind) => {
     expect(html).not.toContain('`')
     expect(html).toContain('<span class="ident">response-body-property-removed</span>')
     expect(html).not.toMatch(/<td class="mono">/)
+    // Judged for the wire (the API's profile), with a link to the same changes judged for SDKs.
+    expect(html).toContain('judged for the wire')
+    expect(html).toContain('<a href="?profile=sdk" data-testid="profile-link">')
+    const sdk = await alice.get(`${second}/changes?profile=sdk`)
+    expect(sdk.status).toBe(200)
+    expect(sdk.text).toContain('judged for generated SDKs')
+    expect(sdk.text).toContain('<a href="?profile=wire" data-testid="profile-link">')
 
     // The list counts the changes of each revision.
     const list = await alice.get('/alice/apis/marked/revisions')

@@ -40,6 +40,7 @@ export function renderWebhookAdd(result: WebhookAddResult, output: Output): Exit
   output.result(`  url        ${webhook.url}`)
   output.result(`  active     ${webhook.active ? 'yes' : 'no'}`)
   output.result(`  min level  ${webhook.minLevel}`)
+  output.result(`  profile    ${webhook.profile ?? "the API's"}`)
   output.result(`  secret     ${webhook.secret}`)
   output.diagnostic(
     'The secret is shown this once: store it now where the receiver can read it (it verifies each event).',
@@ -59,6 +60,7 @@ export function renderWebhookUpdate(result: WebhookUpdateResult, output: Output)
   output.result(`  description  ${webhook.description ?? '(none)'}`)
   output.result(`  active       ${webhook.active ? 'yes' : 'no'}`)
   output.result(`  min level    ${webhook.minLevel}`)
+  output.result(`  profile      ${webhook.profile ?? "the API's"}`)
   if ('secret' in webhook) {
     output.result(`  secret       ${webhook.secret}`)
     output.diagnostic(

@@ -8,6 +8,7 @@ import {
   WebhookWithSecretSchema,
   type Delivery,
   type Webhook,
+  type DiffProfile,
   type WebhookMinLevel,
   type WebhookWithSecret,
 } from '@svc/hub-api'
@@ -67,13 +68,13 @@ export type WebhookDeliveriesResult = {
 
 const USAGE = {
   list: 'svc api webhooks list <owner/slug> [--origin <url>] [--token <pat>] [--json]',
-  add: 'svc api webhooks add <owner/slug> <url> [--description <text>] [--min-level breaking|warning|info] [--inactive] [--json]',
+  add: 'svc api webhooks add <owner/slug> <url> [--description <text>] [--min-level breaking|warning|info] [--profile wire|sdk] [--inactive] [--json]',
   test: 'svc api webhooks test <owner/slug> <webhook-id> [--json]',
   deliveries:
     'svc api webhooks deliveries <owner/slug> <webhook-id> [--state pending|succeeded|failed] [--limit <n>] [--json]',
   retry: 'svc api webhooks retry <owner/slug> <webhook-id> <delivery-id> [--json]',
   update:
-    'svc api webhooks update <owner/slug> <webhook-id> [--url <url>] [--description <text>] [--min-level breaking|warning|info] [--active | --inactive] [--rotate-secret] [--json]',
+    'svc api webhooks update <owner/slug> <webhook-id> [--url <url>] [--description <text>] [--min-level breaking|warning|info] [--profile wire|sdk|api] [--active | --inactive] [--rotate-secret] [--json]',
   delete: 'svc api webhooks delete <owner/slug> <webhook-id> [--yes] [--json]',
 }
 const EXAMPLE = {
@@ -115,6 +116,8 @@ export async function webhookAdd(
     readonly url?: string | undefined
     readonly description?: string | undefined
     readonly minLevel?: WebhookMinLevel | undefined
+    /** The profile its events are judged with; the API's `diffProfile` when not given. */
+    readonly profile?: DiffProfile | undefined
     readonly inactive?: boolean | undefined
   },
   io: CommandIO,
@@ -143,6 +146,7 @@ export async function webhookAdd(
       url,
       ...(options.description === undefined ? {} : { description: options.description }),
       ...(options.minLevel === undefined ? {} : { minLevel: options.minLevel }),
+      ...(options.profile === undefined ? {} : { profile: options.profile }),
       active: !options.inactive,
     },
   )
@@ -237,6 +241,8 @@ export async function webhookUpdate(
     readonly url?: string | undefined
     readonly description?: string | undefined
     readonly minLevel?: WebhookMinLevel | undefined
+    /** `api`: the API's `diffProfile` from now on. */
+    readonly profile?: DiffProfile | 'api' | undefined
     readonly active?: boolean | undefined
     readonly inactive?: boolean | undefined
     readonly rotateSecret?: boolean | undefined
@@ -256,13 +262,16 @@ export async function webhookUpdate(
     // An empty description removes it, as the web app's empty field does.
     ...(options.description === undefined ? {} : { description: options.description || null }),
     ...(options.minLevel === undefined ? {} : { minLevel: options.minLevel }),
+    ...(options.profile === undefined
+      ? {}
+      : { profile: options.profile === 'api' ? null : options.profile }),
     ...(options.active ? { active: true } : options.inactive ? { active: false } : {}),
   }
   if (Object.keys(changes).length === 0 && !options.rotateSecret)
     throw new RecipeError({
       ...of,
       problem:
-        'Nothing to change: give --url, --description, --min-level, --active, --inactive or --rotate-secret.',
+        'Nothing to change: give --url, --description, --min-level, --profile, --active, --inactive or --rotate-secret.',
       discover,
     })
   const credentials = hubCredentials(options, io, of, true)

@@ -14,6 +14,7 @@ import { tokenChanges } from './0011-token-changes.js'
 import { storeChanges } from './0012-store-changes.js'
 import { quotas } from './0013-quotas.js'
 import { revisionAcceptances } from './0014-revision-acceptances.js'
+import { diffProfiles } from './0015-diff-profiles.js'
 
 /** The one migration set of both engines, in order. Never edit a migration that has shipped. */
 export function migrationProvider(caps: DialectCapabilities): MigrationProvider {
@@ -32,6 +33,7 @@ export function migrationProvider(caps: DialectCapabilities): MigrationProvider 
     '0012-store-changes': storeChanges(caps),
     '0013-quotas': quotas(caps),
     '0014-revision-acceptances': revisionAcceptances(),
+    '0015-diff-profiles': diffProfiles(),
   }
   return { getMigrations: async () => migrations }
 }

@@ -384,6 +384,10 @@ async function apiPage(c: WebContext, state: { refetchError?: string } = {}, sta
             <span class="muted">none</span>
           )}
         </dd>
+        <dt>Diff profile</dt>
+        <dd data-testid="diff-profile">
+          {writable ? <a href={`${here}/settings`}>{api.diffProfile}</a> : api.diffProfile}
+        </dd>
         <dt>Created</dt>
         <dd>
           <Time at={api.createdAt} />

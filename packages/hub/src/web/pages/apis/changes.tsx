@@ -26,18 +26,22 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
   if (!loaded.ok) return readFailure(c, loaded)
   const api = loaded.data
   const id = c.req.param('id')
+  // A webhook event links here with the profile its changelog was judged under.
+  const asked = c.req.query('profile')
+  const query = asked === 'wire' || asked === 'sdk' ? `?profile=${asked}` : ''
   const [answer, writable] = await Promise.all([
     c
       .get('api')
       .get(
         RevisionChangesSchema,
-        `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}/changes`,
+        `${v1Api(api.owner, api.slug)}/revisions/${encodeURIComponent(id)}/changes${query}`,
       ),
     viewerCanWrite(c, api.owner),
   ])
   if (!answer.ok) return readFailure(c, answer)
-  const { revision, previousRevision, counts, changes, issues } = answer.data
+  const { revision, previousRevision, profile, counts, changes, issues } = answer.data
   const revisionHref = revisionPath(api.owner, api.slug, revision.id)
+  const other = profile === 'sdk' ? 'wire' : 'sdk'
   return page(
     c,
     {
@@ -75,7 +79,12 @@ changesPages.get('/:owner/apis/:slug/revisions/:id/changes', async (c) => {
                   data-testid="compare-link"
                 >
                   compare with another revision
+                </a>{' '}
+                · judged for {profile === 'sdk' ? 'generated SDKs' : 'the wire'} (
+                <a href={`?profile=${other}`} data-testid="profile-link">
+                  judge for {other === 'sdk' ? 'generated SDKs' : 'the wire'}
                 </a>
+                )
               </>
             ) : (
               <>

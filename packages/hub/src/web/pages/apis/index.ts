@@ -4,10 +4,11 @@ import { apisPages } from './apis.js'
 import { changesPages } from './changes.js'
 import { comparePages } from './compare.js'
 import { revisionPages } from './revisions.js'
+import { apiSettingsPages } from './settings.js'
 import { webhookPages } from './webhooks/index.js'
 
 /**
- * APIs, their revisions, changes (of a revision, or between any two) and webhooks (docs/web/apis.md, docs/web/webhooks.md): every
+ * APIs, their revisions, changes (of a revision, or between any two), webhooks and settings (docs/web/apis.md, docs/web/webhooks.md): every
  * page reads and writes through the /v1 API as the viewer.
  */
 export const apiPages = new Hono<WebEnv>()
@@ -16,3 +17,4 @@ export const apiPages = new Hono<WebEnv>()
   .route('/', changesPages)
   .route('/', comparePages)
   .route('/', webhookPages)
+  .route('/', apiSettingsPages)

@@ -65,6 +65,7 @@ export function ApiHead(props: { api: Api; current: string; writable: boolean; a
       ? [
           { href: `${base}/revisions/new`, label: 'Upload' },
           { href: `${base}/webhooks`, label: 'Webhooks' },
+          { href: `${base}/settings`, label: 'Settings' },
         ]
       : []),
   ]

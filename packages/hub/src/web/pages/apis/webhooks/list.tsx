@@ -17,6 +17,7 @@ import {
   HookFields,
   ActiveBadge,
   minLevelJson,
+  profileJson,
   type FormState,
 } from './shared.js'
 
@@ -65,6 +66,7 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
               <th>URL</th>
               <th>State</th>
               <th>Minimum level</th>
+              <th>Diff profile</th>
               <th>Created</th>
               <th>Secret rotated</th>
             </tr>
@@ -82,6 +84,7 @@ webhookListPages.get('/:owner/apis/:slug/webhooks', async (c) => {
                   <ActiveBadge active={hook.active} />
                 </td>
                 <td>{hook.minLevel}</td>
+                <td>{hook.profile ?? <span class="muted">the API's</span>}</td>
                 <td>
                   <Time at={hook.createdAt} />
                 </td>
@@ -121,6 +124,7 @@ webhookListPages.post('/:owner/apis/:slug/webhooks/new', async (c) => {
       active: values.active,
       ...(values.description ? { description: values.description } : {}),
       ...minLevelJson(values),
+      ...profileJson(values),
     },
   })
   if (!answer.ok) {

@@ -25,8 +25,17 @@ export function hidden(status: number): boolean {
   return status === 401 || status === 403 || status === 404
 }
 
-/** `minLevel` as posted: '' when the form had none (the webhook's level is then kept). */
-export type HookForm = { url?: string; description?: string; active?: boolean; minLevel?: string }
+/**
+ * `minLevel` and `profile` as posted: '' when the form had none (the webhook's is then kept);
+ * `profile` is `api` for "the API's".
+ */
+export type HookForm = {
+  url?: string
+  description?: string
+  active?: boolean
+  minLevel?: string
+  profile?: string
+}
 export type FormState = { values?: HookForm; error?: string; errors?: Record<string, string> }
 
 export function hookValues(form: FormBody): Required<HookForm> {
@@ -35,13 +44,31 @@ export function hookValues(form: FormBody): Required<HookForm> {
     description: formText(form, 'description').trim(),
     active: formText(form, 'active') === 'on',
     minLevel: formText(form, 'minLevel'),
+    profile: formText(form, 'profile'),
   }
+}
+
+/** The webhook's `profile` for the API, when the form gave one (null: the API's). */
+export function profileJson(values: HookForm): { profile?: string | null } {
+  if (!values.profile) return {}
+  return { profile: values.profile === 'api' ? null : values.profile }
+}
+
+/** A webhook's profile as the form shows it: `api` when it follows the API's. */
+export function profileValue(profile: string | null): string {
+  return profile ?? 'api'
 }
 
 /** The webhook's `minLevel` for the API, when the form gave one. */
 export function minLevelJson(values: HookForm): { minLevel?: string } {
   return values.minLevel ? { minLevel: values.minLevel } : {}
 }
+
+const PROFILES = [
+  { value: 'api', label: "the API's diff profile" },
+  { value: 'wire', label: 'wire: what requests and responses carry' },
+  { value: 'sdk', label: 'sdk: also the code generated from the description' },
+] as const
 
 const MIN_LEVELS = [
   { value: 'info', label: 'info: every revision that changes something' },
@@ -101,6 +128,14 @@ export function HookFields(props: {
         options={MIN_LEVELS}
         value={values.minLevel || 'info'}
         error={errors.minLevel}
+      />
+      <Select
+        name="profile"
+        label="Diff profile"
+        hint="Whose breakage the revision events are judged for: their counts, and the level compared with the minimum. sdk adds the changes that break code generated from the description."
+        options={PROFILES}
+        value={values.profile || 'api'}
+        error={errors.profile}
       />
       <label class="check">
         <input

@@ -22,6 +22,8 @@ import {
   HookFields,
   ActiveBadge,
   minLevelJson,
+  profileJson,
+  profileValue,
   type FormState,
 } from './shared.js'
 import { DeliveryCard, STATES } from './delivery-card.js'
@@ -53,6 +55,7 @@ hookPages.post('/:owner/apis/:slug/webhooks/:id', async (c) => {
       description: values.description || null,
       active: values.active,
       ...minLevelJson(values),
+      ...profileJson(values),
     },
   })
   if (!answer.ok) {
@@ -161,6 +164,8 @@ export async function hookPage(c: WebContext, api: Api, state: HookPageState, st
         </dd>
         <dt>Minimum level</dt>
         <dd data-testid="min-level">{hook.minLevel}</dd>
+        <dt>Diff profile</dt>
+        <dd data-testid="profile">{hook.profile ?? <span class="muted">the API's</span>}</dd>
         <dt>Secret rotated</dt>
         <dd>
           {hook.secretRotatedAt ? (
@@ -184,6 +189,7 @@ export async function hookPage(c: WebContext, api: Api, state: HookPageState, st
                 description: hook.description ?? '',
                 active: hook.active,
                 minLevel: hook.minLevel,
+                profile: profileValue(hook.profile),
               }
             }
             errors={edit?.errors ?? {}}
