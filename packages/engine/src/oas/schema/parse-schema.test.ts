@@ -418,7 +418,7 @@ describe('values that do not fit the schema are dropped', () => {
     })
   })
 
-  it('INVALID_FORMAT (debug) drops a number format the model cannot represent', async () => {
+  it('INVALID_FORMAT (debug) drops a number format the model cannot represent (kept unapplied)', async () => {
     const { parseIssues, model } = await schemas({
       Big: { type: 'integer', format: 'int128' },
       Ok: { type: 'number', format: 'double' },
@@ -427,7 +427,11 @@ describe('values that do not fit the schema are dropped', () => {
       { type: 'INVALID_FORMAT', level: 'debug', location: 'components:schemas:Big:format' },
     ])
     expect(parseIssues[0]!.message).toBe('Invalid format: int128.')
-    expect(model.components.schemas.Big).toEqual({ kind: 'integer', nullable: false })
+    expect(model.components.schemas.Big).toEqual({
+      kind: 'integer',
+      nullable: false,
+      unapplied: { format: 'int128' },
+    })
     expect(model.components.schemas.Ok).toEqual({
       kind: 'number',
       nullable: false,
@@ -747,6 +751,7 @@ describe('schema kinds', () => {
         id: { kind: 'integer', nullable: false },
         name: { kind: 'string', nullable: false },
       },
+      allOfRefs: ['Base'],
     })
     expect(model.components.schemas.Described).toEqual({
       kind: 'ref',
