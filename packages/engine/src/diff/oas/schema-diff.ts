@@ -26,6 +26,8 @@ const MAX_DEPTH = MAX_SCHEMA_DEPTH
 /** The two documents and the components compared so far, shared by every comparison. */
 export class Comparison {
   readonly #shared = new Map<string, Shared>()
+  /** Components an allOf merges: used wherever that allOf is, though never linked. */
+  readonly allOfMembers = new Set<string>()
 
   constructor(
     readonly old: OasModel,

@@ -302,6 +302,18 @@ describe.each(VERSIONS)('OpenAPI %s', (version) => {
       ])
     })
 
+    it('a change inside a member is judged in the merged schema; the member is not unused', async () => {
+      const body = { allOf: [ref('Dog'), ref('Cat')] }
+      const grown = { ...schemas, Dog: obj({ name: str, age: { type: 'integer' } }) }
+      const { changes } = await diff(
+        document(version, 'request', body, schemas),
+        document(version, 'request', body, grown),
+      )
+      expect(changes.map((change) => `${change.id} ${change.level}`)).toEqual([
+        'request-body-property-added info',
+      ])
+    })
+
     it('a $ref and the same ref as the only member of an allOf are one schema', async () => {
       expect(
         await verdicts(version, 'request', ref('Dog'), { allOf: [ref('Dog')] }, schemas),

@@ -12,6 +12,8 @@ function members(schema: Schema): readonly string[] | undefined {
  * may change nothing else (a component with no new constraint).
  */
 export function compareAllOf(place: Place, old: Schema, next: Schema): void {
+  for (const name of old.allOfRefs ?? []) place.cmp.allOfMembers.add(name)
+  for (const name of next.allOfRefs ?? []) place.cmp.allOfMembers.add(name)
   if (!old.allOfRefs && !next.allOfRefs) return
   const [before, after] = [members(old), members(next)]
   if (!before || !after) return
