@@ -42,8 +42,11 @@ export type SchemaAnnotations = {
    * first two; an `allOf` member without a type gives the rest to the type its siblings set.
    */
   readonly unapplied?: Readonly<Record<string, unknown>>
-  /** Written as an `allOf`: the components its `$ref` members name, in order. */
-  readonly allOfRefs?: readonly string[]
+  /**
+   * Written as an `allOf`: per member, in order, the component its `$ref` names, or null for a
+   * member written inline (members with annotations only are left out).
+   */
+  readonly allOfRefs?: readonly (string | null)[]
 }
 
 /**

@@ -314,6 +314,17 @@ describe.each(VERSIONS)('OpenAPI %s', (version) => {
       ])
     })
 
+    it('is no change when members are reordered, or a $ref member is inlined', async () => {
+      const base = obj({ id: { type: 'integer' } })
+      const extra = obj({ name: str })
+      const components = { ...schemas, Base: base }
+      const [old, next] = [{ allOf: [ref('Base'), extra] }, { allOf: [extra, ref('Base')] }]
+      expect(await verdicts(version, 'request', old, next, components)).toEqual([])
+      expect(
+        await verdicts(version, 'response', old, { allOf: [base, extra] }, components),
+      ).toEqual([])
+    })
+
     it('a $ref and the same ref as the only member of an allOf are one schema', async () => {
       expect(
         await verdicts(version, 'request', ref('Dog'), { allOf: [ref('Dog')] }, schemas),

@@ -45,7 +45,7 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
   if (members.length === 0) return ctx.schemas.fields(ctx, rest, depth)
   const nullable = nullableOf(ctx, rest)
   const allOfRefs = Object.freeze(
-    members.flatMap(({ schema }) => (schema.kind === 'ref' ? [schema.refName] : [])),
+    members.map(({ schema }) => (schema.kind === 'ref' ? schema.refName : null)),
   )
   if (members.length === 1 && !restIsStructural) {
     const only = members[0]!.schema

@@ -751,7 +751,7 @@ describe('schema kinds', () => {
         id: { kind: 'integer', nullable: false },
         name: { kind: 'string', nullable: false },
       },
-      allOfRefs: ['Base'],
+      allOfRefs: ['Base', null],
     })
     expect(model.components.schemas.Described).toEqual({
       kind: 'ref',
@@ -1150,7 +1150,7 @@ describe('keywords the type does not hold, and allOf members without a type', ()
       nullable: false,
       pattern: '^a',
       maxLength: 5,
-      allOfRefs: ['Name'],
+      allOfRefs: ['Name', null],
     })
     expect(model.components.schemas.Named).toMatchObject({ kind: 'object', required: ['name'] })
   })
