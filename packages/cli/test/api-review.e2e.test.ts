@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { oasYaml } from '../../hub/test/support/documents.js'
 import { createHome, oneJson, startTestHub, type Home, type TestHub } from './support/hub.js'
@@ -17,6 +18,9 @@ const V2 = oasYaml(['get /pets', 'get /pets/{id}'])
 /** V2 with `delete /pets/{id}` added: one info change. */
 const V3 = oasYaml(['get /pets', 'get /pets/{id}', 'delete /pets/{id}'])
 
+const fixture = (name: string) =>
+  readFileSync(new URL(`./fixtures/diff/${name}`, import.meta.url), 'utf8')
+
 let t: TestHub
 let h: Home
 let docs: ReturnType<typeof fixtureDir>
@@ -29,6 +33,9 @@ beforeAll(async () => {
     'v2.yaml': V2,
     'v3.yaml': V3,
     'not-an-api.yaml': 'hello: world\n',
+    // The same API with `deletePet` renamed `removePet`: nothing on the wire, a renamed function.
+    'pets.yaml': fixture('petstore-v1.yaml'),
+    'pets-renamed.yaml': fixture('petstore-v1-renamed.yaml'),
   })
 })
 afterAll(async () => {
@@ -89,6 +96,43 @@ describe('svc api diff: the pull-request loop', () => {
     )
     expect(piped.stderr).toBe('error: --fail-on breaking: 1 breaking change.\n')
     expect(await revisionCount(api)).toBe(1)
+  })
+
+  it('judges under --profile sdk as svc diff does, for svc api diff and svc api push', async () => {
+    const api = await newApi('sdk', ['pets.yaml'])
+    for (const flags of [
+      ['--profile', 'sdk', '--json'],
+      ['--profile', 'sdk', '--fail-on', 'breaking'],
+      ['--profile', 'wire', '--fail-on', 'breaking'],
+    ]) {
+      const local = await svc(['diff', 'pets.yaml', 'pets-renamed.yaml', ...flags])
+      const hub = await svc(['api', 'diff', api, 'pets-renamed.yaml', ...flags])
+      const what = flags.join(' ')
+      expect(hub.code, what).toBe(local.code)
+      expectSameReport(hub.stdout, local.stdout, what)
+      expect(hub.stderr, what).toBe(local.stderr)
+    }
+    const sdk = await svc(['api', 'diff', api, 'pets-renamed.yaml', '--profile', 'sdk'])
+    expect(sdk.stdout).toContain('sdk-operation-renamed')
+    expect(sdk.code).toBe(0)
+
+    // The push's gate judges under the profile it names; the wire sees no breaking change.
+    const gated = await svc([
+      'api',
+      'push',
+      api,
+      'pets-renamed.yaml',
+      '--profile',
+      'sdk',
+      '--fail-on',
+      'breaking',
+    ])
+    expect(gated.code, gated.stderr).toBe(1)
+    expect(gated.stdout).toContain('sdk-operation-renamed')
+    expect(gated.stderr).toContain('--fail-on breaking: 1 breaking change')
+    const again = await svc(['api', 'push', api, 'pets-renamed.yaml', '--fail-on', 'breaking'])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).not.toContain('sdk-operation-renamed')
   })
 
   it('compares with a revision by sequence number, #number or id; as svc diff with that document', async () => {

@@ -40,6 +40,18 @@ export type SchemaAnnotations = {
   readonly examples?: readonly unknown[]
   /** `x-*` extensions, as written. */
   readonly extensions?: Readonly<Record<string, unknown>>
+  /**
+   * Validation keywords the node does not hold as its own, by name: those of another type
+   * (`minItems` on a string), a number format the model does not represent, and on a schema
+   * without a type all of them, which hold only for values of their type. Validators ignore the
+   * first two; an `allOf` member without a type gives the rest to the type its siblings set.
+   */
+  readonly unapplied?: Readonly<Record<string, unknown>>
+  /**
+   * Written as an `allOf`: per member, in order, the component its `$ref` names, or null for a
+   * member written inline (members with annotations only are left out).
+   */
+  readonly allOfRefs?: readonly (string | null)[]
 }
 
 /**

@@ -202,6 +202,9 @@ type Bucket = (typeof BUCKETS)[number]
 
 /** Counts each component section; a component is modified when its own definition changed. */
 function compareComponents(log: ChangelogBuilder, cmp: Comparison): void {
+  // Every schema is compared first, so that each allOf has named its members before any is called unused.
+  for (const name of Object.keys(cmp.next.components.schemas))
+    if (Object.hasOwn(cmp.old.components.schemas, name)) cmp.schemaComponent(name, name)
   for (const bucket of BUCKETS) {
     const old = cmp.old.components[bucket] as Readonly<Record<string, unknown>>
     const next = cmp.next.components[bucket] as Readonly<Record<string, unknown>>
@@ -222,7 +225,7 @@ function compareComponents(log: ChangelogBuilder, cmp: Comparison): void {
       const shared = sharedComponent(cmp, bucket, name)
       if (!shared || !hasOwnFacts(shared)) continue
       log.count(bucket, 'modified')
-      if (shared.reached.size === 0)
+      if (shared.reached.size === 0 && !(bucket === 'schemas' && cmp.allOfMembers.has(name)))
         log.add(
           'unused-component-changed',
           place,

@@ -278,6 +278,38 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     old: obj({ a: str, b: str }, [], { if: { required: ['a'] }, then: { required: ['b'] } }),
     next: obj({ a: str, b: str }, [], { if: { required: ['b'] }, then: { required: ['a'] } }),
   },
+  'max-properties-decreased': {
+    old: obj({ a: str }, [], { maxProperties: 5 }),
+    next: obj({ a: str }, [], { maxProperties: 3 }),
+  },
+  'max-properties-increased': {
+    old: obj({ a: str }, [], { maxProperties: 3 }),
+    next: obj({ a: str }),
+  },
+  'max-properties-set': { old: obj({ a: str }), next: obj({ a: str }, [], { maxProperties: 3 }) },
+  'min-properties-increased': {
+    old: obj({ a: str }, [], { minProperties: 1 }),
+    next: obj({ a: str }, [], { minProperties: 2 }),
+  },
+  'min-properties-decreased': {
+    old: obj({ a: str }, [], { minProperties: 2 }),
+    next: obj({ a: str }),
+  },
+  'min-properties-set': { old: obj({ a: str }), next: obj({ a: str }, [], { minProperties: 1 }) },
+  'inapplicable-keyword-changed': {
+    old: { ...str, minItems: 13 },
+    next: { ...str, minItems: 11 },
+  },
+  'all-of-member-added': {
+    old: { allOf: [{ $ref: '#/components/schemas/Cat' }] },
+    next: { allOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }] },
+    components: { schemas: pets },
+  },
+  'all-of-member-removed': {
+    old: { allOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }] },
+    next: { allOf: [{ $ref: '#/components/schemas/Cat' }] },
+    components: { schemas: pets },
+  },
 }
 
 const schemaCases = Object.entries(SCHEMA_CONTEXTS).flatMap(([context, { direction }]) =>

@@ -365,6 +365,43 @@ export const SCHEMA_KINDS = {
     out: 'breaking',
     when: 'the if schema of an if/then/else condition changed',
   },
+  'max-properties-decreased': { in: 'breaking', out: 'info', when: 'maxProperties was lowered' },
+  'max-properties-increased': {
+    in: 'info',
+    out: 'breaking',
+    when: 'maxProperties was raised or removed',
+  },
+  'max-properties-set': {
+    in: 'warning',
+    out: 'info',
+    when: 'maxProperties was added where there was none',
+  },
+  'min-properties-increased': { in: 'breaking', out: 'info', when: 'minProperties was raised' },
+  'min-properties-decreased': {
+    in: 'info',
+    out: 'breaking',
+    when: 'minProperties was lowered or removed',
+  },
+  'min-properties-set': {
+    in: 'warning',
+    out: 'info',
+    when: 'minProperties was added where there was none',
+  },
+  'inapplicable-keyword-changed': {
+    in: 'info',
+    out: 'info',
+    when: 'a keyword that does not apply to the type (minItems on a string, maxLength on an integer) was added, removed or changed: validators ignore it',
+  },
+  'all-of-member-added': {
+    in: 'info',
+    out: 'info',
+    when: 'an allOf got a `$ref` member (what it adds to the merged schema has rules of its own)',
+  },
+  'all-of-member-removed': {
+    in: 'info',
+    out: 'info',
+    when: 'an allOf lost a `$ref` member (what it took from the merged schema has rules of its own)',
+  },
 } as const satisfies Record<string, KindLevels>
 
 export type SchemaKind = keyof typeof SCHEMA_KINDS

@@ -10,9 +10,11 @@ import type {
 } from '../../model/index.js'
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import { compareDiscriminators } from './schema/discriminator.js'
-import { compareCounts, compareNumbers, compareStrings } from './schema/limits.js'
+import { compareAllOf } from './schema/all-of.js'
+import { compareCounts, compareNumbers, compareSizes, compareStrings } from './schema/limits.js'
 import { mayOverlap } from './schema/overlap.js'
 import { compareSetting, memberName, Place, resolved, shown, typeName } from './schema/place.js'
+import { compareUnapplied, writtenFormat } from './schema/unapplied.js'
 import { compareDefaults, compareValueSets } from './schema/values.js'
 import { compareApplicators } from './applicators-diff.js'
 import { compareSchemaDocs } from './documentation-diff.js'
@@ -24,6 +26,8 @@ const MAX_DEPTH = MAX_SCHEMA_DEPTH
 /** The two documents and the components compared so far, shared by every comparison. */
 export class Comparison {
   readonly #shared = new Map<string, Shared>()
+  /** Components an allOf merges: used wherever that allOf is, though never linked. */
+  readonly allOfMembers = new Set<string>()
 
   constructor(
     readonly old: OasModel,
@@ -93,6 +97,7 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
   if (place.depth > MAX_DEPTH) return
   const { cmp } = place
   compareSchemaDocs(cmp, place.scope, place.pointer, place.at, o, n)
+  compareAllOf(place, o, n)
   if (o.kind === 'ref' && n.kind === 'ref') {
     compareNullable(place, o.nullable, n.nullable)
     place.scope.link(cmp.schemaComponent(o.refName, n.refName), undefined, place.mask)
@@ -117,9 +122,11 @@ function compareAt(place: Place, o: Schema, n: Schema): void {
     )
     return
   }
-  if ('format' in old || 'format' in next)
-    compareFormats(place, (old as StringSchema).format, (next as StringSchema).format)
+  const [oldFormat, newFormat] = [writtenFormat(old), writtenFormat(next)]
+  if (oldFormat !== undefined || newFormat !== undefined)
+    compareFormats(place, oldFormat, newFormat)
   compareValueSets(place, old, next)
+  compareUnapplied(place, old, next)
   compareApplicators(place, old, next, compareAt)
   switch (next.kind) {
     case 'string':
@@ -363,6 +370,7 @@ function compareObjects(place: Place, old: ObjectSchema, next: ObjectSchema): vo
       )
   }
   compareAdditional(place, old, next)
+  compareSizes(place, old, next)
   compareDiscriminators(place, old.discriminator, next.discriminator)
 }
 

@@ -290,19 +290,31 @@ describe('constraints', () => {
     ).toEqual(['response-body-min-decreased breaking'])
   })
 
-  it('are compared only where the keyword applies to the type', async () => {
-    expect(await verdicts('request-body', obj({}, [], { maxLength: 5 }), obj({}))).toEqual([])
-    expect(await verdicts('request-body', { maxLength: 5, minimum: 2 }, {})).toEqual([])
+  it('of another type are only noted: validators ignore them', async () => {
+    expect(await verdicts('request-body', obj({}, [], { maxLength: 5 }), obj({}))).toEqual([
+      'request-body-inapplicable-keyword-changed info',
+    ])
     expect(
       await verdicts(
-        'request-body',
+        'response-body',
         { type: 'array', items: str, maxLength: 1 },
         {
           type: 'array',
           items: str,
         },
       ),
-    ).toEqual([])
+    ).toEqual(['response-body-inapplicable-keyword-changed info'])
+  })
+
+  it('on a schema without a type hold for values of their type', async () => {
+    expect(await verdicts('request-body', { maxLength: 5, minimum: 2 }, {})).toEqual([
+      'request-body-max-length-increased info',
+      'request-body-min-decreased info',
+    ])
+    expect(await verdicts('response-body', { maxLength: 5, minimum: 2 }, {})).toEqual([
+      'response-body-max-length-increased breaking',
+      'response-body-min-decreased breaking',
+    ])
     // In a type array, maxLength holds for the string alternative only.
     expect(
       await verdicts(

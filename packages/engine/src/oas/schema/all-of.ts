@@ -44,9 +44,14 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
     rest.constraints > 0 || rest.oneOf !== undefined || rest.anyOf !== undefined
   if (members.length === 0) return ctx.schemas.fields(ctx, rest, depth)
   const nullable = nullableOf(ctx, rest)
+  const allOfRefs = Object.freeze(
+    members.map(({ schema }) => (schema.kind === 'ref' ? schema.refName : null)),
+  )
   if (members.length === 1 && !restIsStructural) {
     const only = members[0]!.schema
-    return overlay(only, wrapperAnnotations(rest, only, nullable))
+    const annotations = wrapperAnnotations(rest, only, nullable)
+    // A `$ref` member alone stays the ref, which names it already.
+    return overlay(only, only.kind === 'ref' ? annotations : { ...annotations, allOfRefs })
   }
   const parsed = members.map((member) => member.schema)
   if (restIsStructural) parsed.push(ctx.schemas.fields(ctx, bareOf(rest), depth))
@@ -76,6 +81,7 @@ export function parseAllOf(ctx: OasContext, f: SchemaFields, depth: number): Sch
     }
   }
   const node = { ...merged } as Mutable<Schema>
+  node.allOfRefs = allOfRefs
   if (nullable) node.nullable = true
   if (rest.discriminator !== undefined && node.kind === 'object')
     node.discriminator = readDiscriminator(ctx, rest.discriminator)

@@ -12,6 +12,7 @@ import type {
 import { setOwn } from '../../model/own.js'
 import { ParseFailure } from '../failures.js'
 import type { Mutable } from './annotations.js'
+import { typedAs } from './unapplied.js'
 
 /** Turns a lazy ref into the schema it names, for merging. */
 export type MergeResolver = (schema: Schema) => Schema
@@ -101,8 +102,17 @@ function merge(state: MergeState, a: Schema, b: Schema, depth: number): Schema {
 }
 
 function mergeResolved(state: MergeState, left: Schema, right: Schema, depth: number): Schema {
-  if (left.kind === 'unknown') return withAnnotations(right, left, right)
-  if (right.kind === 'unknown') return withAnnotations(left, left, right)
+  // A member without a type (`allOf: [$ref, {pattern: …}]`) constrains the type its sibling sets.
+  if (left.kind === 'unknown' && right.kind !== 'union') {
+    const typed = typedAs(left, right.kind)
+    if (typed) return withAnnotations(mergeSameKind(state, typed, right, depth), left, right)
+    return withAnnotations(right, left, right)
+  }
+  if (right.kind === 'unknown' && left.kind !== 'union') {
+    const typed = typedAs(right, left.kind)
+    if (typed) return withAnnotations(mergeSameKind(state, left, typed, depth), left, right)
+    return withAnnotations(left, left, right)
+  }
   if (left.kind === 'union') return distribute(state, left, right, depth, false)
   if (right.kind === 'union') return distribute(state, right, left, depth, true)
   return withAnnotations(mergeSameKind(state, left, right, depth), left, right)
@@ -128,7 +138,8 @@ function mergeSameKind(state: MergeState, left: Schema, right: Schema, depth: nu
   if (left.kind === 'string' && right.kind === 'string') {
     const node: Mutable<StringSchema> = { ...left, ...right }
     same(node, left, right, 'format', 'formats')
-    same(node, left, right, 'pattern', 'patterns')
+    const pattern = bothPatterns(left.pattern, right.pattern)
+    if (pattern !== undefined) node.pattern = pattern
     tighten(node, left, right, 'minLength', 'maxLength')
     intersectEnums(node, left.enum, right.enum)
     return node
@@ -307,6 +318,15 @@ function withAnnotations(node: Schema, left: Schema, right: Schema): Schema {
   if (left.writeOnly || right.writeOnly) copy.writeOnly = true
   if (left.deprecated || right.deprecated) copy.deprecated = true
   if (copy.kind !== 'void' && copy.kind !== 'ref') mergeConditions(copy, left, right)
+  const unapplied = { ...left.unapplied, ...right.unapplied, ...node.unapplied }
+  if (Object.keys(unapplied).length > 0 && copy.kind !== 'unknown') {
+    // Only the keywords the merged type does not hold stay unapplied.
+    for (const key of Object.keys(unapplied)) if (key in copy) delete unapplied[key]
+  }
+  if (Object.keys(unapplied).length > 0) copy.unapplied = Object.freeze(unapplied)
+  else delete copy.unapplied
+  // The merge is not the allOf as written: the schema that merged its members records those.
+  delete copy.allOfRefs
   return Object.freeze(copy)
 }
 
@@ -352,6 +372,15 @@ function same<T extends object>(node: T, left: T, right: T, key: keyof T, plural
   if (a !== undefined && b !== undefined && a !== b)
     conflict(`conflicting ${plural} '${String(a)}' and '${String(b)}'`)
   if (a !== undefined) node[key] = a
+}
+
+/**
+ * A value must match both patterns: one pattern that finds each (patterns are unanchored, so
+ * each is looked for from the start, anywhere in the string).
+ */
+function bothPatterns(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined || a === b) return a ?? b
+  return `^(?=[\\s\\S]*?(?:${a}))(?=[\\s\\S]*?(?:${b}))`
 }
 
 function intersectEnums<V>(

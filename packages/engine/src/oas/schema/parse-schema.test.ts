@@ -423,7 +423,7 @@ describe('values that do not fit the schema are dropped', () => {
     })
   })
 
-  it('INVALID_FORMAT (debug) drops a number format the model cannot represent', async () => {
+  it('INVALID_FORMAT (debug) drops a number format the model cannot represent (kept unapplied)', async () => {
     const { parseIssues, model } = await schemas({
       Big: { type: 'integer', format: 'int128' },
       Ok: { type: 'number', format: 'double' },
@@ -432,7 +432,11 @@ describe('values that do not fit the schema are dropped', () => {
       { type: 'INVALID_FORMAT', level: 'debug', location: 'components:schemas:Big:format' },
     ])
     expect(parseIssues[0]!.message).toBe('Invalid format: int128.')
-    expect(model.components.schemas.Big).toEqual({ kind: 'integer', nullable: false })
+    expect(model.components.schemas.Big).toEqual({
+      kind: 'integer',
+      nullable: false,
+      unapplied: { format: 'int128' },
+    })
     expect(model.components.schemas.Ok).toEqual({
       kind: 'number',
       nullable: false,
@@ -752,6 +756,7 @@ describe('schema kinds', () => {
         id: { kind: 'integer', nullable: false },
         name: { kind: 'string', nullable: false },
       },
+      allOfRefs: ['Base', null],
     })
     expect(model.components.schemas.Described).toEqual({
       kind: 'ref',
@@ -1114,5 +1119,54 @@ describe('3.1 schemas without a type', () => {
   it('stay unknown in 3.0 with only required', async () => {
     const { model } = await schemas({ Needs: { required: ['a'] } })
     expect(model.components.schemas.Needs).toMatchObject({ kind: 'unknown' })
+  })
+})
+
+describe('keywords the type does not hold, and allOf members without a type', () => {
+  it('keeps a keyword of another type, and every one of a schema without a type, unapplied', async () => {
+    const { parseIssues, model } = await schemas({
+      Text: { type: 'string', minItems: 2, maxLength: 5 },
+      Free: { pattern: '^a', minimum: 1, exclusiveMinimum: true },
+    })
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Text).toEqual({
+      kind: 'string',
+      nullable: false,
+      maxLength: 5,
+      unapplied: { minItems: 2 },
+    })
+    expect(model.components.schemas.Free).toEqual({
+      kind: 'unknown',
+      nullable: false,
+      unapplied: { pattern: '^a', exclusiveMinimum: 1 },
+    })
+  })
+
+  it('gives an allOf member without a type to the type its sibling sets', async () => {
+    const { parseIssues, model } = await schemas({
+      Name: { type: 'string', maxLength: 10 },
+      Short: { allOf: [{ $ref: '#/components/schemas/Name' }, { pattern: '^a', maxLength: 5 }] },
+      Pet: { type: 'object', properties: { name: { type: 'string' } } },
+      Named: { allOf: [{ $ref: '#/components/schemas/Pet' }, { required: ['name'] }] },
+    })
+    expect(parseIssues).toEqual([])
+    expect(model.components.schemas.Short).toEqual({
+      kind: 'string',
+      nullable: false,
+      pattern: '^a',
+      maxLength: 5,
+      allOfRefs: ['Name', null],
+    })
+    expect(model.components.schemas.Named).toMatchObject({ kind: 'object', required: ['name'] })
+  })
+
+  it('makes a value match the patterns of both members', async () => {
+    const { model } = await schemas({
+      Code: { allOf: [{ type: 'string', pattern: '^a' }, { pattern: 'z$' }] },
+    })
+    const code = model.components.schemas.Code
+    const pattern = new RegExp(code?.kind === 'string' ? code.pattern! : '')
+    expect(['az', 'abz'].map((value) => pattern.test(value))).toEqual([true, true])
+    expect(['ab', 'bz'].map((value) => pattern.test(value))).toEqual([false, false])
   })
 })

@@ -19,6 +19,7 @@ import { inferType } from './infer-type.js'
 import { bareOf, readSchemaFields, type SchemaFields } from './schema-fields.js'
 import { parseSchemaRef } from './schema-ref.js'
 import { buildArray, buildNumeric, buildObject, buildString } from './type-builders.js'
+import { readUnapplied } from './unapplied.js'
 import { parseUnion } from './union.js'
 import { nullableOf, readEnum } from './values.js'
 
@@ -89,6 +90,7 @@ function parseUnknown(ctx: OasContext, f: SchemaFields, depth: number): Schema {
     )
   }
   const node: Mutable<UnknownSchema> = { kind: 'unknown', nullable }
+  readUnapplied(f, node)
   readConditions(ctx, f, node, depth)
   return annotate(ctx, f, node)
 }
@@ -104,7 +106,8 @@ function parseTypeArray(ctx: OasContext, f: SchemaFields, types: unknown[], dept
   if (rest.length === 0) return parseUnknown(ctx, fields, depth)
   if (rest.length === 1) return parseTyped(ctx, fields, rest[0]!, depth)
   const bare = bareOf(fields)
-  const members = rest.map((type) => parseTyped(ctx, bare, type, depth))
+  // Each keyword holds for the members of its type: the others do not carry it as unapplied.
+  const members = rest.map((type) => parseTyped(ctx, bare, type, depth, false))
   const node: Mutable<UnionSchema> = {
     kind: 'union',
     mode: 'anyOf',
@@ -114,23 +117,33 @@ function parseTypeArray(ctx: OasContext, f: SchemaFields, types: unknown[], dept
   return annotate(ctx, fields, node)
 }
 
-function parseTyped(ctx: OasContext, f: SchemaFields, type: SchemaType, depth: number): Schema {
+function parseTyped(
+  ctx: OasContext,
+  f: SchemaFields,
+  type: SchemaType,
+  depth: number,
+  keepUnapplied = true,
+): Schema {
   const nullable = nullableOf(ctx, f)
+  const kept = <N extends Mutable<Schema>>(node: N): N => {
+    if (keepUnapplied) readUnapplied(f, node)
+    return node
+  }
   switch (type) {
     case 'object':
-      return structured(ctx, f, buildObject(ctx, f, nullable, depth), depth)
+      return structured(ctx, f, kept(buildObject(ctx, f, nullable, depth)), depth)
     case 'array':
-      return structured(ctx, f, buildArray(ctx, f, nullable, depth), depth)
+      return structured(ctx, f, kept(buildArray(ctx, f, nullable, depth)), depth)
     case 'string':
-      return leaf(ctx, f, buildString(ctx, f, nullable, depth), depth)
+      return leaf(ctx, f, kept(buildString(ctx, f, nullable, depth)), depth)
     case 'integer':
     case 'number':
-      return leaf(ctx, f, buildNumeric(ctx, f, type, nullable), depth)
+      return leaf(ctx, f, kept(buildNumeric(ctx, f, type, nullable)), depth)
     case 'boolean': {
       const node: Mutable<BooleanSchema> = { kind: 'boolean', nullable }
       const values = readEnum<boolean>(ctx, f.enum, 'boolean', nullable)
       if (values) node.enum = values
-      return leaf(ctx, f, node, depth)
+      return leaf(ctx, f, kept(node), depth)
     }
   }
 }
@@ -152,7 +165,7 @@ function leaf(
   node: Mutable<StringSchema | IntegerSchema | NumberSchema | BooleanSchema>,
   depth: number,
 ): Schema {
-  if (!f.isPlain) {
+  if (!f.isPlain || node.unapplied) {
     readConditions(ctx, f, node, depth)
     return annotate(ctx, f, node)
   }

@@ -176,15 +176,23 @@ function describeSchema(schema: Schema): string {
 const INTEGER_FORMATS = new Set(['int32', 'int64'])
 const NUMBER_FORMATS = new Set(['float', 'double'])
 
-/** Keeps a number/integer format the model can represent; others are dropped (INVALID_FORMAT, debug). */
+/** Whether the model represents this format on a number/integer (int32, int64, float, double). */
+export function isNumericFormat(kind: 'integer' | 'number', format: unknown): format is string {
+  const valid = kind === 'integer' ? INTEGER_FORMATS : NUMBER_FORMATS
+  return typeof format === 'string' && valid.has(format)
+}
+
+/**
+ * Keeps a number/integer format the model can represent; others are dropped (INVALID_FORMAT,
+ * debug) and kept as written among the node's unapplied keywords.
+ */
 export function readNumericFormat(
   ctx: OasContext,
   format: unknown,
   kind: 'integer' | 'number',
 ): string | undefined {
   if (format === undefined) return undefined
-  const valid = kind === 'integer' ? INTEGER_FORMATS : NUMBER_FORMATS
-  if (typeof format === 'string' && valid.has(format)) return format
+  if (isNumericFormat(kind, format)) return format
   ctx.report(OAS_ISSUES.invalidFormat, `Invalid format: ${String(format)}.`, 'format')
   return undefined
 }

@@ -1,4 +1,9 @@
-import type { ArraySchema, NumericConstraints, StringSchema } from '../../../model/index.js'
+import type {
+  ArraySchema,
+  NumericConstraints,
+  ObjectSchema,
+  StringSchema,
+} from '../../../model/index.js'
 import type { SchemaKind } from '../rules.js'
 import { canonical } from '../scope.js'
 import { compareSetting, type Place, shown } from './place.js'
@@ -36,7 +41,11 @@ export function compareStrings(place: Place, old: StringSchema, next: StringSche
   )
 }
 
-export function compareCounts(place: Place, old: ArraySchema, next: ArraySchema): void {
+export function compareCounts(
+  place: Place,
+  old: Pick<ArraySchema, 'minItems' | 'maxItems'>,
+  next: Pick<ArraySchema, 'minItems' | 'maxItems'>,
+): void {
   compareLimit(place, 'maxItems', 'upper', old.maxItems, next.maxItems, {
     narrowed: 'max-items-decreased',
     widened: 'max-items-increased',
@@ -47,6 +56,30 @@ export function compareCounts(place: Place, old: ArraySchema, next: ArraySchema)
     widened: 'min-items-decreased',
     set: 'min-items-set',
   })
+}
+
+export function compareSizes(
+  place: Place,
+  old: Pick<ObjectSchema, 'minProperties' | 'maxProperties'>,
+  next: Pick<ObjectSchema, 'minProperties' | 'maxProperties'>,
+): void {
+  compareLimit(place, 'maxProperties', 'upper', old.maxProperties, next.maxProperties, {
+    narrowed: 'max-properties-decreased',
+    widened: 'max-properties-increased',
+    set: 'max-properties-set',
+  })
+  compareLimit(
+    place,
+    'minProperties',
+    'lower',
+    old.minProperties || undefined,
+    next.minProperties || undefined,
+    {
+      narrowed: 'min-properties-increased',
+      widened: 'min-properties-decreased',
+      set: 'min-properties-set',
+    },
+  )
 }
 
 type LimitKinds = { narrowed: SchemaKind; widened: SchemaKind; set?: SchemaKind }
