@@ -111,7 +111,7 @@ describe('svc diff: missing or invalid input (exit 2; stdout empty, or one error
     const recipe = recipeLines(run.stderr)
     expect(recipe.error).toMatch(/needs two API descriptions/)
     expect(recipe.usage).toBe(
-      'Usage: svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--profile wire|sdk] [--waivers <file>]',
+      'Usage: svc diff <old> <new> [--format text|json|markdown|github|junit] [--fail-on breaking|warning] [--profile wire|sdk [--generators <names> | --project <name>]] [--waivers <file>]',
     )
     expect(recipe.example).toMatch(/^Example: svc diff \S+ \S+/)
     expect(recipe.discover).toMatch(/^Discover: \S+/)
