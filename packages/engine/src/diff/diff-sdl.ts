@@ -1,7 +1,6 @@
 import type { DocumentNode } from 'graphql'
-import { parseSdl } from '../gql/parse-graphql.js'
+import { parseGraphqlDocument, parseSdl } from '../gql/parse-graphql.js'
 import { DocumentError, isStackOverflow } from '../input/document-error.js'
-import type { ParseIssue } from '../issues/index.js'
 import { mergeChangelogs, type Changelog } from './changelog.js'
 import { diffGraphqlDocuments } from './gql/diff-graphql.js'
 import { errorIssues, failureChangelog, gqlFailures, type SideIssues } from './parse-failures.js'
@@ -9,22 +8,14 @@ import { mayHaveSdlErrors } from './sdl-suspects.js'
 
 /**
  * Diffs two SDL texts over their definitions, as written. A side that may have error-level parse
- * issues is parsed in full (`parseIssues` asks for it) to find them; each definition they name is
- * reported too, and the changelog carries them.
+ * issues is read into the model (from the same tree, parsed with its locations) to find them;
+ * each definition they name is reported too, and the changelog carries them.
  */
-export async function diffSdl(
-  before: string,
-  after: string,
-  parseIssues: (text: string) => Promise<readonly ParseIssue[]>,
-): Promise<Changelog> {
-  const [old, next] = [
-    parseSdl(before, { noLocation: true }),
-    parseSdl(after, { noLocation: true }),
-  ]
-  const issuesOf = async (ast: DocumentNode, text: string) =>
-    mayHaveSdlErrors(ast) ? errorIssues(await parseIssues(text)) : []
-  const issues = { before: await issuesOf(old, before), after: await issuesOf(next, after) }
-  return diffSdlDocuments(old, next, issues)
+export function diffSdl(before: string, after: string): Changelog {
+  const [old, next] = [parseSdl(before), parseSdl(after)]
+  const issuesOf = (ast: DocumentNode) =>
+    mayHaveSdlErrors(ast) ? errorIssues(parseGraphqlDocument(ast).parseIssues) : []
+  return diffSdlDocuments(old, next, { before: issuesOf(old), after: issuesOf(next) })
 }
 
 /** {@link diffSdl} with each side's error-level parse issues already known. */

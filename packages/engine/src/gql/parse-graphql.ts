@@ -1,13 +1,8 @@
-import {
-  GraphQLError,
-  Kind,
-  Lexer,
-  parse,
-  Source,
-  TokenKind,
-  type DocumentNode,
-  type TypeDefinitionNode,
-} from 'graphql'
+import { Kind, Lexer, Source, TokenKind, type DocumentNode, type TypeDefinitionNode } from 'graphql'
+// The parser and its errors from where sdl-parser.ts takes the parser (a test runner may load
+// 'graphql' itself from its ES module build, whose GraphQLError is another class).
+import { GraphQLError } from 'graphql/error/GraphQLError.js'
+import { parse } from 'graphql/language/parser.js'
 import { DocumentError } from '../input/document-error.js'
 import { GQL_ISSUES, IssueLog, type ParseIssue } from '../issues/index.js'
 import type { GqlModel } from '../model/api-model.js'
@@ -16,6 +11,7 @@ import type { ObjectSchema, Schema, UnionSchema } from '../model/schema.js'
 import { GqlContext, type TypeUse } from './gql-context.js'
 import { mapRootField, mapType, type MappedType } from './map-types.js'
 import { declaredRoots, definitionName, indexSdl, type SdlIndex } from './sdl-index.js'
+import { parseWithOffsets } from './sdl-parser.js'
 import { findInvalidDefinitions, type InvalidDefinition } from './validation.js'
 
 type Unit<T> = { readonly value: T; readonly uses: readonly TypeUse[] } | undefined
@@ -26,7 +22,11 @@ type Unit<T> = { readonly value: T; readonly uses: readonly TypeUse[] } | undefi
  * and root fields that use a dropped or missing type are pruned, one hop deep.
  */
 export function parseGraphql(text: string) {
-  const ast = parseSdl(text)
+  return parseGraphqlDocument(parseSdl(text))
+}
+
+/** {@link parseGraphql} of SDL already read by {@link parseSdl} (with its locations). */
+export function parseGraphqlDocument(ast: DocumentNode) {
   const index = indexSdl(ast)
   const issues = new IssueLog()
   const ctx = new GqlContext(index, issues)
@@ -129,11 +129,14 @@ export function parseGraphql(text: string) {
   } as const
 }
 
-/** Reads SDL into its AST; text that is not SDL is a {@link DocumentError}. */
+/**
+ * Reads SDL into its AST, each node with its offsets unless `noLocation`; text that is not SDL is
+ * a {@link DocumentError}.
+ */
 export function parseSdl(text: string, options: { noLocation?: boolean } = {}): DocumentNode {
   if (isBlank(text)) throw new DocumentError('empty_document', 'The document is empty.')
   try {
-    return parse(text, options)
+    return options.noLocation ? parse(text, { noLocation: true }) : parseWithOffsets(text)
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error
     const [at] = error.locations ?? []

@@ -250,13 +250,13 @@ class SdlReader {
     const start = at
     const code = text.charCodeAt(at)
     if (Number.isNaN(code)) return this.#token('eof', '', start, at)
-    if (text.startsWith('"""', at)) {
-      at += 3
-      while (!text.startsWith('"""', at)) {
-        if (at >= text.length) throw new SyntaxError(`Unterminated string at offset ${start}`)
-        at += text.startsWith('\\"""', at) ? 4 : 1
-      }
-      return this.#token('string', '', start, at + 3)
+    if (code === QUOTE && text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(at + 2) === QUOTE) {
+      // The first """ not escaped as \""" ends it, as graphql-js reads it char by char.
+      let end = text.indexOf('"""', at + 3)
+      while (end !== -1 && text.charCodeAt(end - 1) === BACKSLASH)
+        end = text.indexOf('"""', end + 3)
+      if (end === -1) throw new SyntaxError(`Unterminated string at offset ${start}`)
+      return this.#token('string', '', start, end + 3)
     }
     if (code === QUOTE) {
       at++

@@ -1,4 +1,5 @@
 import type { PathPosition } from '../../input/issue-positions.js'
+import { linePositions } from '../../input/line-positions.js'
 import { sdlCoordinates } from './sdl-coordinates.js'
 
 /**
@@ -17,32 +18,6 @@ export function sdlPositions(text: string): (coordinate: string) => PathPosition
       return { ...position(offset), exact: index === 0 }
     }
     return undefined
-  }
-}
-
-/**
- * The 1-based line and column of an offset, as graphql-js's `getLocation` counts them (`\r\n`,
- * `\n` or `\r` ends a line), from a table of line starts: `getLocation` scans the text from its
- * start on every call, which on a large schema with hundreds of changes took seconds.
- */
-function linePositions(text: string): (offset: number) => { line: number; column: number } {
-  const starts = [0]
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === 10) starts.push(i + 1)
-    else if (code === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++
-      starts.push(i + 1)
-    }
-  }
-  return (offset) => {
-    let [low, high] = [0, starts.length - 1]
-    while (low < high) {
-      const middle = (low + high + 1) >> 1
-      if (starts[middle]! <= offset) low = middle
-      else high = middle - 1
-    }
-    return { line: low + 1, column: offset - starts[low]! + 1 }
   }
 }
 
