@@ -1,5 +1,5 @@
 import type { DocumentNode } from 'graphql'
-import { parseGraphqlDocument, parseSdl } from '../gql/parse-graphql.js'
+import { parseGraphqlErrors, parseSdl } from '../gql/parse-graphql.js'
 import { DocumentError, isStackOverflow } from '../input/document-error.js'
 import { mergeChangelogs, type Changelog } from './changelog.js'
 import { diffGraphqlDocuments } from './gql/diff-graphql.js'
@@ -8,13 +8,14 @@ import { mayHaveSdlErrors } from './sdl-suspects.js'
 
 /**
  * Diffs two SDL texts over their definitions, as written. A side that may have error-level parse
- * issues is read into the model (from the same tree, parsed with its locations) to find them;
- * each definition they name is reported too, and the changelog carries them.
+ * issues is read into the model (from the same tree, parsed with its locations; only the units
+ * that could have one are mapped) to find them; each definition they name is reported too, and
+ * the changelog carries them.
  */
 export function diffSdl(before: string, after: string): Changelog {
   const [old, next] = [parseSdl(before), parseSdl(after)]
   const issuesOf = (ast: DocumentNode) =>
-    mayHaveSdlErrors(ast) ? errorIssues(parseGraphqlDocument(ast).parseIssues) : []
+    mayHaveSdlErrors(ast) ? errorIssues(parseGraphqlErrors(ast)) : []
   return diffSdlDocuments(old, next, { before: issuesOf(old), after: issuesOf(next) })
 }
 
