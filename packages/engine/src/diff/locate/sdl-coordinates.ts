@@ -8,20 +8,13 @@
  */
 export function sdlCoordinates(text: string): Map<string, number> {
   const reader = new SdlReader(text)
-  const definitions: [string, number][] = []
-  const extensions: [string, number][] = []
-  while (reader.peek().kind !== 'eof') readDefinition(reader, definitions, extensions)
+  const definitions: Entries = []
+  const extensions: Entries = []
+  while (reader.kind !== 'eof') readDefinition(reader, definitions, extensions)
   const offsets = new Map<string, number>()
   for (const [coordinate, offset] of [...definitions, ...extensions])
     if (!offsets.has(coordinate)) offsets.set(coordinate, offset)
   return offsets
-}
-
-type Token = {
-  readonly kind: 'name' | 'punctuator' | 'string' | 'number' | 'eof'
-  /** The name or punctuator itself; empty for strings and numbers. */
-  readonly value: string
-  readonly start: number
 }
 
 const PUNCTUATORS: ReadonlySet<string> = new Set('!$&()[]{}:=@|')
@@ -31,36 +24,39 @@ const [TAB, LF, CR, SPACE, QUOTE, HASH, PLUS, COMMA, MINUS, DOT, BACKSLASH, UNDE
 const [E, LOWER_E] = [0x45, 0x65]
 
 type Entries = [string, number][]
+type Add = (coordinate: string, offset: number) => void
 
 function readDefinition(reader: SdlReader, definitions: Entries, extensions: Entries): void {
-  const first = reader.peek()
-  if (first.kind === 'string') reader.next()
-  if (reader.peek().value === '{') return skipOperation(reader)
+  const first = reader.start
+  if (reader.kind === 'string') reader.advance()
+  if (reader.is('{')) return skipOperation(reader)
   let keyword = reader.expectName()
-  const entries = keyword.value === 'extend' ? extensions : definitions
-  if (keyword.value === 'extend') keyword = reader.expectName()
-  const add = (coordinate: string, token: Token) => entries.push([coordinate, token.start])
-  switch (keyword.value) {
+  const entries = keyword === 'extend' ? extensions : definitions
+  if (keyword === 'extend') keyword = reader.expectName()
+  const add: Add = (coordinate, offset) => entries.push([coordinate, offset])
+  switch (keyword) {
     case 'schema':
       add('schema', first)
       skipDirectives(reader)
       if (reader.skip('{'))
         while (!reader.skip('}')) {
+          const at = reader.start
           const operation = reader.expectName()
           reader.expect(':')
-          reader.expectName()
-          add(`schema.${operation.value}`, operation)
+          reader.skipName()
+          add(`schema.${operation}`, at)
         }
       return
     case 'directive': {
       reader.expect('@')
-      const name = reader.expectName()
-      add(`@${name.value}`, name)
-      if (reader.skip('(')) readInputValues(reader, `@${name.value}`, ')', add, true)
-      if (reader.peek().value === 'repeatable') reader.next()
-      if (reader.expectName().value !== 'on') throw reader.unexpected()
+      const at = reader.start
+      const name = `@${reader.expectName()}`
+      add(name, at)
+      if (reader.skip('(')) readInputValues(reader, name, ')', add, true)
+      if (reader.kind === 'name' && reader.name() === 'repeatable') reader.advance()
+      if (reader.expectName() !== 'on') throw reader.unexpected()
       reader.skip('|')
-      do reader.expectName()
+      do reader.skipName()
       while (reader.skip('|'))
       return
     }
@@ -69,9 +65,9 @@ function readDefinition(reader: SdlReader, definitions: Entries, extensions: Ent
     case 'subscription':
     case 'fragment':
       // Executable definitions have no place in a schema; the diff reports them. Only a name.
-      if (reader.peek().kind === 'name') {
-        const name = reader.next()
-        add(name.value, name)
+      if (reader.kind === 'name') {
+        const at = reader.start
+        add(reader.expectName(), at)
       }
       return skipOperation(reader)
     case 'scalar':
@@ -80,45 +76,42 @@ function readDefinition(reader: SdlReader, definitions: Entries, extensions: Ent
     case 'union':
     case 'enum':
     case 'input':
-      return readType(reader, keyword.value, add)
+      return readType(reader, keyword, add)
     default:
-      throw reader.unexpected(keyword)
+      throw reader.unexpected()
   }
 }
 
-function readType(
-  reader: SdlReader,
-  keyword: string,
-  add: (coordinate: string, token: Token) => void,
-): void {
-  const name = reader.expectName()
-  const type = name.value
-  add(type, name)
-  if (reader.peek().value === 'implements') {
-    reader.next()
+function readType(reader: SdlReader, keyword: string, add: Add): void {
+  const at = reader.start
+  const type = reader.expectName()
+  add(type, at)
+  if (reader.kind === 'name' && reader.name() === 'implements') {
+    reader.advance()
     reader.skip('&')
-    do reader.expectName()
+    do reader.skipName()
     while (reader.skip('&'))
   }
   skipDirectives(reader)
   if (keyword === 'union') {
     if (!reader.skip('=')) return
     reader.skip('|')
-    do reader.expectName()
+    do reader.skipName()
     while (reader.skip('|'))
     return
   }
   if (keyword === 'scalar' || !reader.skip('{')) return
   if (keyword === 'input') return readInputValues(reader, type, '}', add, false)
   while (!reader.skip('}')) {
-    if (reader.peek().kind === 'string') reader.next()
-    const member = reader.expectName()
-    add(`${type}.${member.value}`, member)
+    if (reader.kind === 'string') reader.advance()
+    const memberAt = reader.start
+    const member = `${type}.${reader.expectName()}`
+    add(member, memberAt)
     if (keyword === 'enum') {
       skipDirectives(reader)
       continue
     }
-    if (reader.skip('(')) readInputValues(reader, `${type}.${member.value}`, ')', add, true)
+    if (reader.skip('(')) readInputValues(reader, member, ')', add, true)
     reader.expect(':')
     skipType(reader)
     skipDirectives(reader)
@@ -130,13 +123,14 @@ function readInputValues(
   reader: SdlReader,
   owner: string,
   close: ')' | '}',
-  add: (coordinate: string, token: Token) => void,
+  add: Add,
   asArguments: boolean,
 ): void {
   while (!reader.skip(close)) {
-    if (reader.peek().kind === 'string') reader.next()
+    if (reader.kind === 'string') reader.advance()
+    const at = reader.start
     const name = reader.expectName()
-    add(asArguments ? `${owner}(${name.value}:)` : `${owner}.${name.value}`, name)
+    add(asArguments ? `${owner}(${name}:)` : `${owner}.${name}`, at)
     reader.expect(':')
     skipType(reader)
     if (reader.skip('=')) skipValue(reader)
@@ -148,34 +142,30 @@ function skipType(reader: SdlReader): void {
   if (reader.skip('[')) {
     skipType(reader)
     reader.expect(']')
-  } else reader.expectName()
+  } else reader.skipName()
   reader.skip('!')
 }
 
 function skipDirectives(reader: SdlReader): void {
   while (reader.skip('@')) {
-    reader.expectName()
-    if (reader.peek().value === '(') skipBalanced(reader)
+    reader.skipName()
+    if (reader.is('(')) skipBalanced(reader)
   }
 }
 
 function skipValue(reader: SdlReader): void {
-  const token = reader.peek()
-  if (token.value === '[' || token.value === '{') return skipBalanced(reader)
-  if (reader.skip('$')) {
-    reader.expectName()
-    return
-  }
-  if (token.kind === 'punctuator' || token.kind === 'eof') throw reader.unexpected()
-  reader.next()
+  if (reader.is('[') || reader.is('{')) return skipBalanced(reader)
+  if (reader.skip('$')) return reader.skipName()
+  if (reader.kind === 'punctuator' || reader.kind === 'eof') throw reader.unexpected()
+  reader.advance()
 }
 
 /** An operation or fragment, whatever precedes its selection set, then the selection set. */
 function skipOperation(reader: SdlReader): void {
-  while (reader.peek().value !== '{') {
-    if (reader.peek().kind === 'eof') throw reader.unexpected()
-    if (reader.peek().value === '(') skipBalanced(reader)
-    else reader.next()
+  while (!reader.is('{')) {
+    if (reader.kind === 'eof') throw reader.unexpected()
+    if (reader.is('(')) skipBalanced(reader)
+    else reader.advance()
   }
   skipBalanced(reader)
 }
@@ -184,43 +174,48 @@ function skipOperation(reader: SdlReader): void {
 function skipBalanced(reader: SdlReader): void {
   const closes: string[] = []
   do {
-    const token = reader.next()
-    if (token.kind === 'eof') throw reader.unexpected(token)
-    if (token.kind !== 'punctuator') continue
-    if (token.value === '(') closes.push(')')
-    else if (token.value === '[') closes.push(']')
-    else if (token.value === '{') closes.push('}')
-    else if (token.value === closes.at(-1)) closes.pop()
-    else if (')]}'.includes(token.value)) throw reader.unexpected(token)
+    if (reader.kind === 'eof') throw reader.unexpected()
+    const punctuator = reader.kind === 'punctuator' ? reader.punctuator : ''
+    reader.advance()
+    if (punctuator === '(') closes.push(')')
+    else if (punctuator === '[') closes.push(']')
+    else if (punctuator === '{') closes.push('}')
+    else if (punctuator !== '' && punctuator === closes.at(-1)) closes.pop()
+    else if (punctuator !== '' && ')]}'.includes(punctuator)) throw reader.unexpected()
   } while (closes.length > 0)
 }
 
-/** GraphQL's tokens, with whitespace, commas and comments skipped. */
+/**
+ * GraphQL's tokens, with whitespace, commas and comments skipped: the current one is in the
+ * reader's fields (no object for each of a schema's hundred thousand tokens).
+ */
 class SdlReader {
+  kind: 'name' | 'punctuator' | 'string' | 'number' | 'eof' = 'eof'
+  /** The offset where the current token starts. */
+  start = 0
+  /** The current punctuator; empty for other tokens. */
+  punctuator = ''
   readonly #text: string
-  #offset = 0
-  #peeked: Token | undefined
+  #end = 0
 
   constructor(text: string) {
     this.#text = text
+    this.advance()
   }
 
-  peek(): Token {
-    this.#peeked ??= this.#read()
-    return this.#peeked
+  /** The current token's text, for a name. */
+  name(): string {
+    return this.#text.slice(this.start, this.#end)
   }
 
-  next(): Token {
-    const token = this.peek()
-    this.#peeked = undefined
-    return token
+  is(punctuator: string): boolean {
+    return this.punctuator === punctuator
   }
 
   /** Consumes the punctuator when it comes next. */
   skip(punctuator: string): boolean {
-    const token = this.peek()
-    if (token.kind !== 'punctuator' || token.value !== punctuator) return false
-    this.#peeked = undefined
+    if (this.punctuator !== punctuator) return false
+    this.advance()
     return true
   }
 
@@ -228,19 +223,25 @@ class SdlReader {
     if (!this.skip(punctuator)) throw this.unexpected()
   }
 
-  expectName(): Token {
-    const token = this.next()
-    if (token.kind !== 'name') throw this.unexpected(token)
-    return token
+  expectName(): string {
+    if (this.kind !== 'name') throw this.unexpected()
+    const name = this.name()
+    this.advance()
+    return name
   }
 
-  unexpected(token: Token = this.peek()): SyntaxError {
-    return new SyntaxError(`Unexpected ${token.kind} at offset ${token.start}`)
+  skipName(): void {
+    if (this.kind !== 'name') throw this.unexpected()
+    this.advance()
   }
 
-  #read(): Token {
+  unexpected(): SyntaxError {
+    return new SyntaxError(`Unexpected ${this.kind} at offset ${this.start}`)
+  }
+
+  advance(): void {
     const text = this.#text
-    let at = this.#offset
+    let at = this.#end
     for (let code = text.charCodeAt(at); ; code = text.charCodeAt(at)) {
       if (code === HASH) while (at < text.length && !isLineEnd(text.charCodeAt(at))) at++
       else if (code === SPACE || code === TAB || code === COMMA || isLineEnd(code) || code === BOM)
@@ -249,14 +250,14 @@ class SdlReader {
     }
     const start = at
     const code = text.charCodeAt(at)
-    if (Number.isNaN(code)) return this.#token('eof', '', start, at)
+    if (Number.isNaN(code)) return this.#token('eof', start, at)
     if (code === QUOTE && text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(at + 2) === QUOTE) {
       // The first """ not escaped as \""" ends it, as graphql-js reads it char by char.
       let end = text.indexOf('"""', at + 3)
       while (end !== -1 && text.charCodeAt(end - 1) === BACKSLASH)
         end = text.indexOf('"""', end + 3)
       if (end === -1) throw new SyntaxError(`Unterminated string at offset ${start}`)
-      return this.#token('string', '', start, end + 3)
+      return this.#token('string', start, end + 3)
     }
     if (code === QUOTE) {
       at++
@@ -265,12 +266,12 @@ class SdlReader {
           throw new SyntaxError(`Unterminated string at offset ${start}`)
         at += c === BACKSLASH ? 2 : 1
       }
-      return this.#token('string', '', start, at + 1)
+      return this.#token('string', start, at + 1)
     }
     if (isNameStart(code)) {
       at++
       while (isNameStart(text.charCodeAt(at)) || isDigit(text.charCodeAt(at))) at++
-      return this.#token('name', text.slice(start, at), start, at)
+      return this.#token('name', start, at)
     }
     if (code === MINUS || isDigit(code)) {
       // Digits, a fraction and an exponent; graphql-js has checked the number already.
@@ -281,17 +282,19 @@ class SdlReader {
         c = text.charCodeAt(at)
         if (exponent && (c === PLUS || c === MINUS)) c = text.charCodeAt(++at)
       }
-      return this.#token('number', '', start, at)
+      return this.#token('number', start, at)
     }
-    if (text.startsWith('...', at)) return this.#token('punctuator', '...', start, at + 3)
+    if (text.startsWith('...', at)) return this.#token('punctuator', start, at + 3, '...')
     const char = text[at]!
-    if (PUNCTUATORS.has(char)) return this.#token('punctuator', char, start, at + 1)
+    if (PUNCTUATORS.has(char)) return this.#token('punctuator', start, at + 1, char)
     throw new SyntaxError(`Unexpected character at offset ${start}`)
   }
 
-  #token(kind: Token['kind'], value: string, start: number, end: number): Token {
-    this.#offset = end
-    return { kind, value, start }
+  #token(kind: SdlReader['kind'], start: number, end: number, punctuator = ''): void {
+    this.kind = kind
+    this.start = start
+    this.#end = end
+    this.punctuator = punctuator
   }
 }
 
