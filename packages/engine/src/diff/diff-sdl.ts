@@ -1,5 +1,6 @@
 import type { DocumentNode } from 'graphql'
 import { parseGraphqlErrors, parseSdl } from '../gql/parse-graphql.js'
+import { rememberTree } from '../gql/recent-trees.js'
 import { DocumentError, isStackOverflow } from '../input/document-error.js'
 import { mergeChangelogs, type Changelog } from './changelog.js'
 import { diffGraphqlDocuments } from './gql/diff-graphql.js'
@@ -14,6 +15,9 @@ import { mayHaveSdlErrors } from './sdl-suspects.js'
  */
 export function diffSdl(before: string, after: string): Changelog {
   const [old, next] = [parseSdl(before), parseSdl(after)]
+  // locateChanges reads them next, for the places of the changes.
+  rememberTree(old)
+  rememberTree(next)
   const issuesOf = (ast: DocumentNode) =>
     mayHaveSdlErrors(ast) ? errorIssues(parseGraphqlErrors(ast)) : []
   return diffSdlDocuments(old, next, { before: issuesOf(old), after: issuesOf(next) })

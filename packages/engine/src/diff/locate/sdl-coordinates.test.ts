@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest'
+import { parseSdl } from '../../gql/parse-graphql.js'
 import { sdlCoordinates } from './sdl-coordinates.js'
+import { treeCoordinates } from './sdl-positions.js'
 
-/** Each coordinate with the text from its offset to the end of that line. */
+/**
+ * Each coordinate with the text from its offset to the end of that line, after checking that a
+ * tree the diff parsed gives the same (locateChanges reads it when the diff has just parsed it).
+ */
 function at(text: string): Record<string, string> {
+  const offsets = sdlCoordinates(text)
+  expect([...treeCoordinates(parseSdl(text))]).toEqual([...offsets])
   const result: Record<string, string> = {}
-  for (const [coordinate, offset] of sdlCoordinates(text))
+  for (const [coordinate, offset] of offsets)
     result[coordinate] = text.slice(offset).split(/\r\n|\n|\r/)[0]!
   return result
 }

@@ -1,3 +1,11 @@
+import {
+  Kind,
+  type DefinitionNode,
+  type DocumentNode,
+  type InputValueDefinitionNode,
+  type NameNode,
+} from 'graphql'
+import { recentTree } from '../../gql/recent-trees.js'
 import type { PathPosition } from '../../input/issue-positions.js'
 import { linePositions } from '../../input/line-positions.js'
 import { sdlCoordinates } from './sdl-coordinates.js'
@@ -8,7 +16,8 @@ import { sdlCoordinates } from './sdl-coordinates.js'
  * lacks gets its nearest one that it has (`Query.user`, then `Query`), with `exact: false`.
  */
 export function sdlPositions(text: string): (coordinate: string) => PathPosition | undefined {
-  const offsets = sdlCoordinates(text)
+  const tree = recentTree(text)
+  const offsets = tree ? treeCoordinates(tree) : sdlCoordinates(text)
   const position = linePositions(text)
   return (coordinate) => {
     const candidates = ancestors(coordinate)
@@ -32,4 +41,53 @@ function ancestors(coordinate: string): string[] {
   const root = /^schema\.(query|mutation|subscription)$/.exec(coordinate)?.[1]
   if (root) result.push(root[0]!.toUpperCase() + root.slice(1))
   return result
+}
+
+/** {@link sdlCoordinates} read from a tree parsed with its offsets. */
+export function treeCoordinates(tree: DocumentNode): Map<string, number> {
+  const offsets = new Map<string, number>()
+  const add = (coordinate: string, name: NameNode | undefined) => {
+    if (name?.loc && !offsets.has(coordinate)) offsets.set(coordinate, name.loc.start)
+  }
+  const addArguments = (owner: string, args: readonly InputValueDefinitionNode[] | undefined) => {
+    for (const arg of args ?? []) add(`${owner}(${arg.name.value}:)`, arg.name)
+  }
+  // Definitions first, so a type's coordinate is its definition rather than an extension.
+  const ordered = [
+    ...tree.definitions.filter((definition) => !isExtension(definition)),
+    ...tree.definitions.filter(isExtension),
+  ]
+  for (const definition of ordered) {
+    switch (definition.kind) {
+      case Kind.SCHEMA_DEFINITION:
+      case Kind.SCHEMA_EXTENSION:
+        if (definition.loc && !offsets.has('schema')) offsets.set('schema', definition.loc.start)
+        for (const operation of definition.operationTypes ?? [])
+          if (operation.loc && !offsets.has(`schema.${operation.operation}`))
+            offsets.set(`schema.${operation.operation}`, operation.loc.start)
+        break
+      case Kind.DIRECTIVE_DEFINITION:
+        add(`@${definition.name.value}`, definition.name)
+        addArguments(`@${definition.name.value}`, definition.arguments)
+        break
+      default: {
+        if (!('name' in definition) || !definition.name) break
+        const type = definition.name.value
+        add(type, definition.name)
+        if ('fields' in definition)
+          for (const field of definition.fields ?? []) {
+            add(`${type}.${field.name.value}`, field.name)
+            if ('arguments' in field) addArguments(`${type}.${field.name.value}`, field.arguments)
+          }
+        if ('values' in definition)
+          for (const value of definition.values ?? [])
+            add(`${type}.${value.name.value}`, value.name)
+      }
+    }
+  }
+  return offsets
+}
+
+function isExtension(definition: DefinitionNode): boolean {
+  return definition.kind.endsWith('Extension')
 }
