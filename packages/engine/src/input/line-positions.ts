@@ -9,14 +9,19 @@
  */
 export function linePositions(text: string): (offset: number) => { line: number; column: number } {
   const starts = [0]
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === 10) starts.push(i + 1)
-    else if (code === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++
-      starts.push(i + 1)
+  if (!text.includes('\r'))
+    // The usual text: native searches from one line end to the next.
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', end + 1))
+      starts.push(end + 1)
+  else
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i)
+      if (code === 10) starts.push(i + 1)
+      else if (code === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++
+        starts.push(i + 1)
+      }
     }
-  }
   return (offset) => {
     let [low, high] = [0, starts.length - 1]
     while (low < high) {
