@@ -1,7 +1,9 @@
 // Diffs two real pairs of API descriptions with svc and a peer, each call in a fresh child process:
 // GitHub Enterprise Server 3.18 → 3.19 (OpenAPI 3.0, about 11 MB each) beside Atlassian's
 // openapi-diff and api-smart-diff, and GitHub's GraphQL schema 14.58.0 → 15.26.1 beside @graphql-inspector/core.
-// Every figure includes reading both files, parsing (or building) both and diffing.
+// Every figure includes reading both files, parsing (or building) both and diffing. Each pair also
+// has svc's whole CLI process (`svc diff old new --json`, timed from outside) beside each tool's
+// whole child process (Node start-up, import, the call): the `process ms` column.
 // Usage: node bench/diff.js [--runs N] [--only openapi|graphql] [--peer-heap-mb MB]
 import { spawnSync } from 'node:child_process'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
@@ -57,21 +59,7 @@ const TOOLS = {
     load: async () => (await import(ENGINE)).diffDocuments,
     call: async (diffDocuments, pair) => summarizeSvc(await svcDiff(diffDocuments, pair)),
   },
-  'svc-cli': {
-    pair: 'openapi',
-    label: 'svc diff --json (whole CLI process)',
-    // Timed around a grandchild: its import time, CPU time and memory are not this process's.
-    ownProcess: false,
-    load: async () => null,
-    call: async (_, pair) => {
-      const run = spawnSync(process.execPath, [SVC_BIN, 'diff', pair.old, pair.new, '--json'], {
-        maxBuffer: 512 * 1024 * 1024,
-        encoding: 'utf8',
-      })
-      if (run.status !== 0) throw new Error(`svc diff exited with ${run.status}: ${run.stderr}`)
-      return { counts: JSON.parse(run.stdout).counts, stdoutBytes: run.stdout.length }
-    },
-  },
+  'svc-cli': svcCli('openapi'),
   'openapi-diff': {
     pair: 'openapi',
     peer: true,
@@ -118,6 +106,7 @@ const TOOLS = {
     load: async () => (await import(ENGINE)).diffDocuments,
     call: async (diffDocuments, pair) => summarizeSvc(await svcDiff(diffDocuments, pair)),
   },
+  'svc-cli-graphql': svcCli('graphql'),
   'graphql-inspector': {
     pair: 'graphql',
     peer: true,
@@ -145,6 +134,25 @@ const TOOLS = {
       return { changes: changes.length, ...levels, descriptions, topTypes: top(byType) }
     },
   },
+}
+
+/** The whole `svc diff old new --json` process on a pair. */
+function svcCli(pair) {
+  return {
+    pair,
+    label: 'svc diff --json (whole CLI process)',
+    // Timed around a grandchild: its import time, CPU time and memory are not this process's.
+    ownProcess: false,
+    load: async () => null,
+    call: async (_, { old, new: next }) => {
+      const run = spawnSync(process.execPath, [SVC_BIN, 'diff', old, next, '--json'], {
+        maxBuffer: 512 * 1024 * 1024,
+        encoding: 'utf8',
+      })
+      if (run.status !== 0) throw new Error(`svc diff exited with ${run.status}: ${run.stderr}`)
+      return { counts: JSON.parse(run.stdout).counts, stdoutBytes: run.stdout.length }
+    },
+  }
 }
 
 async function svcDiff(diffDocuments, pair) {
@@ -227,6 +235,10 @@ function summarize(samples) {
         ok.length && TOOLS[name].ownProcess !== false ? median(ok.map((s) => s.loadMs)) : null,
       maxRssMb:
         ok.length && TOOLS[name].ownProcess !== false ? median(ok.map((s) => s.maxRssMb)) : null,
+      // The whole process: the grandchild's for svc diff, the child's (start-up, import, call) otherwise.
+      processMs: ok.length
+        ? median(ok.map((s) => (TOOLS[name].ownProcess === false ? s.ms : s.processMs)))
+        : null,
       runsMs: times,
       summary: ok[0]?.summary ?? null,
       errors: list.filter((s) => s.error).map((s) => s.error),
@@ -234,15 +246,29 @@ function summarize(samples) {
   }
   // Every row's time as a multiple of svc's on the same pair (the house "× svc").
   const svcOf = { openapi: rows.svc, graphql: rows['svc-graphql'] }
+  const cliOf = { openapi: rows['svc-cli'], graphql: rows['svc-cli-graphql'] }
   for (const row of Object.values(rows)) {
     const svc = svcOf[row.pair]
     row.ratio = row.medianMs === null || !svc?.medianMs ? null : row.medianMs / svc.medianMs
+    const cli = cliOf[row.pair]
+    row.processRatio =
+      row.processMs === null || !cli?.processMs ? null : row.processMs / cli.processMs
   }
   return rows
 }
 
 function printTables(rows, meta) {
-  const header = ['tool', 'median ms', 'min ms', '× svc', 'cpu ms', 'import ms', 'max RSS MB']
+  const header = [
+    'tool',
+    'median ms',
+    'min ms',
+    '× svc',
+    'process ms',
+    '× svc diff',
+    'cpu ms',
+    'import ms',
+    'max RSS MB',
+  ]
   for (const [pairName, pair] of Object.entries(PAIRS)) {
     const pairRows = Object.values(rows).filter((row) => row.pair === pairName)
     if (pairRows.length === 0) continue
@@ -251,6 +277,8 @@ function printTables(rows, meta) {
       fmt(row.medianMs),
       fmt(row.minMs),
       fmt(row.ratio, 2),
+      fmt(row.processMs),
+      fmt(row.processRatio, 2),
       fmt(row.cpuMs),
       fmt(row.loadMs),
       fmt(row.maxRssMb),
@@ -285,6 +313,11 @@ function printResults(rows) {
   }
   const gql = rows['svc-graphql']?.summary
   const inspector = rows['graphql-inspector']?.summary
+  const [cli, peer] = [rows['svc-cli-graphql'], rows['graphql-inspector']]
+  if (cli?.processMs && peer?.processMs)
+    console.log(
+      `\nGraphQL, whole process: svc diff --json ${fmt(cli.processMs)} ms, graphql-inspector ${fmt(peer.processMs)} ms: svc ${fmt(peer.processMs / cli.processMs, 2)}× as fast (target at least 1.0×)`,
+    )
   if (gql) {
     console.log(`\nGraphQL, counts by level side by side:`)
     const pairs = [

@@ -43,11 +43,9 @@ export async function diffDocuments(
     const limits = { ...DEFAULT_LIMITS, ...options.limits }
     checkSize(before.text, limits)
     checkSize(after.text, limits)
-    const parseIssues = async (text: string) =>
-      (await parseApi({ text }, { protocol: 'gql', limits, positions: false })).parseIssues
     try {
       const { diffSdl } = await import('./diff-sdl.js')
-      return await diffSdl(before.text, after.text, parseIssues)
+      return diffSdl(before.text, after.text)
     } catch (error) {
       if (!isStackOverflow(error)) throw error
       throw new DocumentError('too_deep', 'The document is nested too deeply to read.', {

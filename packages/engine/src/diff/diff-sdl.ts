@@ -1,7 +1,7 @@
 import type { DocumentNode } from 'graphql'
-import { parseSdl } from '../gql/parse-graphql.js'
+import { parseGraphqlErrors, parseSdl } from '../gql/parse-graphql.js'
+import { rememberTree } from '../gql/recent-trees.js'
 import { DocumentError, isStackOverflow } from '../input/document-error.js'
-import type { ParseIssue } from '../issues/index.js'
 import { mergeChangelogs, type Changelog } from './changelog.js'
 import { diffGraphqlDocuments } from './gql/diff-graphql.js'
 import { errorIssues, failureChangelog, gqlFailures, type SideIssues } from './parse-failures.js'
@@ -9,22 +9,18 @@ import { mayHaveSdlErrors } from './sdl-suspects.js'
 
 /**
  * Diffs two SDL texts over their definitions, as written. A side that may have error-level parse
- * issues is parsed in full (`parseIssues` asks for it) to find them; each definition they name is
- * reported too, and the changelog carries them.
+ * issues is read into the model (from the same tree, parsed with its locations; only the units
+ * that could have one are mapped) to find them; each definition they name is reported too, and
+ * the changelog carries them.
  */
-export async function diffSdl(
-  before: string,
-  after: string,
-  parseIssues: (text: string) => Promise<readonly ParseIssue[]>,
-): Promise<Changelog> {
-  const [old, next] = [
-    parseSdl(before, { noLocation: true }),
-    parseSdl(after, { noLocation: true }),
-  ]
-  const issuesOf = async (ast: DocumentNode, text: string) =>
-    mayHaveSdlErrors(ast) ? errorIssues(await parseIssues(text)) : []
-  const issues = { before: await issuesOf(old, before), after: await issuesOf(next, after) }
-  return diffSdlDocuments(old, next, issues)
+export function diffSdl(before: string, after: string): Changelog {
+  const [old, next] = [parseSdl(before), parseSdl(after)]
+  // locateChanges reads them next, for the places of the changes.
+  rememberTree(old)
+  rememberTree(next)
+  const issuesOf = (ast: DocumentNode) =>
+    mayHaveSdlErrors(ast) ? errorIssues(parseGraphqlErrors(ast)) : []
+  return diffSdlDocuments(old, next, { before: issuesOf(old), after: issuesOf(next) })
 }
 
 /** {@link diffSdl} with each side's error-level parse issues already known. */

@@ -3,6 +3,7 @@ import { GQL_ISSUES, type IssueKind, type IssueLog } from '../issues/index.js'
 import type { Schema } from '../model/schema.js'
 import { componentRef } from '../refs/pointer.js'
 import type { SdlIndex } from './sdl-index.js'
+import { positionOf } from './sdl-parser.js'
 
 /** A named type a unit uses, checked once every type is mapped. */
 export type TypeUse = {
@@ -142,14 +143,6 @@ export class GqlContext {
       nullable,
     })
   }
-}
-
-/** The 1-based line and column where a node starts, read from its first token. */
-export function positionOf(
-  node: ASTNode | undefined,
-): { line: number; column: number } | undefined {
-  const token = node?.loc?.startToken
-  return token && { line: token.line, column: token.column }
 }
 
 function printType(type: TypeNode): string {

@@ -1,21 +1,18 @@
-import {
-  GraphQLError,
-  Kind,
-  Lexer,
-  parse,
-  Source,
-  TokenKind,
-  type DocumentNode,
-  type TypeDefinitionNode,
-} from 'graphql'
+import { Kind, Lexer, Source, TokenKind, type DocumentNode, type TypeDefinitionNode } from 'graphql'
+// The parser and its errors from where sdl-parser.ts takes the parser (a test runner may load
+// 'graphql' itself from its ES module build, whose GraphQLError is another class).
+import { GraphQLError } from 'graphql/error/GraphQLError.js'
+import { parse } from 'graphql/language/parser.js'
 import { DocumentError } from '../input/document-error.js'
 import { GQL_ISSUES, IssueLog, type ParseIssue } from '../issues/index.js'
 import type { GqlModel } from '../model/api-model.js'
 import type { GraphqlArgument, GraphqlOperation, GraphqlRootKind } from '../model/operation.js'
 import type { ObjectSchema, Schema, UnionSchema } from '../model/schema.js'
+import { errorProne } from './error-prone.js'
 import { GqlContext, type TypeUse } from './gql-context.js'
 import { mapRootField, mapType, type MappedType } from './map-types.js'
 import { declaredRoots, definitionName, indexSdl, type SdlIndex } from './sdl-index.js'
+import { parseWithOffsets } from './sdl-parser.js'
 import { findInvalidDefinitions, type InvalidDefinition } from './validation.js'
 
 type Unit<T> = { readonly value: T; readonly uses: readonly TypeUse[] } | undefined
@@ -26,7 +23,25 @@ type Unit<T> = { readonly value: T; readonly uses: readonly TypeUse[] } | undefi
  * and root fields that use a dropped or missing type are pruned, one hop deep.
  */
 export function parseGraphql(text: string) {
-  const ast = parseSdl(text)
+  return parseGraphqlDocument(parseSdl(text))
+}
+
+/** {@link parseGraphql} of SDL already read by {@link parseSdl} (with its locations). */
+export function parseGraphqlDocument(ast: DocumentNode) {
+  return readGraphql(ast, false).parsed
+}
+
+/**
+ * Every error-level issue {@link parseGraphqlDocument} finds, in its order (with some of its
+ * warnings), for about half its cost: only the units that could have one are mapped
+ * ({@link errorProne}); should one of them fail to map, which others may depend on, all are.
+ */
+export function parseGraphqlErrors(ast: DocumentNode): readonly ParseIssue[] {
+  const read = readGraphql(ast, true)
+  return (read.complete ? read.parsed : parseGraphqlDocument(ast)).parseIssues
+}
+
+function readGraphql(ast: DocumentNode, errorsOnly: boolean) {
   const index = indexSdl(ast)
   const issues = new IssueLog()
   const ctx = new GqlContext(index, issues)
@@ -35,9 +50,11 @@ export function parseGraphql(text: string) {
 
   const roots = rootTypes(index)
   const rootNames = new Set(Object.values(roots))
+  const prone = errorsOnly ? errorProne(index, invalid, rootNames) : undefined
   const types = new Map<string, Unit<MappedType>>()
   for (const [name, definition] of index.types) {
     if (rootNames.has(name)) continue
+    if (prone && !invalid.has(name) && !prone.type(definition)) continue
     types.set(
       name,
       invalid.has(name)
@@ -55,6 +72,7 @@ export function parseGraphql(text: string) {
       [rootName],
     )
     for (const field of fieldsOfRoot(index, rootName)) {
+      if (prone && !prone.field(field)) continue
       const path = [rootName, field.name.value]
       operations.push({
         path,
@@ -122,18 +140,23 @@ export function parseGraphql(text: string) {
     }),
   })
   const parseIssues: ParseIssue[] = issues.recorded.map(({ path: _path, ...issue }) => issue)
-  return {
+  const parsed = {
     model,
     parseIssues,
     source: { protocol: 'gql', format: 'graphql', version: 'sdl' },
   } as const
+  const unmapped = [...types].some(([name, unit]) => unit === undefined && !invalid.has(name))
+  return { parsed, complete: !unmapped && operations.every(({ unit }) => unit !== undefined) }
 }
 
-/** Reads SDL into its AST; text that is not SDL is a {@link DocumentError}. */
+/**
+ * Reads SDL into its AST, each node with its offsets unless `noLocation`; text that is not SDL is
+ * a {@link DocumentError}.
+ */
 export function parseSdl(text: string, options: { noLocation?: boolean } = {}): DocumentNode {
   if (isBlank(text)) throw new DocumentError('empty_document', 'The document is empty.')
   try {
-    return parse(text, options)
+    return options.noLocation ? parse(text, { noLocation: true }) : parseWithOffsets(text)
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error
     const [at] = error.locations ?? []

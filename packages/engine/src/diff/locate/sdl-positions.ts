@@ -1,13 +1,14 @@
 import {
-  getLocation,
   Kind,
-  parse,
-  Source,
   type DefinitionNode,
+  type DocumentNode,
   type InputValueDefinitionNode,
   type NameNode,
 } from 'graphql'
+import { recentTree } from '../../gql/recent-trees.js'
 import type { PathPosition } from '../../input/issue-positions.js'
+import { linePositions } from '../../input/line-positions.js'
+import { sdlCoordinates } from './sdl-coordinates.js'
 
 /**
  * The positions of the schema coordinates of a GraphQL SDL text (`Query.user(id:)`, `Role.ADMIN`,
@@ -15,15 +16,15 @@ import type { PathPosition } from '../../input/issue-positions.js'
  * lacks gets its nearest one that it has (`Query.user`, then `Query`), with `exact: false`.
  */
 export function sdlPositions(text: string): (coordinate: string) => PathPosition | undefined {
-  const source = new Source(text)
-  const offsets = coordinateOffsets(parse(source).definitions)
+  const tree = recentTree(text)
+  const offsets = tree ? treeCoordinates(tree) : sdlCoordinates(text)
+  const position = linePositions(text)
   return (coordinate) => {
     const candidates = ancestors(coordinate)
     for (const [index, candidate] of candidates.entries()) {
       const offset = offsets.get(candidate)
       if (offset === undefined) continue
-      const { line, column } = getLocation(source, offset)
-      return { line, column, exact: index === 0 }
+      return { ...position(offset), exact: index === 0 }
     }
     return undefined
   }
@@ -42,8 +43,8 @@ function ancestors(coordinate: string): string[] {
   return result
 }
 
-/** Every coordinate the schema defines, at the offset of its name; the first definition wins. */
-function coordinateOffsets(definitions: readonly DefinitionNode[]): Map<string, number> {
+/** {@link sdlCoordinates} read from a tree parsed with its offsets. */
+export function treeCoordinates(tree: DocumentNode): Map<string, number> {
   const offsets = new Map<string, number>()
   const add = (coordinate: string, name: NameNode | undefined) => {
     if (name?.loc && !offsets.has(coordinate)) offsets.set(coordinate, name.loc.start)
@@ -53,8 +54,8 @@ function coordinateOffsets(definitions: readonly DefinitionNode[]): Map<string, 
   }
   // Definitions first, so a type's coordinate is its definition rather than an extension.
   const ordered = [
-    ...definitions.filter((definition) => !isExtension(definition)),
-    ...definitions.filter(isExtension),
+    ...tree.definitions.filter((definition) => !isExtension(definition)),
+    ...tree.definitions.filter(isExtension),
   ]
   for (const definition of ordered) {
     switch (definition.kind) {
