@@ -473,6 +473,21 @@ const FIXED_RULES = {
     'operations',
     'how a parameter is serialised (style, explode) changed',
   ),
+  'request-parameter-explode-changed': rule(
+    'info',
+    'operations',
+    'explode of a parameter changed where it cannot change the request (a scalar value, or an array in style `simple`)',
+  ),
+  'request-parameter-allow-reserved-set': rule(
+    'info',
+    'operations',
+    'a query parameter now accepts reserved characters without percent-encoding (`allowReserved`)',
+  ),
+  'request-parameter-allow-reserved-cleared': rule(
+    'breaking',
+    'operations',
+    'a query parameter no longer accepts reserved characters without percent-encoding (`allowReserved` cleared)',
+  ),
   'request-parameter-media-type-changed': rule(
     'breaking',
     'operations',
