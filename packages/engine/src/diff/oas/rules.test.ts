@@ -388,6 +388,10 @@ const FIXED_PAIRS: Record<string, Pair> = {
     withOperation({ parameters: [parameter({ deprecated: true })] }),
   ],
   'request-parameter-style-changed': [
+    withOperation({ parameters: [parameter({ schema: list() })] }),
+    withOperation({ parameters: [parameter({ schema: list(), explode: false })] }),
+  ],
+  'request-parameter-explode-changed': [
     withOperation({ parameters: [parameter()] }),
     withOperation({ parameters: [parameter({ explode: false })] }),
   ],
@@ -784,6 +788,14 @@ const FIXED_PAIRS: Record<string, Pair> = {
   ],
   'request-parameter-allow-empty-value-cleared': [
     withOperation({ parameters: [parameter({ allowEmptyValue: true })] }),
+    withOperation({ parameters: [parameter()] }),
+  ],
+  'request-parameter-allow-reserved-set': [
+    withOperation({ parameters: [parameter()] }),
+    withOperation({ parameters: [parameter({ allowReserved: true })] }),
+  ],
+  'request-parameter-allow-reserved-cleared': [
+    withOperation({ parameters: [parameter({ allowReserved: true })] }),
     withOperation({ parameters: [parameter()] }),
   ],
   'response-header-style-changed': [
