@@ -71,6 +71,12 @@ export function compareResponse(
     schemaAdded: 'response-media-type-schema-added',
     schemaRemoved: 'response-media-type-schema-removed',
     what: 'response',
+    renamed: {
+      narrowed: 'response-media-type-narrowed',
+      widened: 'response-media-type-widened',
+      'parameter-changed': 'response-media-type-parameter-changed',
+      changed: 'response-media-type-changed',
+    },
   })
   const before = new Map(Object.keys(old.headers).map((name) => [name.toLowerCase(), name]))
   for (const name of Object.keys(next.headers)) {
