@@ -257,7 +257,7 @@ function compareWrapped(place: Place, o: Schema, next: UnionSchema): boolean {
     kind,
     overlaps
       ? `the schema became an alternative of a oneOf beside ${beside}, which may match the same values`
-      : `the schema became an alternative of a ${next.mode} beside ${beside}`,
+      : `the schema became an alternative of ${next.mode === 'anyOf' ? 'an' : 'a'} ${next.mode} beside ${beside}`,
   )
   compareAt(place.part(`/${next.mode}/${index}`, place.at), o, admittingNull(kept, next.nullable))
   return true
