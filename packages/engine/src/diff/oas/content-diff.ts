@@ -22,6 +22,12 @@ type ContentRules = {
     | 'response-media-type-schema-removed'
     | 'webhook-payload-media-type-schema-removed'
   readonly what: string
+  /**
+   * Where the client receives the content, a schema that became `false` withdraws the media type
+   * (no body can match it) and one that stopped being `false` offers it: reported as removed and
+   * added. Where the client sends it, `false` is compared as any schema that admits no value.
+   */
+  readonly received?: boolean
   /** Rules for a media type renamed into a related one; without them that is a removal and an addition. */
   readonly renamed?: Readonly<Record<NameChange, RenameRule>>
 }
@@ -73,6 +79,17 @@ export function compareContent(
       )
     }
     const [a, b] = [old[match]!, next[type]!]
+    if (rules.received && uninhabited(a) !== uninhabited(b)) {
+      scope.fixed(
+        uninhabited(b) ? rules.removed : rules.added,
+        `${place}/schema`,
+        uninhabited(b)
+          ? `The ${rules.what} media type \`${type}\` can no longer carry a body: its schema is \`false\`.`
+          : `The ${rules.what} media type \`${type}\` can carry a body again: its schema is no longer \`false\`.`,
+      )
+      compareMediaTypeDocs(scope, type, a, b, place)
+      continue
+    }
     if (a.schemaOmitted && !anyValue(b))
       scope.fixed(
         rules.schemaAdded,
@@ -102,6 +119,10 @@ const RENAME_EFFECT: Record<NameChange, string> = {
   widened: ': a client may now receive what the old name ruled out',
   'parameter-changed': ': a parameter the client relied on now has another value',
   changed: ': its name and parameters changed in ways that cannot be ordered',
+}
+
+function uninhabited(mediaType: MediaType): boolean {
+  return mediaType.schemaOmitted !== true && mediaType.schema.kind === 'void'
 }
 
 function anyValue(mediaType: MediaType): boolean {

@@ -71,6 +71,7 @@ export function compareResponse(
     schemaAdded: 'response-media-type-schema-added',
     schemaRemoved: 'response-media-type-schema-removed',
     what: 'response',
+    received: true,
     renamed: {
       narrowed: 'response-media-type-narrowed',
       widened: 'response-media-type-widened',
