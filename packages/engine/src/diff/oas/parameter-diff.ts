@@ -5,6 +5,7 @@ import { compareParameterSunset, parameterRemovalRule, Policies } from './policy
 import { isRef, resolveComponent, type Resolvable } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { capitalise, escapePointer, type Scope } from './scope.js'
+import { mayBe } from './value-shape.js'
 
 /** Path parameters match by their place in the path, so renaming `{id}` to `{petId}` is no change. */
 function parameterKey(parameter: Parameter, operation: Operation): string {
@@ -94,6 +95,18 @@ export function collectionFormat(described: Pick<Parameter, 'extensions'>): stri
   return typeof format === 'string' ? `collectionFormat ${format}` : undefined
 }
 
+/**
+ * Whether a serialisation change is more than `explode` on a value it cannot affect: a scalar is
+ * written the same either way, and `simple` writes an array the same either way too.
+ */
+function explodeMatters(cmp: Comparison, old: Parameter, next: Parameter): boolean {
+  if (collectionFormat(old) !== undefined || collectionFormat(next) !== undefined) return true
+  const style = old.style ?? DEFAULT_STYLES[old.in]
+  if (style !== (next.style ?? DEFAULT_STYLES[next.in])) return true
+  const kinds: Array<'object' | 'array'> = style === 'simple' ? ['object'] : ['object', 'array']
+  return mayBe(cmp.old, old.schema, kinds) || mayBe(cmp.next, next.schema, kinds)
+}
+
 export function compareParameter(
   cmp: Comparison,
   scope: Scope,
@@ -119,9 +132,22 @@ export function compareParameter(
     )
   else if (next.mediaType === undefined && serialisation(old) !== serialisation(next))
     scope.fixed(
-      'request-parameter-style-changed',
+      explodeMatters(cmp, old, next)
+        ? 'request-parameter-style-changed'
+        : 'request-parameter-explode-changed',
       pointer,
       `${label} changed serialisation from ${serialisation(old)} to ${serialisation(next)}.`,
+    )
+  // Only a query parameter's value is percent-encoded by these rules; elsewhere the spec ignores the field.
+  if (next.in === 'query' && !old.allowReserved !== !next.allowReserved)
+    scope.fixed(
+      next.allowReserved
+        ? 'request-parameter-allow-reserved-set'
+        : 'request-parameter-allow-reserved-cleared',
+      pointer,
+      next.allowReserved
+        ? `${label} now accepts reserved characters (\`/?#[]@!$&'()*+,;=\`) without percent-encoding.`
+        : `${label} no longer accepts reserved characters without percent-encoding: a request that sends them as written is rejected.`,
     )
   // Only a query parameter may be sent empty (`?q=`); elsewhere the spec ignores the field.
   if (next.in === 'query' && !old.allowEmptyValue !== !next.allowEmptyValue)

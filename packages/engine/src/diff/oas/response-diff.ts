@@ -1,4 +1,4 @@
-import type { Header, OasModel, Response, Schema } from '../../model/index.js'
+import type { Header, Response } from '../../model/index.js'
 import { compareContent } from './content-diff.js'
 import { compareHeaderDocs, compareResponseDocs } from './documentation-diff.js'
 import type { Operation } from './operation-diff.js'
@@ -6,6 +6,7 @@ import { collectionFormat } from './parameter-diff.js'
 import { isRef, resolveComponent } from './resolve-component.js'
 import { compareSchemas, type Comparison } from './schema-diff.js'
 import { capitalise, escapePointer, type Scope } from './scope.js'
+import { mayBe } from './value-shape.js'
 
 function isSuccess(status: string): boolean {
   return /^[123]/.test(status)
@@ -70,6 +71,13 @@ export function compareResponse(
     schemaAdded: 'response-media-type-schema-added',
     schemaRemoved: 'response-media-type-schema-removed',
     what: 'response',
+    received: true,
+    renamed: {
+      narrowed: 'response-media-type-narrowed',
+      widened: 'response-media-type-widened',
+      'parameter-changed': 'response-media-type-parameter-changed',
+      changed: 'response-media-type-changed',
+    },
   })
   const before = new Map(Object.keys(old.headers).map((name) => [name.toLowerCase(), name]))
   for (const name of Object.keys(next.headers)) {
@@ -124,8 +132,8 @@ export function compareHeader(
     const onTheWire =
       collectionFormat(old) !== collectionFormat(next) ||
       (old.style ?? 'simple') !== (next.style ?? 'simple') ||
-      mayBeObject(cmp.old, old.schema) ||
-      mayBeObject(cmp.next, next.schema)
+      mayBe(cmp.old, old.schema, ['object']) ||
+      mayBe(cmp.next, next.schema, ['object'])
     scope.fixed(
       onTheWire ? 'response-header-style-changed' : 'response-header-explode-changed',
       pointer,
@@ -141,24 +149,4 @@ function headerSerialisation(header: Header): string {
     collectionFormat(header) ??
     `style ${header.style ?? 'simple'}, explode ${header.explode ?? false}`
   )
-}
-
-/** Whether the value may be an object; a ref that leads nowhere may be anything. */
-function mayBeObject(model: OasModel, schema: Schema, depth = 0): boolean {
-  if (depth > 16) return true
-  switch (schema.kind) {
-    case 'object':
-    case 'unknown':
-      return true
-    case 'union':
-      return schema.members.some((member) => mayBeObject(model, member, depth + 1))
-    case 'ref': {
-      const target = Object.hasOwn(model.components.schemas, schema.refName)
-        ? model.components.schemas[schema.refName]
-        : undefined
-      return target === undefined || mayBeObject(model, target, depth + 1)
-    }
-    default:
-      return false
-  }
 }

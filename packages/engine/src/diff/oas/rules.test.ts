@@ -388,6 +388,10 @@ const FIXED_PAIRS: Record<string, Pair> = {
     withOperation({ parameters: [parameter({ deprecated: true })] }),
   ],
   'request-parameter-style-changed': [
+    withOperation({ parameters: [parameter({ schema: list() })] }),
+    withOperation({ parameters: [parameter({ schema: list(), explode: false })] }),
+  ],
+  'request-parameter-explode-changed': [
     withOperation({ parameters: [parameter()] }),
     withOperation({ parameters: [parameter({ explode: false })] }),
   ],
@@ -785,6 +789,48 @@ const FIXED_PAIRS: Record<string, Pair> = {
   'request-parameter-allow-empty-value-cleared': [
     withOperation({ parameters: [parameter({ allowEmptyValue: true })] }),
     withOperation({ parameters: [parameter()] }),
+  ],
+  'request-parameter-allow-reserved-set': [
+    withOperation({ parameters: [parameter()] }),
+    withOperation({ parameters: [parameter({ allowReserved: true })] }),
+  ],
+  'request-parameter-allow-reserved-cleared': [
+    withOperation({ parameters: [parameter({ allowReserved: true })] }),
+    withOperation({ parameters: [parameter()] }),
+  ],
+  'response-media-type-narrowed': [
+    withOperation({
+      responses: { '200': { ...ok, content: { 'application/json': { schema: str } } } },
+    }),
+    withOperation({
+      responses: { '200': { ...ok, content: { 'application/problem+json': { schema: str } } } },
+    }),
+  ],
+  'response-media-type-widened': [
+    withOperation({
+      responses: {
+        '200': { ...ok, content: { 'application/json;charset=utf-8': { schema: str } } },
+      },
+    }),
+    withOperation({
+      responses: { '200': { ...ok, content: { 'application/json': { schema: str } } } },
+    }),
+  ],
+  'response-media-type-parameter-changed': [
+    withOperation({
+      responses: { '200': { ...ok, content: { 'text/plain;charset=utf-8': { schema: str } } } },
+    }),
+    withOperation({
+      responses: { '200': { ...ok, content: { 'text/plain;charset=utf-16': { schema: str } } } },
+    }),
+  ],
+  'response-media-type-changed': [
+    withOperation({
+      responses: { '200': { ...ok, content: { 'application/json': { schema: str } } } },
+    }),
+    withOperation({
+      responses: { '200': { ...ok, content: { 'application/problem+json;q=1': { schema: str } } } },
+    }),
   ],
   'response-header-style-changed': [
     withOperation({ responses: { '200': { ...ok, headers: { 'X-Rate': { schema: obj({}) } } } } }),

@@ -473,6 +473,21 @@ const FIXED_RULES = {
     'operations',
     'how a parameter is serialised (style, explode) changed',
   ),
+  'request-parameter-explode-changed': rule(
+    'info',
+    'operations',
+    'explode of a parameter changed where it cannot change the request (a scalar value, or an array in style `simple`)',
+  ),
+  'request-parameter-allow-reserved-set': rule(
+    'info',
+    'operations',
+    'a query parameter now accepts reserved characters without percent-encoding (`allowReserved`)',
+  ),
+  'request-parameter-allow-reserved-cleared': rule(
+    'breaking',
+    'operations',
+    'a query parameter no longer accepts reserved characters without percent-encoding (`allowReserved` cleared)',
+  ),
   'request-parameter-media-type-changed': rule(
     'breaking',
     'operations',
@@ -525,6 +540,26 @@ const FIXED_RULES = {
     'breaking',
     'operations',
     'a response media type was removed',
+  ),
+  'response-media-type-narrowed': rule(
+    'info',
+    'operations',
+    'a response media type became a narrower one (`application/json` to `application/problem+json`, or a parameter such as `charset` added)',
+  ),
+  'response-media-type-widened': rule(
+    'breaking',
+    'operations',
+    'a response media type became a wider one (`application/problem+json` to `application/json`, or a parameter removed)',
+  ),
+  'response-media-type-parameter-changed': rule(
+    'breaking',
+    'operations',
+    'a parameter of a response media type changed its value (`charset=utf-8` to `charset=utf-16`)',
+  ),
+  'response-media-type-changed': rule(
+    'warning',
+    'operations',
+    'a response media type changed its name and parameters in ways that neither narrow nor widen it',
   ),
   'response-media-type-schema-added': rule(
     'info',

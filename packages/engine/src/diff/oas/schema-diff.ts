@@ -184,7 +184,7 @@ function compareNullable(place: Place, old: boolean, next: boolean): void {
 
 /** Every old value is still valid in the new schema, so a sender is unaffected. */
 function generalizes(old: Schema, next: Schema): boolean {
-  if (next.kind === 'unknown') return true
+  if (next.kind === 'unknown' || old.kind === 'void') return true
   if (old.kind === 'integer' && next.kind === 'number') return true
   return next.kind === 'union' && next.members.some((member) => member.kind === old.kind)
 }
@@ -196,7 +196,7 @@ const SCALARS: ReadonlySet<Schema['kind']> = new Set(['string', 'integer', 'numb
  * arrays left alone of a union are not judged here: their own contents could differ.
  */
 function narrows(old: Schema, next: Schema): boolean {
-  if (old.kind === 'unknown') return true
+  if (old.kind === 'unknown' || next.kind === 'void') return true
   if (old.kind === 'number' && next.kind === 'integer') return true
   return (
     old.kind === 'union' &&
@@ -257,7 +257,7 @@ function compareWrapped(place: Place, o: Schema, next: UnionSchema): boolean {
     kind,
     overlaps
       ? `the schema became an alternative of a oneOf beside ${beside}, which may match the same values`
-      : `the schema became an alternative of a ${next.mode} beside ${beside}`,
+      : `the schema became an alternative of ${next.mode === 'anyOf' ? 'an' : 'a'} ${next.mode} beside ${beside}`,
   )
   compareAt(place.part(`/${next.mode}/${index}`, place.at), o, admittingNull(kept, next.nullable))
   return true

@@ -48,6 +48,14 @@ describe('a schema wrapped in a oneOf/anyOf', () => {
     ])
   })
 
+  it('names the union in its message: a 3.1 type list reads as an anyOf', async () => {
+    const place = PLACEMENTS['request-body']
+    const { changes } = await diff(place(str), place({ type: ['string', 'integer'] }))
+    expect(changes.map(({ message }) => message)).toEqual([
+      expect.stringContaining('the schema became an alternative of an anyOf beside integer'),
+    ])
+  })
+
   it('judges null once, at the union, when a nullable schema is wrapped', async () => {
     const next = { oneOf: [str, { type: 'integer' }, { type: 'null' }] }
     expect(await verdicts('request-body', { type: ['string', 'null'] }, next)).toEqual([
