@@ -59,6 +59,13 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     old: { type: 'integer', multipleOf: 2 },
     next: { type: 'integer', multipleOf: 3 },
   },
+  'multiple-of-narrowed': {
+    old: { type: 'number', multipleOf: 0.01 },
+    next: { type: 'number', multipleOf: 0.1 },
+  },
+  'multiple-of-widened': { old: { type: 'integer', multipleOf: 20 }, next: { type: 'integer' } },
+  'unique-items-added': { old: list(), next: list({ uniqueItems: true }) },
+  'unique-items-removed': { old: list({ uniqueItems: true }), next: list({ uniqueItems: false }) },
   'max-items-decreased': {
     old: { type: 'array', items: str, maxItems: 10 },
     next: { type: 'array', items: str, maxItems: 5 },

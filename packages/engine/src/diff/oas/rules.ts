@@ -95,13 +95,29 @@ export const SCHEMA_KINDS = {
     out: 'breaking',
     when: 'the minimum (or exclusive minimum) was lowered or removed',
   },
-  'multiple-of-changed': { in: 'breaking', out: 'warning', when: 'multipleOf changed' },
+  'multiple-of-changed': {
+    in: 'breaking',
+    out: 'warning',
+    when: 'multipleOf changed to a value neither a multiple nor a divisor of the old',
+  },
+  'multiple-of-narrowed': {
+    in: 'breaking',
+    out: 'info',
+    when: 'multipleOf was added, or changed to a multiple of the old',
+  },
+  'multiple-of-widened': {
+    in: 'info',
+    out: 'warning',
+    when: 'multipleOf was removed, or changed to a divisor of the old',
+  },
   'max-items-decreased': { in: 'breaking', out: 'info', when: 'maxItems was lowered' },
   'max-items-increased': {
     in: 'info',
     out: 'breaking',
     when: 'maxItems was raised or removed',
   },
+  'unique-items-added': { in: 'breaking', out: 'info', when: 'uniqueItems was set' },
+  'unique-items-removed': { in: 'info', out: 'warning', when: 'uniqueItems was removed' },
   'min-items-increased': { in: 'breaking', out: 'info', when: 'minItems was raised' },
   'min-items-decreased': {
     in: 'info',

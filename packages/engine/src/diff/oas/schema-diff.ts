@@ -11,7 +11,13 @@ import type {
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import { compareDiscriminators } from './schema/discriminator.js'
 import { compareAllOf } from './schema/all-of.js'
-import { compareCounts, compareNumbers, compareSizes, compareStrings } from './schema/limits.js'
+import {
+  compareCounts,
+  compareNumbers,
+  compareSizes,
+  compareStrings,
+  compareUniqueness,
+} from './schema/limits.js'
 import { mayOverlap } from './schema/overlap.js'
 import { compareSetting, memberName, Place, resolved, shown, typeName } from './schema/place.js'
 import { compareUnapplied, writtenFormat } from './schema/unapplied.js'
@@ -291,6 +297,7 @@ function admittingNull(member: Schema, nullable: boolean): Schema {
 
 function compareArrays(place: Place, old: ArraySchema, next: ArraySchema): void {
   compareCounts(place, old, next)
+  compareUniqueness(place, old, next)
   compareAt(place.part('/items', `${place.at}[]`), old.items, next.items)
 }
 
