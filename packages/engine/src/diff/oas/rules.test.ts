@@ -501,6 +501,20 @@ const FIXED_PAIRS: Record<string, Pair> = {
       responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, required: true } } } },
     }),
   ],
+  'response-header-deprecated': [
+    withOperation({ responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str } } } } }),
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, deprecated: true } } } },
+    }),
+  ],
+  'response-header-reactivated': [
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, deprecated: true } } } },
+    }),
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, deprecated: false } } } },
+    }),
+  ],
   'endpoint-security-added': [
     withOperation({}, schemes),
     withOperation({ security: [{ key: [] }] }, schemes),
@@ -925,5 +939,22 @@ describe('a pattern that every string matches', () => {
     expect(await ids({ ...str, pattern: '' }, { ...str, pattern: '^a' })).toEqual([
       'request-body-pattern-added',
     ])
+  })
+})
+
+describe('a response header deprecated in OpenAPI 3.0', () => {
+  it('is told, and so is its return', async () => {
+    const header = (deprecated?: boolean) => ({
+      ...withOperation({
+        responses: {
+          '200': { description: 'ok', headers: { 'X-Rate': { schema: str, deprecated } } },
+        },
+      }),
+      openapi: '3.0.3',
+    })
+    const ids = async (old: Doc, next: Doc) =>
+      (await diff(old, next)).changes.map((change) => `${change.id} ${change.level}`)
+    expect(await ids(header(), header(true))).toEqual(['response-header-deprecated info'])
+    expect(await ids(header(true), header(false))).toEqual(['response-header-reactivated info'])
   })
 })

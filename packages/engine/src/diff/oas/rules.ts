@@ -573,6 +573,12 @@ const FIXED_RULES = {
     'operations',
     'an optional response header became required',
   ),
+  'response-header-deprecated': rule('info', 'operations', 'a response header was deprecated'),
+  'response-header-reactivated': rule(
+    'info',
+    'operations',
+    'a response header is no longer deprecated',
+  ),
 
   'endpoint-security-added': rule(
     'breaking',
