@@ -59,6 +59,8 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     old: { type: 'integer', multipleOf: 2 },
     next: { type: 'integer', multipleOf: 3 },
   },
+  'schema-deprecated': { old: obj({ a: str }), next: obj({ a: str }, [], { deprecated: true }) },
+  'schema-reactivated': { old: obj({ a: str }, [], { deprecated: true }), next: obj({ a: str }) },
   'multiple-of-narrowed': {
     old: { type: 'number', multipleOf: 0.01 },
     next: { type: 'number', multipleOf: 0.1 },

@@ -149,6 +149,16 @@ export const SCHEMA_KINDS = {
     when: 'a property became writeOnly (responses no longer carry it)',
   },
   'property-deprecated': { in: 'info', out: 'info', when: 'a property was deprecated' },
+  'schema-deprecated': {
+    in: 'info',
+    out: 'info',
+    when: 'the schema itself (not a property) was deprecated',
+  },
+  'schema-reactivated': {
+    in: 'info',
+    out: 'info',
+    when: 'the schema itself (not a property) is no longer deprecated',
+  },
   'additional-properties-closed': {
     in: 'breaking',
     out: 'info',

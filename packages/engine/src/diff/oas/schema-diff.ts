@@ -96,7 +96,18 @@ export function compareSchemas(
   next: Schema,
   pointer: string,
 ): void {
-  compareAt(new Place(cmp, scope, pointer), old, next)
+  const place = new Place(cmp, scope, pointer)
+  // A property's flag is judged with the property; a component's, where the component is compared.
+  if (old.kind !== 'ref' || next.kind !== 'ref')
+    compareDeprecation(place, resolved(cmp.old, old), resolved(cmp.next, next))
+  compareAt(place, old, next)
+}
+
+function compareDeprecation(place: Place, old: Schema, next: Schema): void {
+  if (!old.deprecated && next.deprecated)
+    place.fact('schema-deprecated', 'schema-deprecated', 'the schema was deprecated')
+  if (old.deprecated && !next.deprecated)
+    place.fact('schema-reactivated', 'schema-reactivated', 'the schema is no longer deprecated')
 }
 
 function compareAt(place: Place, o: Schema, n: Schema): void {

@@ -403,3 +403,20 @@ describe.each(VERSIONS)('OpenAPI %s', (version) => {
     })
   })
 })
+
+describe('a body schema deprecated (OpenAPI 3.0)', () => {
+  it('is told for an inline body and for the component it names, once', async () => {
+    const body = obj({ a: str })
+    expect(await verdicts('3.0', 'request', body, { ...body, deprecated: true })).toEqual([
+      'request-body-schema-deprecated info',
+    ])
+    const schemas = (deprecated: boolean) => ({ Pet: { ...body, deprecated } })
+    const { changes } = await diff(
+      document('3.0', 'response', ref('Pet'), schemas(true)),
+      document('3.0', 'response', ref('Pet'), schemas(false)),
+    )
+    expect(changes.map((change) => `${change.id} ${change.level}`)).toEqual([
+      'response-body-schema-reactivated info',
+    ])
+  })
+})
