@@ -480,7 +480,10 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
     if (match >= 0) pair[0] = left.splice(match, 1)[0]
   }
   compareModes(place, old, next)
-  const exclusive = next.mode === 'oneOf' && next.discriminator === undefined
+  // Where two old alternatives already overlapped, values could match two before: the document
+  // does not rely on a oneOf matching exactly one, and one more such alternative is an addition.
+  const exclusive =
+    next.mode === 'oneOf' && next.discriminator === undefined && !ambiguous(cmp.old, old)
   for (const [before, member, index] of pairs) {
     if (before) compareAt(place.part(`/${next.mode}/${index}`, place.at), before, member)
     else if (
@@ -506,6 +509,13 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
       `the alternative ${memberName(member)} was removed`,
     )
   compareDiscriminators(place, old.discriminator, next.discriminator)
+}
+
+/** A oneOf without a discriminator two of whose alternatives may match the same value. */
+function ambiguous(model: OasModel, union: UnionSchema): boolean {
+  if (union.mode !== 'oneOf' || union.discriminator !== undefined) return false
+  const { members } = union
+  return members.some((a, i) => members.some((b, j) => j > i && mayOverlap(model, a, b)))
 }
 
 /**

@@ -420,3 +420,27 @@ describe('a body schema deprecated (OpenAPI 3.0)', () => {
     ])
   })
 })
+
+describe.each(['3.0', '3.1'] as const)('a oneOf alternative added (OpenAPI %s)', (version) => {
+  const open = (name: string) => obj({ [name]: str })
+  const closed = (name: string) =>
+    obj({ [name]: str }, { required: [name], additionalProperties: false })
+  const oneOf = (...members: Doc[]) => ({ oneOf: members })
+
+  it('that may match what another matches breaks a sender when the others were disjoint', async () => {
+    const [old, next] = [
+      oneOf(closed('a'), closed('b')),
+      oneOf(closed('a'), closed('b'), open('c')),
+    ]
+    expect(await verdicts(version, 'request', old, next)).toEqual([
+      'request-body-one-of-overlap-added breaking',
+    ])
+  })
+
+  it('is an addition where two old alternatives already overlapped', async () => {
+    const [old, next] = [oneOf(open('a'), open('b')), oneOf(open('a'), open('b'), open('c'))]
+    expect(await verdicts(version, 'request', old, next)).toEqual([
+      'request-body-union-member-added info',
+    ])
+  })
+})
