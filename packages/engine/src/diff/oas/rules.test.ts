@@ -639,6 +639,14 @@ const FIXED_PAIRS: Record<string, Pair> = {
     }),
     api({ components: { securitySchemes: { s: { type: 'apiKey', name: 'key', in: 'query' } } } }),
   ],
+  'security-scheme-bearer-format-changed': [
+    api({
+      components: {
+        securitySchemes: { s: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    }),
+    api({ components: { securitySchemes: { s: { type: 'http', scheme: 'bearer' } } } }),
+  ],
   'security-scheme-url-changed': [
     api(oauth(codeFlow({ read: 'r' }))),
     api(oauth(codeFlow({ read: 'r' }, 'https://b.example/token'))),

@@ -695,6 +695,11 @@ const FIXED_RULES = {
     'securitySchemes',
     'the name or location of an API key changed',
   ),
+  'security-scheme-bearer-format-changed': rule(
+    'warning',
+    'securitySchemes',
+    'the bearer token format of an HTTP bearer scheme changed',
+  ),
   'security-scheme-url-changed': rule(
     'breaking',
     'securitySchemes',
