@@ -529,6 +529,10 @@ const FIXED_PAIRS: Record<string, Pair> = {
     withOperation({ security: [{ key: [] }] }, schemes),
     withOperation({ security: [{ key: [] }, { basic: [] }] }, schemes),
   ],
+  'endpoint-security-alternative-relaxed': [
+    withOperation({ security: [{ key: [], basic: [] }] }, schemes),
+    withOperation({ security: [{ key: [] }] }, schemes),
+  ],
   'endpoint-security-alternative-removed': [
     withOperation({ security: [{ key: [] }, { basic: [] }] }, schemes),
     withOperation({ security: [{ key: [] }] }, schemes),
@@ -558,6 +562,10 @@ const FIXED_PAIRS: Record<string, Pair> = {
   'api-security-alternative-added': [
     withOperation({}, { ...schemes, security: [{ key: [] }] }),
     withOperation({}, { ...schemes, security: [{ key: [] }, { basic: [] }] }),
+  ],
+  'api-security-alternative-relaxed': [
+    withOperation({}, { ...schemes, security: [{ key: [], basic: [] }] }),
+    withOperation({}, { ...schemes, security: [{ key: [] }] }),
   ],
   'api-security-alternative-removed': [
     withOperation({}, { ...schemes, security: [{ key: [] }, { basic: [] }] }),
@@ -966,5 +974,20 @@ describe('a response header deprecated in OpenAPI 3.0', () => {
       (await diff(old, next)).changes.map((change) => `${change.id} ${change.level}`)
     expect(await ids(header(), header(true))).toEqual(['response-header-deprecated info'])
     expect(await ids(header(true), header(false))).toEqual(['response-header-reactivated info'])
+  })
+})
+
+describe('a security requirement that asks for more schemes than before', () => {
+  it('removes the old alternative (its clients lack the new credential), OpenAPI 3.0', async () => {
+    const doc = (security: Doc[]) => ({ ...withOperation({ security }, schemes), openapi: '3.0.3' })
+    const ids = async (old: Doc, next: Doc) =>
+      (await diff(old, next)).changes.map((change) => `${change.id} ${change.level}`)
+    expect(await ids(doc([{ key: [] }]), doc([{ key: [], basic: [] }]))).toEqual([
+      'endpoint-security-alternative-removed breaking',
+      'endpoint-security-alternative-added info',
+    ])
+    expect(await ids(doc([{ key: [], basic: [] }]), doc([{ key: [] }]))).toEqual([
+      'endpoint-security-alternative-relaxed info',
+    ])
   })
 })

@@ -605,6 +605,11 @@ const FIXED_RULES = {
     'operations',
     'a new way to authenticate (security requirement) was added',
   ),
+  'endpoint-security-alternative-relaxed': rule(
+    'info',
+    'operations',
+    'a security requirement now asks for part of what it asked (fewer schemes or scopes)',
+  ),
   'endpoint-security-alternative-removed': rule(
     'breaking',
     'operations',
@@ -635,6 +640,11 @@ const FIXED_RULES = {
     'info',
     'operations',
     'a way to authenticate was added to the document-level security',
+  ),
+  'api-security-alternative-relaxed': rule(
+    'info',
+    'operations',
+    'a document-level security requirement now asks for part of what it asked (fewer schemes or scopes)',
   ),
   'api-security-alternative-removed': rule(
     'breaking',
