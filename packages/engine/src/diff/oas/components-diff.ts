@@ -53,7 +53,14 @@ function compareScheme(
       place,
       `The security scheme \`${name}\` changed from ${kindOf(old)} to ${kindOf(next)}.`,
     )
-  if (old.type === 'apiKey' && next.type === 'apiKey') {
+  if (old.type === 'http' && next.type === 'http') {
+    if (old.bearerFormat !== next.bearerFormat)
+      log.add(
+        'security-scheme-bearer-format-changed',
+        place,
+        `The bearer format of \`${name}\` changed from ${old.bearerFormat ?? 'none'} to ${next.bearerFormat ?? 'none'}.`,
+      )
+  } else if (old.type === 'apiKey' && next.type === 'apiKey') {
     if (old.name !== next.name || old.in !== next.in)
       log.add(
         'security-scheme-api-key-changed',

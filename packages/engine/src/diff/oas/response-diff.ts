@@ -126,6 +126,14 @@ export function compareHeader(
     scope.fixed('response-header-became-optional', pointer, `${capitalise(label)} became optional.`)
   if (!old.required && next.required)
     scope.fixed('response-header-became-required', pointer, `${capitalise(label)} became required.`)
+  if (!old.deprecated && next.deprecated)
+    scope.fixed('response-header-deprecated', pointer, `${capitalise(label)} was deprecated.`)
+  if (old.deprecated && !next.deprecated)
+    scope.fixed(
+      'response-header-reactivated',
+      pointer,
+      `${capitalise(label)} is no longer deprecated.`,
+    )
   const [before, after] = [headerSerialisation(old), headerSerialisation(next)]
   if (before !== after) {
     // `simple` writes a scalar or an array alike with or without explode; only an object differs.

@@ -59,6 +59,15 @@ const SCHEMA_PAIRS: Record<SchemaKind, { old: Doc; next: Doc; components?: Doc }
     old: { type: 'integer', multipleOf: 2 },
     next: { type: 'integer', multipleOf: 3 },
   },
+  'schema-deprecated': { old: obj({ a: str }), next: obj({ a: str }, [], { deprecated: true }) },
+  'schema-reactivated': { old: obj({ a: str }, [], { deprecated: true }), next: obj({ a: str }) },
+  'multiple-of-narrowed': {
+    old: { type: 'number', multipleOf: 0.01 },
+    next: { type: 'number', multipleOf: 0.1 },
+  },
+  'multiple-of-widened': { old: { type: 'integer', multipleOf: 20 }, next: { type: 'integer' } },
+  'unique-items-added': { old: list(), next: list({ uniqueItems: true }) },
+  'unique-items-removed': { old: list({ uniqueItems: true }), next: list({ uniqueItems: false }) },
   'max-items-decreased': {
     old: { type: 'array', items: str, maxItems: 10 },
     next: { type: 'array', items: str, maxItems: 5 },
@@ -498,6 +507,20 @@ const FIXED_PAIRS: Record<string, Pair> = {
       responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, required: true } } } },
     }),
   ],
+  'response-header-deprecated': [
+    withOperation({ responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str } } } } }),
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, deprecated: true } } } },
+    }),
+  ],
+  'response-header-reactivated': [
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, deprecated: true } } } },
+    }),
+    withOperation({
+      responses: { '200': { ...ok, headers: { 'X-Rate': { schema: str, deprecated: false } } } },
+    }),
+  ],
   'endpoint-security-added': [
     withOperation({}, schemes),
     withOperation({ security: [{ key: [] }] }, schemes),
@@ -509,6 +532,10 @@ const FIXED_PAIRS: Record<string, Pair> = {
   'endpoint-security-alternative-added': [
     withOperation({ security: [{ key: [] }] }, schemes),
     withOperation({ security: [{ key: [] }, { basic: [] }] }, schemes),
+  ],
+  'endpoint-security-alternative-relaxed': [
+    withOperation({ security: [{ key: [], basic: [] }] }, schemes),
+    withOperation({ security: [{ key: [] }] }, schemes),
   ],
   'endpoint-security-alternative-removed': [
     withOperation({ security: [{ key: [] }, { basic: [] }] }, schemes),
@@ -539,6 +566,10 @@ const FIXED_PAIRS: Record<string, Pair> = {
   'api-security-alternative-added': [
     withOperation({}, { ...schemes, security: [{ key: [] }] }),
     withOperation({}, { ...schemes, security: [{ key: [] }, { basic: [] }] }),
+  ],
+  'api-security-alternative-relaxed': [
+    withOperation({}, { ...schemes, security: [{ key: [], basic: [] }] }),
+    withOperation({}, { ...schemes, security: [{ key: [] }] }),
   ],
   'api-security-alternative-removed': [
     withOperation({}, { ...schemes, security: [{ key: [] }, { basic: [] }] }),
@@ -619,6 +650,14 @@ const FIXED_PAIRS: Record<string, Pair> = {
       components: { securitySchemes: { s: { type: 'apiKey', name: 'X-Key', in: 'header' } } },
     }),
     api({ components: { securitySchemes: { s: { type: 'apiKey', name: 'key', in: 'query' } } } }),
+  ],
+  'security-scheme-bearer-format-changed': [
+    api({
+      components: {
+        securitySchemes: { s: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    }),
+    api({ components: { securitySchemes: { s: { type: 'http', scheme: 'bearer' } } } }),
   ],
   'security-scheme-url-changed': [
     api(oauth(codeFlow({ read: 'r' }))),
@@ -963,6 +1002,38 @@ describe('a pattern that every string matches', () => {
     expect(await ids({ ...str, pattern: '.*' }, str)).toEqual([])
     expect(await ids({ ...str, pattern: '' }, { ...str, pattern: '^a' })).toEqual([
       'request-body-pattern-added',
+    ])
+  })
+})
+
+describe('a response header deprecated in OpenAPI 3.0', () => {
+  it('is told, and so is its return', async () => {
+    const header = (deprecated?: boolean) => ({
+      ...withOperation({
+        responses: {
+          '200': { description: 'ok', headers: { 'X-Rate': { schema: str, deprecated } } },
+        },
+      }),
+      openapi: '3.0.3',
+    })
+    const ids = async (old: Doc, next: Doc) =>
+      (await diff(old, next)).changes.map((change) => `${change.id} ${change.level}`)
+    expect(await ids(header(), header(true))).toEqual(['response-header-deprecated info'])
+    expect(await ids(header(true), header(false))).toEqual(['response-header-reactivated info'])
+  })
+})
+
+describe('a security requirement that asks for more schemes than before', () => {
+  it('removes the old alternative (its clients lack the new credential), OpenAPI 3.0', async () => {
+    const doc = (security: Doc[]) => ({ ...withOperation({ security }, schemes), openapi: '3.0.3' })
+    const ids = async (old: Doc, next: Doc) =>
+      (await diff(old, next)).changes.map((change) => `${change.id} ${change.level}`)
+    expect(await ids(doc([{ key: [] }]), doc([{ key: [], basic: [] }]))).toEqual([
+      'endpoint-security-alternative-removed breaking',
+      'endpoint-security-alternative-added info',
+    ])
+    expect(await ids(doc([{ key: [], basic: [] }]), doc([{ key: [] }]))).toEqual([
+      'endpoint-security-alternative-relaxed info',
     ])
   })
 })

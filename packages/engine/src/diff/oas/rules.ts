@@ -95,13 +95,29 @@ export const SCHEMA_KINDS = {
     out: 'breaking',
     when: 'the minimum (or exclusive minimum) was lowered or removed',
   },
-  'multiple-of-changed': { in: 'breaking', out: 'warning', when: 'multipleOf changed' },
+  'multiple-of-changed': {
+    in: 'breaking',
+    out: 'warning',
+    when: 'multipleOf changed to a value neither a multiple nor a divisor of the old',
+  },
+  'multiple-of-narrowed': {
+    in: 'breaking',
+    out: 'info',
+    when: 'multipleOf was added, or changed to a multiple of the old',
+  },
+  'multiple-of-widened': {
+    in: 'info',
+    out: 'warning',
+    when: 'multipleOf was removed, or changed to a divisor of the old',
+  },
   'max-items-decreased': { in: 'breaking', out: 'info', when: 'maxItems was lowered' },
   'max-items-increased': {
     in: 'info',
     out: 'breaking',
     when: 'maxItems was raised or removed',
   },
+  'unique-items-added': { in: 'breaking', out: 'info', when: 'uniqueItems was set' },
+  'unique-items-removed': { in: 'info', out: 'warning', when: 'uniqueItems was removed' },
   'min-items-increased': { in: 'breaking', out: 'info', when: 'minItems was raised' },
   'min-items-decreased': {
     in: 'info',
@@ -133,6 +149,16 @@ export const SCHEMA_KINDS = {
     when: 'a property became writeOnly (responses no longer carry it)',
   },
   'property-deprecated': { in: 'info', out: 'info', when: 'a property was deprecated' },
+  'schema-deprecated': {
+    in: 'info',
+    out: 'info',
+    when: 'the schema itself (not a property) was deprecated',
+  },
+  'schema-reactivated': {
+    in: 'info',
+    out: 'info',
+    when: 'the schema itself (not a property) is no longer deprecated',
+  },
   'additional-properties-closed': {
     in: 'breaking',
     out: 'info',
@@ -592,6 +618,12 @@ const FIXED_RULES = {
     'operations',
     'an optional response header became required',
   ),
+  'response-header-deprecated': rule('info', 'operations', 'a response header was deprecated'),
+  'response-header-reactivated': rule(
+    'info',
+    'operations',
+    'a response header is no longer deprecated',
+  ),
 
   'endpoint-security-added': rule(
     'breaking',
@@ -607,6 +639,11 @@ const FIXED_RULES = {
     'info',
     'operations',
     'a new way to authenticate (security requirement) was added',
+  ),
+  'endpoint-security-alternative-relaxed': rule(
+    'info',
+    'operations',
+    'a security requirement now asks for part of what it asked (fewer schemes or scopes)',
   ),
   'endpoint-security-alternative-removed': rule(
     'breaking',
@@ -638,6 +675,11 @@ const FIXED_RULES = {
     'info',
     'operations',
     'a way to authenticate was added to the document-level security',
+  ),
+  'api-security-alternative-relaxed': rule(
+    'info',
+    'operations',
+    'a document-level security requirement now asks for part of what it asked (fewer schemes or scopes)',
   ),
   'api-security-alternative-removed': rule(
     'breaking',
@@ -697,6 +739,11 @@ const FIXED_RULES = {
     'breaking',
     'securitySchemes',
     'the name or location of an API key changed',
+  ),
+  'security-scheme-bearer-format-changed': rule(
+    'warning',
+    'securitySchemes',
+    'the bearer token format of an HTTP bearer scheme changed',
   ),
   'security-scheme-url-changed': rule(
     'breaking',

@@ -11,7 +11,13 @@ import type {
 import { MAX_SCHEMA_DEPTH } from '../../input/limits.js'
 import { compareDiscriminators } from './schema/discriminator.js'
 import { compareAllOf } from './schema/all-of.js'
-import { compareCounts, compareNumbers, compareSizes, compareStrings } from './schema/limits.js'
+import {
+  compareCounts,
+  compareNumbers,
+  compareSizes,
+  compareStrings,
+  compareUniqueness,
+} from './schema/limits.js'
 import { mayOverlap } from './schema/overlap.js'
 import { compareSetting, memberName, Place, resolved, shown, typeName } from './schema/place.js'
 import { compareUnapplied, writtenFormat } from './schema/unapplied.js'
@@ -90,7 +96,18 @@ export function compareSchemas(
   next: Schema,
   pointer: string,
 ): void {
-  compareAt(new Place(cmp, scope, pointer), old, next)
+  const place = new Place(cmp, scope, pointer)
+  // A property's flag is judged with the property; a component's, where the component is compared.
+  if (old.kind !== 'ref' || next.kind !== 'ref')
+    compareDeprecation(place, resolved(cmp.old, old), resolved(cmp.next, next))
+  compareAt(place, old, next)
+}
+
+function compareDeprecation(place: Place, old: Schema, next: Schema): void {
+  if (!old.deprecated && next.deprecated)
+    place.fact('schema-deprecated', 'schema-deprecated', 'the schema was deprecated')
+  if (old.deprecated && !next.deprecated)
+    place.fact('schema-reactivated', 'schema-reactivated', 'the schema is no longer deprecated')
 }
 
 function compareAt(place: Place, o: Schema, n: Schema): void {
@@ -291,6 +308,7 @@ function admittingNull(member: Schema, nullable: boolean): Schema {
 
 function compareArrays(place: Place, old: ArraySchema, next: ArraySchema): void {
   compareCounts(place, old, next)
+  compareUniqueness(place, old, next)
   compareAt(place.part('/items', `${place.at}[]`), old.items, next.items)
 }
 
@@ -462,7 +480,10 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
     if (match >= 0) pair[0] = left.splice(match, 1)[0]
   }
   compareModes(place, old, next)
-  const exclusive = next.mode === 'oneOf' && next.discriminator === undefined
+  // Where two old alternatives already overlapped, values could match two before: the document
+  // does not rely on a oneOf matching exactly one, and one more such alternative is an addition.
+  const exclusive =
+    next.mode === 'oneOf' && next.discriminator === undefined && !ambiguous(cmp.old, old)
   for (const [before, member, index] of pairs) {
     if (before) compareAt(place.part(`/${next.mode}/${index}`, place.at), before, member)
     else if (
@@ -488,6 +509,13 @@ function compareUnions(place: Place, old: UnionSchema, next: UnionSchema): void 
       `the alternative ${memberName(member)} was removed`,
     )
   compareDiscriminators(place, old.discriminator, next.discriminator)
+}
+
+/** A oneOf without a discriminator two of whose alternatives may match the same value. */
+function ambiguous(model: OasModel, union: UnionSchema): boolean {
+  if (union.mode !== 'oneOf' || union.discriminator !== undefined) return false
+  const { members } = union
+  return members.some((a, i) => members.some((b, j) => j > i && mayOverlap(model, a, b)))
 }
 
 /**

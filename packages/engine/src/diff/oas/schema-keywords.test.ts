@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { diff, type Doc } from './test-documents.js'
 
 /**
- * Schema keywords the comparison once passed over: minProperties/maxProperties, keywords written
- * on a schema without a type (alone or as an allOf member), keywords of another type, formats the
- * model does not represent, and allOf members. Each is checked where a client sends the value
+ * Schema keywords the comparison once passed over: minProperties/maxProperties, uniqueItems, the
+ * direction of a multipleOf change, keywords written on a schema without a type (alone or as an
+ * allOf member), keywords of another type, formats the model does not represent, and allOf members. Each is checked where a client sends the value
  * and where it receives it, in Swagger 2.0, OpenAPI 3.0 and 3.1 documents.
  */
 const VERSIONS = ['2.0', '3.0', '3.1'] as const
@@ -64,6 +64,77 @@ async function verdicts(version: Version, side: Side, old: Doc, next: Doc, schem
 }
 
 describe.each(VERSIONS)('OpenAPI %s', (version) => {
+  describe('uniqueItems and multipleOf', () => {
+    const list = (extra: Doc) => ({ type: 'array', items: str, ...extra })
+    const num = (extra: Doc) => ({ type: 'number', ...extra })
+
+    it.each([
+      [
+        'uniqueItems set',
+        list({}),
+        list({ uniqueItems: true }),
+        'unique-items-added',
+        'breaking',
+        'info',
+      ],
+      [
+        'uniqueItems cleared',
+        list({ uniqueItems: true }),
+        list({ uniqueItems: false }),
+        'unique-items-removed',
+        'info',
+        'warning',
+      ],
+      [
+        'multipleOf added',
+        num({}),
+        num({ multipleOf: 10 }),
+        'multiple-of-narrowed',
+        'breaking',
+        'info',
+      ],
+      [
+        'multipleOf changed to a multiple',
+        num({ multipleOf: 0.01 }),
+        num({ multipleOf: 0.1 }),
+        'multiple-of-narrowed',
+        'breaking',
+        'info',
+      ],
+      [
+        'multipleOf changed to a divisor',
+        num({ multipleOf: 20 }),
+        num({ multipleOf: 10 }),
+        'multiple-of-widened',
+        'info',
+        'warning',
+      ],
+      [
+        'multipleOf removed',
+        num({ multipleOf: 10 }),
+        num({}),
+        'multiple-of-widened',
+        'info',
+        'warning',
+      ],
+      [
+        'multipleOf changed across',
+        num({ multipleOf: 2 }),
+        num({ multipleOf: 3 }),
+        'multiple-of-changed',
+        'breaking',
+        'warning',
+      ],
+    ] as const)('%s', async (_, old, next, kind, sent, received) => {
+      expect(await verdicts(version, 'request', old, next)).toEqual([
+        `request-body-${kind} ${sent}`,
+      ])
+      expect(await verdicts(version, 'response', old, next)).toEqual([
+        `response-body-${kind} ${received}`,
+      ])
+    })
+  })
+
   describe('minProperties and maxProperties', () => {
     const sized = (extra: Doc) => obj({ a: str }, extra)
 
@@ -330,5 +401,46 @@ describe.each(VERSIONS)('OpenAPI %s', (version) => {
         await verdicts(version, 'request', ref('Dog'), { allOf: [ref('Dog')] }, schemas),
       ).toEqual([])
     })
+  })
+})
+
+describe('a body schema deprecated (OpenAPI 3.0)', () => {
+  it('is told for an inline body and for the component it names, once', async () => {
+    const body = obj({ a: str })
+    expect(await verdicts('3.0', 'request', body, { ...body, deprecated: true })).toEqual([
+      'request-body-schema-deprecated info',
+    ])
+    const schemas = (deprecated: boolean) => ({ Pet: { ...body, deprecated } })
+    const { changes } = await diff(
+      document('3.0', 'response', ref('Pet'), schemas(true)),
+      document('3.0', 'response', ref('Pet'), schemas(false)),
+    )
+    expect(changes.map((change) => `${change.id} ${change.level}`)).toEqual([
+      'response-body-schema-reactivated info',
+    ])
+  })
+})
+
+describe.each(['3.0', '3.1'] as const)('a oneOf alternative added (OpenAPI %s)', (version) => {
+  const open = (name: string) => obj({ [name]: str })
+  const closed = (name: string) =>
+    obj({ [name]: str }, { required: [name], additionalProperties: false })
+  const oneOf = (...members: Doc[]) => ({ oneOf: members })
+
+  it('that may match what another matches breaks a sender when the others were disjoint', async () => {
+    const [old, next] = [
+      oneOf(closed('a'), closed('b')),
+      oneOf(closed('a'), closed('b'), open('c')),
+    ]
+    expect(await verdicts(version, 'request', old, next)).toEqual([
+      'request-body-one-of-overlap-added breaking',
+    ])
+  })
+
+  it('is an addition where two old alternatives already overlapped', async () => {
+    const [old, next] = [oneOf(open('a'), open('b')), oneOf(open('a'), open('b'), open('c'))]
+    expect(await verdicts(version, 'request', old, next)).toEqual([
+      'request-body-union-member-added info',
+    ])
   })
 })

@@ -60,10 +60,28 @@ export function compareSecurity(
   const before = named(old)
   const after = named(next)
   if (wasOpen || isOpen) return
+  // An alternative replaced by one that asks for part of what it asked (fewer schemes or scopes)
+  // is relaxed: the credentials clients sent still satisfy it.
+  const relaxed = new Set<string>()
+  for (const [key, requirement] of after) {
+    if (before.has(key)) continue
+    const wider = [...before].find(
+      ([oldKey, oldRequirement]) =>
+        !after.has(oldKey) && !relaxed.has(oldKey) && demandsPartOf(requirement, oldRequirement),
+    )
+    if (!wider) continue
+    relaxed.add(wider[0])
+    relaxed.add(key)
+    fact(
+      'alternative-relaxed',
+      `The security requirement \`${wider[0]}\` became \`${key}\`, which asks for part of it.`,
+    )
+  }
   for (const [key, requirement] of after) {
     const match = before.get(key)
     if (!match) {
-      fact('alternative-added', `The security requirement \`${key}\` was added.`)
+      if (!relaxed.has(key))
+        fact('alternative-added', `The security requirement \`${key}\` was added.`)
       continue
     }
     for (const scheme of Object.keys(requirement)) {
@@ -84,8 +102,16 @@ export function compareSecurity(
     }
   }
   for (const key of before.keys())
-    if (!after.has(key))
+    if (!after.has(key) && !relaxed.has(key))
       fact('alternative-removed', `The security requirement \`${key}\` was removed.`)
+}
+
+/** Whether every scheme and scope `requirement` asks for, `wider` asked for too. */
+function demandsPartOf(requirement: SecurityRequirement, wider: SecurityRequirement): boolean {
+  return Object.entries(requirement).every(([scheme, scopes]) => {
+    const had = wider[scheme]
+    return had !== undefined && scopes.every((name) => had.includes(name))
+  })
 }
 
 /** The document-level `security` compared once, for the operations that inherit it. */

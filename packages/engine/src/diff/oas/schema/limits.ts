@@ -163,10 +163,41 @@ export function compareNumbers(
     widened: 'min-decreased',
     set: 'min-set',
   })
-  if (old.multipleOf !== next.multipleOf)
-    place.fact(
-      'multiple-of-changed',
-      'multiple-of-changed',
-      `multipleOf changed from ${shown(old.multipleOf)} to ${shown(next.multipleOf)}`,
-    )
+  if (old.multipleOf === next.multipleOf) return
+  const kind = multipleOfKind(old.multipleOf, next.multipleOf)
+  place.fact(
+    kind,
+    kind,
+    `multipleOf changed from ${shown(old.multipleOf)} to ${shown(next.multipleOf)}`,
+  )
+}
+
+/** Whether `a` is a whole multiple of `b` (decimals such as 0.1 and 0.01 compared with a tolerance). */
+function isMultiple(a: number, b: number): boolean {
+  const ratio = a / b
+  return ratio >= 1 && Math.abs(ratio - Math.round(ratio)) < 1e-9
+}
+
+/**
+ * Every multiple of 20 is a multiple of 10: a step changed to a multiple of the old admits fewer
+ * values, one changed to a divisor admits more; other changes (2 to 3) move values both ways.
+ */
+function multipleOfKind(
+  old: number | undefined,
+  next: number | undefined,
+): 'multiple-of-changed' | 'multiple-of-narrowed' | 'multiple-of-widened' {
+  if (old === undefined || (next !== undefined && isMultiple(next, old)))
+    return 'multiple-of-narrowed'
+  if (next === undefined || isMultiple(old, next)) return 'multiple-of-widened'
+  return 'multiple-of-changed'
+}
+
+export function compareUniqueness(place: Place, old: ArraySchema, next: ArraySchema): void {
+  if (Boolean(old.uniqueItems) === Boolean(next.uniqueItems)) return
+  const kind = next.uniqueItems ? 'unique-items-added' : 'unique-items-removed'
+  place.fact(
+    kind,
+    kind,
+    `uniqueItems changed from ${shown(old.uniqueItems ?? false)} to ${shown(next.uniqueItems ?? false)}`,
+  )
 }
