@@ -269,7 +269,7 @@ for (const kind of await storeKinds()) {
         oasYaml(['get /pets', 'get /pets/{id}', 'post /pets']),
         oasYaml(['get /pets']),
       ]
-      const made = []
+      const made: { id: string }[] = []
       for (const doc of docs) made.push(pushed(await push(api, doc, 'application/yaml')).revision)
       const changes = (id: string, against: string) =>
         call(v1(`/apis/${api}/revisions/${id}/changes?against=${against}`))

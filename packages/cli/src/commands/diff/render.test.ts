@@ -32,7 +32,7 @@ const LOG = {
       operation: 'DELETE /pets/{id}',
     },
     {
-      id: 'response-property-removed',
+      id: 'response-body-required-property-removed',
       level: 'breaking',
       message: 'Response 200 `owner.email`: the required property was removed.',
       location:
@@ -74,17 +74,17 @@ describe('changelogLines', () => {
       'schemas:    +1 −0 ~1',
       '',
       'DELETE /pets/{id}',
-      '  breaking  endpoint-removed              The operation DELETE /pets/{id} was removed.',
+      '  breaking  endpoint-removed                         The operation DELETE /pets/{id} was removed.',
       '',
       'GET /pets',
-      '  breaking  response-property-removed     response 200 › body.owner.email  Response 200 `owner.email`: the required property was removed.',
-      '  warning   endpoint-deprecated           The operation was deprecated.',
+      '  breaking  response-body-required-property-removed  response 200 › body.owner.email  Response 200 `owner.email`: the required property was removed.',
+      '  warning   endpoint-deprecated                      The operation was deprecated.',
       '',
       'components › schemas › Owner',
-      '  info      schema-added                  The schema `Owner` was added.',
+      '  info      schema-added                             The schema `Owner` was added.',
       '',
       'components › schemas › Pet',
-      '  info      response-body-property-added  age  Response body, schema `Pet` `age`: the optional property was added.',
+      '  info      response-body-property-added             age  Response body, schema `Pet` `age`: the optional property was added.',
       '            5 operations: GET /a, GET /b, GET /c and 2 more',
     ])
   })
@@ -94,7 +94,7 @@ describe('changelogLines', () => {
     const lines = changelogLines({ ...LOG, changes: [served as never] }, plain)
     expect(lines.slice(-2)).toEqual([
       'GET /pets',
-      '  breaking  response-property-removed  response 200 › body.owner.email  Response 200 `owner.email`: the required property was removed.',
+      '  breaking  response-body-required-property-removed  response 200 › body.owner.email  Response 200 `owner.email`: the required property was removed.',
     ])
   })
 
@@ -194,8 +194,8 @@ describe('changelogLines', () => {
     expect(lines[0]).toBe('<red>2 breaking</red>, <yellow>1 warning</yellow>, 2 info changes')
     expect(lines[1]).toBe('operations: <green>+0</green> <red>−1</red> <yellow>~2</yellow>')
     expect(lines).toContain('<b>GET /pets</b>')
-    expect(lines.find((line) => line.includes('response-property-removed'))).toMatch(
-      /^ {2}<red>breaking<\/red> {2}<red>response-property-removed +<\/red> {2}<cyan>response 200 › body\.owner\.email<\/cyan> {2}Response/,
+    expect(lines.find((line) => line.includes('response-body-required-property-removed'))).toMatch(
+      /^ {2}<red>breaking<\/red> {2}<red>response-body-required-property-removed *<\/red> {2}<cyan>response 200 › body\.owner\.email<\/cyan> {2}Response/,
     )
     expect(lines.find((line) => line.includes('endpoint-deprecated'))).toMatch(
       /^ {2}<yellow>warning <\/yellow> {2}<yellow>endpoint-deprecated/,

@@ -60,11 +60,11 @@ describe('explode of a request parameter', () => {
 
   it.each(VERSIONS)('%s: style simple writes an array alike, not an object', async (v) => {
     const arrays = [openapi(v, [path(array)]), openapi(v, [path(array, { explode: true })])]
-    expect(await found(arrays[0], arrays[1])).toEqual([
+    expect(await found(arrays[0]!, arrays[1]!)).toEqual([
       { id: 'request-parameter-explode-changed', level: 'info', location: atPath },
     ])
     const objects = [openapi(v, [path(object)]), openapi(v, [path(object, { explode: true })])]
-    expect(await found(objects[0], objects[1])).toEqual([
+    expect(await found(objects[0]!, objects[1]!)).toEqual([
       { id: 'request-parameter-style-changed', level: 'breaking', location: atPath },
     ])
   })
