@@ -17,6 +17,7 @@ type Op = {
   readonly parameters?: readonly Param[]
   readonly body?: Doc
   readonly responses?: Record<string, Doc | { headers: Record<string, Doc> } | null>
+  readonly extensions?: Doc
 }
 type Param = { name: string; in: string; required?: boolean; schema: Doc } & Doc
 
@@ -59,6 +60,7 @@ function print(spec: Spec, version: Version): Doc {
     paths[path] ??= {}
     paths[path][method] = {
       ...(op.operationId && { operationId: op.operationId }),
+      ...op.extensions,
       ...(parameters.length > 0 && { parameters }),
       ...(op.body &&
         version !== '2.0' && {
@@ -158,6 +160,13 @@ const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
   'sdk-parameter-order-changed': [
     withPets({ parameters: [limit, tags] }),
     withPets({ parameters: [tags, limit] }),
+  ],
+  'sdk-operation-kind-changed': [
+    withPets({ responses: { '200': { $ref: 'Pet' } } }),
+    withPets({
+      responses: { '200': { $ref: 'Pet' } },
+      extensions: { 'x-ms-long-running-operation': true },
+    }),
   ],
   'sdk-parameter-location-changed': [
     withPets({ parameters: [limit] }),
@@ -396,5 +405,55 @@ describe('the SDK profile', () => {
 
   it('has every SDK rule in the catalogue, for OpenAPI', () => {
     for (const id of Object.keys(SDK_RULES)) expect(RULES[id as SdkRuleId].protocol).toBe('oas')
+  })
+})
+
+describe('sdk-operation-kind-changed', () => {
+  const listed = (extensions?: Doc): Spec =>
+    withPets({ responses: { '200': { $ref: 'Pet' } }, ...(extensions && { extensions }) })
+  const kindIds = async (a: Spec, b: Spec, version: Version, sdkGenerators?: string[]) =>
+    sdkIds(
+      await diff(print(a, version), print(b, version), {
+        profile: 'sdk',
+        ...(sdkGenerators && { sdkGenerators }),
+      }),
+    )
+
+  it.each(VERSIONS)(
+    'reports an operation that becomes or stops being long-running or pageable (%s)',
+    async (version) => {
+      const lro = { 'x-ms-long-running-operation': true }
+      const pageable = { 'x-ms-pageable': { nextLinkName: 'nextLink' } }
+      const changed: [Spec, Spec][] = [
+        [listed(), listed(lro)],
+        [listed(lro), listed()],
+        [listed(), listed(pageable)],
+        [listed(pageable), listed()],
+        [listed(pageable), listed({ 'x-ms-pageable': { nextLinkName: null } })],
+        [
+          listed(lro),
+          listed({
+            ...lro,
+            'x-ms-long-running-operation-options': { 'final-state-via': 'location' },
+          }),
+        ],
+      ]
+      for (const [a, b] of changed)
+        expect(await kindIds(a, b, version), JSON.stringify(b)).toEqual([
+          'sdk-operation-kind-changed',
+        ])
+      // `false` is no long-running operation; an unchanged kind is nothing.
+      expect(
+        await kindIds(listed(), listed({ 'x-ms-long-running-operation': false }), version),
+      ).toEqual([])
+      expect(await kindIds(listed(pageable), listed(pageable), version)).toEqual([])
+    },
+  )
+
+  it("is silent for svc's generators, which read neither extension", async () => {
+    const a = listed()
+    const b = listed({ 'x-ms-long-running-operation': true })
+    expect(await kindIds(a, b, '3.0', ['@svc/gen-fetch-client', '@svc/gen-typescript'])).toEqual([])
+    expect(await kindIds(a, b, '3.0', ['autorest'])).toEqual(['sdk-operation-kind-changed'])
   })
 })

@@ -79,7 +79,58 @@ function compareOperations(emit: Emit, old: OasModel, next: OasModel): void {
       )
     compareParameters(emit, old, next, match, operation, pointer, extra)
     compareResults(emit, old, next, match, operation, pointer, extra)
+    compareOperationKind(emit, match, operation, pointer, extra)
   }
+}
+
+/**
+ * AutoRest's operation kinds, each a method of another shape: a long-running operation returns a
+ * poller (`beginCreate`, `begin_create`) whose result `final-state-via` picks, a pageable one a
+ * pager over `itemName` that follows `nextLinkName`. svc's generators read neither extension.
+ */
+function operationKind(operation: HttpOperation): string[] {
+  const extensions = operation.extensions ?? {}
+  const kinds: string[] = []
+  if (extensions['x-ms-long-running-operation'] === true) {
+    const options = extensions['x-ms-long-running-operation-options']
+    const via = isRecord(options) ? options['final-state-via'] : undefined
+    kinds.push(typeof via === 'string' ? `long-running (final-state-via ${via})` : 'long-running')
+  }
+  const pageable = extensions['x-ms-pageable']
+  if (pageable !== undefined && pageable !== false) {
+    const settings = isRecord(pageable) ? pageable : {}
+    const text = (key: string, fallback: string) =>
+      typeof settings[key] === 'string' ? settings[key] : fallback
+    const next = settings['nextLinkName'] === null ? 'none' : text('nextLinkName', 'none')
+    kinds.push(
+      `pageable (items ${text('itemName', 'value')}, next link ${next}${typeof settings['operationName'] === 'string' ? `, next operation ${settings['operationName']}` : ''})`,
+    )
+  }
+  return kinds
+}
+
+function compareOperationKind(
+  emit: Emit,
+  a: HttpOperation,
+  b: HttpOperation,
+  pointer: string,
+  extra: { operation: string },
+): void {
+  const before = operationKind(a)
+  const after = operationKind(b)
+  if (before.join('; ') === after.join('; ')) return
+  const describe = (kinds: string[]) =>
+    kinds.length === 0 ? 'a plain operation' : kinds.join(' and ')
+  emit(
+    'sdk-operation-kind-changed',
+    pointer,
+    `${extra.operation} is now ${describe(after)}, was ${describe(before)}: the method generated from it by AutoRest returns another kind of result.`,
+    extra,
+  )
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function describeId(id: string | undefined): string {

@@ -76,6 +76,12 @@ export const SDK_RULES = {
     "the order of an operation's parameters changed (positional arguments of generated methods)",
     [OTHER_GENERATORS],
   ),
+  'sdk-operation-kind-changed': rule(
+    'breaking',
+    'operations',
+    'an operation became or stopped being long-running or pageable (`x-ms-long-running-operation`, `x-ms-pageable`), or changed how: its generated method returns a poller or a pager, or no longer does',
+    [OTHER_GENERATORS],
+  ),
   'sdk-parameter-location-changed': rule(
     'breaking',
     'operations',
