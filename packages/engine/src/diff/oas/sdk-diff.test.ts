@@ -168,6 +168,14 @@ const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
       extensions: { 'x-ms-long-running-operation': true },
     }),
   ],
+  'sdk-optional-parameter-added': [
+    withPets({ parameters: [limit] }),
+    withPets({ parameters: [limit, tags] }),
+  ],
+  'sdk-client-parameter-changed': [
+    withPets({ parameters: [limit] }),
+    withPets({ parameters: [{ ...limit, 'x-ms-parameter-location': 'client' }] }),
+  ],
   'sdk-parameter-location-changed': [
     withPets({ parameters: [limit] }),
     withPets({ parameters: [{ ...limit, in: 'header' }] }),
@@ -455,5 +463,45 @@ describe('sdk-operation-kind-changed', () => {
     const b = listed({ 'x-ms-long-running-operation': true })
     expect(await kindIds(a, b, '3.0', ['@svc/gen-fetch-client', '@svc/gen-typescript'])).toEqual([])
     expect(await kindIds(a, b, '3.0', ['autorest'])).toEqual(['sdk-operation-kind-changed'])
+  })
+})
+
+describe('parameters added to or moved off a positional signature', () => {
+  const sdk = async (a: Spec, b: Spec, version: Version) =>
+    sdkIds(await diff(print(a, version), print(b, version), { profile: 'sdk' }))
+  const required: Param = { name: 'owner', in: 'query', required: true, schema: { type: 'string' } }
+
+  it.each(VERSIONS)(
+    'reports an optional argument added, and a parameter moved to or from the client (%s)',
+    async (version) => {
+      const client = { ...limit, 'x-ms-parameter-location': 'client' }
+      expect(await sdk(withPets({}), withPets({ parameters: [limit] }), version)).toEqual([
+        'sdk-optional-parameter-added',
+      ])
+      expect(
+        await sdk(withPets({ parameters: [client] }), withPets({ parameters: [limit] }), version),
+      ).toEqual(['sdk-client-parameter-changed'])
+      // A client parameter added is no argument; a required one breaks the wire already.
+      expect(await sdk(withPets({}), withPets({ parameters: [client] }), version)).toEqual([])
+      expect(await sdk(withPets({}), withPets({ parameters: [required] }), version)).toEqual([])
+      // A parameter that moved to another location is that rule alone.
+      expect(
+        await sdk(
+          withPets({ parameters: [limit] }),
+          withPets({ parameters: [{ ...limit, in: 'header' }] }),
+          version,
+        ),
+      ).toEqual(['sdk-parameter-location-changed'])
+    },
+  )
+
+  it("is silent for svc's generators, whose argument names every parameter", async () => {
+    const run = (sdkGenerators: string[]) =>
+      diff(print(withPets({}), '3.0'), print(withPets({ parameters: [limit] }), '3.0'), {
+        profile: 'sdk',
+        sdkGenerators,
+      }).then(sdkIds)
+    expect(await run(['@svc/gen-fetch-client', '@svc/gen-tanstack-query'])).toEqual([])
+    expect(await run(['openapi-generator-java'])).toEqual(['sdk-optional-parameter-added'])
   })
 })

@@ -137,7 +137,7 @@ function describeId(id: string | undefined): string {
   return id === undefined ? 'none' : `\`${id}\``
 }
 
-type Located = { in: Parameter['in']; name: string; positional: boolean }
+type Located = { in: Parameter['in']; name: string; positional: boolean; required: boolean }
 
 function parametersOf(model: OasModel, operation: HttpOperation): Located[] {
   return operation.parameters.flatMap((entry) => {
@@ -148,7 +148,7 @@ function parametersOf(model: OasModel, operation: HttpOperation): Located[] {
     // any parameter one when it says `client`: neither is an argument of the method.
     const location = parameter.extensions?.['x-ms-parameter-location']
     const positional = location === undefined ? entry.kind !== 'ref' : location === 'method'
-    return [{ in: parameter.in, name, positional }]
+    return [{ in: parameter.in, name, positional, required: parameter.required }]
   })
 }
 
@@ -194,6 +194,42 @@ function compareParameters(
       'sdk-parameter-location-changed',
       `${pointer}/parameters/${moved.in}/${escapePointer(moved.name)}`,
       `The parameter \`${moved.name}\` of ${extra.operation} moved from ${from.in} to ${moved.in}: its generated argument is now in \`${GROUPS[moved.in]}\`, not \`${GROUPS[from.in]}\`.`,
+      extra,
+    )
+  }
+  comparePositional(emit, before, after, pointer, extra)
+}
+
+/**
+ * What changes a positional signature without reordering it: an optional argument added (a
+ * required one breaks the wire already), and a parameter that AutoRest moves between the method
+ * and the client (`x-ms-parameter-location`).
+ */
+function comparePositional(
+  emit: Emit,
+  before: readonly Located[],
+  after: readonly Located[],
+  pointer: string,
+  extra: { operation: string },
+): void {
+  const sameName = (a: Located, b: Located) => a.name.toLowerCase() === b.name.toLowerCase()
+  for (const parameter of after) {
+    const location = `${pointer}/parameters/${parameter.in}/${escapePointer(parameter.name)}`
+    const was = before.find((old) => old.in === parameter.in && old.name === parameter.name)
+    if (was && was.positional !== parameter.positional)
+      emit(
+        'sdk-client-parameter-changed',
+        location,
+        `The parameter \`${parameter.name}\` of ${extra.operation} is now ${parameter.positional ? 'an argument of the method' : 'a property of the client'}, was ${was.positional ? 'an argument of the method' : 'a property of the client'} (\`x-ms-parameter-location\`).`,
+        extra,
+      )
+    // One that moved to another location is `sdk-parameter-location-changed`.
+    if (was || !parameter.positional || parameter.required) continue
+    if (before.some((old) => sameName(old, parameter))) continue
+    emit(
+      'sdk-optional-parameter-added',
+      location,
+      `The optional parameter \`${parameter.name}\` was added to ${extra.operation}: generators with positional arguments add one to its method.`,
       extra,
     )
   }

@@ -82,6 +82,18 @@ export const SDK_RULES = {
     'an operation became or stopped being long-running or pageable (`x-ms-long-running-operation`, `x-ms-pageable`), or changed how: its generated method returns a poller or a pager, or no longer does',
     [OTHER_GENERATORS],
   ),
+  'sdk-optional-parameter-added': rule(
+    'warning',
+    'operations',
+    'an optional parameter was added: generators with positional arguments add one to the generated method',
+    [OTHER_GENERATORS],
+  ),
+  'sdk-client-parameter-changed': rule(
+    'breaking',
+    'operations',
+    'a parameter became a property of the generated client or stopped being one (`x-ms-parameter-location`, a shared parameter)',
+    [OTHER_GENERATORS],
+  ),
   'sdk-parameter-location-changed': rule(
     'breaking',
     'operations',
