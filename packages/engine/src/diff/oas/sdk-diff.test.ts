@@ -129,6 +129,23 @@ const hierarchy = (extended: boolean, version: Version): Record<string, Doc> => 
       },
 })
 
+/** `Pet` with its properties from a base `Named`, or the same properties written in place. */
+const expanded = (inPlace: boolean): Record<string, Doc> => ({
+  Named: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+  Pet: inPlace
+    ? {
+        type: 'object',
+        required: ['name', 'id'],
+        properties: { name: { type: 'string' }, id: { type: 'integer' } },
+      }
+    : {
+        allOf: [
+          { $ref: 'Named' },
+          { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+        ],
+      },
+})
+
 /** An old and a new API for each SDK rule, where the wire profile sees nothing of it. */
 const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
   'sdk-operation-renamed': [
@@ -146,6 +163,10 @@ const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
   'sdk-schema-left-hierarchy': [
     withPets({ responses: { '200': { $ref: 'Dog' } } }, hierarchy(true, version)),
     withPets({ responses: { '200': { $ref: 'Dog' } } }, hierarchy(false, version)),
+  ],
+  'sdk-schema-base-removed': [
+    withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(false)),
+    withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(true)),
   ],
   'sdk-enum-names-changed': [
     withPets(
@@ -504,4 +525,24 @@ describe('parameters added to or moved off a positional signature', () => {
     expect(await run(['@svc/gen-fetch-client', '@svc/gen-tanstack-query'])).toEqual([])
     expect(await run(['openapi-generator-java'])).toEqual(['sdk-optional-parameter-added'])
   })
+})
+
+describe('sdk-schema-base-removed', () => {
+  it.each(VERSIONS)(
+    'reports a base dropped from allOf, not one added, and only for other generators (%s)',
+    async (version) => {
+      const run = (a: Spec, b: Spec, sdkGenerators?: string[]) =>
+        diff(print(a, version), print(b, version), {
+          profile: 'sdk',
+          ...(sdkGenerators && { sdkGenerators }),
+        }).then(sdkIds)
+      const a = withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(false))
+      const b = withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(true))
+      expect(await run(a, b)).toEqual(['sdk-schema-base-removed'])
+      // A supertype gained still accepts every use of the type.
+      expect(await run(b, a)).toEqual([])
+      // svc's generators merge allOf: the same properties are the same type.
+      expect(await run(a, b, ['@svc/gen-typescript', '@svc/gen-zod'])).toEqual([])
+    },
+  )
 })

@@ -430,6 +430,30 @@ function compareSchemas(emit: Emit, old: OasModel, next: OasModel): void {
       `The schema \`${refName}\` no longer extends the base discriminated by \`${tag.propertyName}\`: its generated type's \`${tag.propertyName}\` is no longer the literal ${tag.values.map((value) => `'${value}'`).join(' | ')}, so a union of the hierarchy no longer narrows to it.`,
     )
   }
+  compareBases(emit, old, next)
+}
+
+/**
+ * Generators that make an `allOf` member named by `$ref` a base class (AutoRest, openapi-generator
+ * with inheritance) lose the class a schema extended when the member goes, even when its
+ * properties move into the schema itself: code that passes it as its base no longer compiles.
+ * svc's generators merge `allOf`, so the same properties give the same type.
+ */
+function compareBases(emit: Emit, old: OasModel, next: OasModel): void {
+  const bases = (schema: Schema | undefined) =>
+    (schema?.allOfRefs ?? []).filter((base): base is string => base !== null)
+  for (const [refName, schema] of Object.entries(old.components.schemas)) {
+    if (!Object.hasOwn(next.components.schemas, refName)) continue
+    const kept = new Set(bases(next.components.schemas[refName]))
+    for (const base of bases(schema)) {
+      if (kept.has(base)) continue
+      emit(
+        'sdk-schema-base-removed',
+        `/components/schemas/${escapePointer(refName)}`,
+        `The schema \`${refName}\` no longer extends \`${base}\` (\`allOf\`): generators that make it a base class drop it from \`${refName}\`.`,
+      )
+    }
+  }
 }
 
 /**

@@ -64,6 +64,12 @@ export const SDK_RULES = {
     'a component schema that extended a discriminated base (allOf) no longer does: its generated tag is no longer a literal',
     ['@svc/gen-typescript', '@svc/gen-fetch-client', OTHER_GENERATORS],
   ),
+  'sdk-schema-base-removed': rule(
+    'breaking',
+    'schemas',
+    'a component schema no longer names a component in its `allOf`: generators that make it a base class drop the base',
+    [OTHER_GENERATORS],
+  ),
   'sdk-enum-names-changed': rule(
     'breaking',
     'schemas',
