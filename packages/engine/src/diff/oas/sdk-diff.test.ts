@@ -197,6 +197,10 @@ const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
     withPets({ parameters: [limit] }),
     withPets({ parameters: [{ ...limit, 'x-ms-parameter-location': 'client' }] }),
   ],
+  'sdk-body-model-changed': [
+    withPets({ responses: { '200': { $ref: 'Pet' } } }, { Pet: pet, Animal: pet }),
+    withPets({ responses: { '200': { $ref: 'Animal' } } }, { Pet: pet, Animal: pet }),
+  ],
   'sdk-parameter-location-changed': [
     withPets({ parameters: [limit] }),
     withPets({ parameters: [{ ...limit, in: 'header' }] }),
@@ -543,6 +547,49 @@ describe('sdk-schema-base-removed', () => {
       expect(await run(b, a)).toEqual([])
       // svc's generators merge allOf: the same properties are the same type.
       expect(await run(a, b, ['@svc/gen-typescript', '@svc/gen-zod'])).toEqual([])
+    },
+  )
+})
+
+describe('sdk-body-model-changed', () => {
+  it.each(VERSIONS)(
+    'reports a body that names another existing model, in a request and a response (%s)',
+    async (version) => {
+      const run = (a: Spec, b: Spec, sdkGenerators?: string[]) =>
+        diff(print(a, version), print(b, version), {
+          profile: 'sdk',
+          ...(sdkGenerators && { sdkGenerators }),
+        }).then(sdkIds)
+      const both = { Pet: pet, Animal: pet }
+      const post = (model: string, list = false): Spec => ({
+        operations: {
+          'post /pets': {
+            body: { $ref: model },
+            responses: {
+              '200': list ? { type: 'array', items: { $ref: model } } : { $ref: model },
+            },
+          },
+        },
+        schemas: both,
+      })
+      expect(await run(post('Pet'), post('Animal'))).toEqual([
+        'sdk-body-model-changed',
+        'sdk-body-model-changed',
+      ])
+      expect(await run(post('Pet', true), post('Animal', true))).toEqual([
+        'sdk-body-model-changed',
+        'sdk-body-model-changed',
+      ])
+      // A model renamed is sdk-schema-renamed alone; svc's structural types see the same shape.
+      expect(
+        await run(
+          { ...post('Pet'), schemas: { Pet: pet } },
+          { ...post('Animal'), schemas: { Animal: pet } },
+        ),
+      ).toEqual(['sdk-schema-renamed'])
+      expect(
+        await run(post('Pet'), post('Animal'), ['@svc/gen-typescript', '@svc/gen-fetch-client']),
+      ).toEqual([])
     },
   )
 })

@@ -5,6 +5,7 @@ import type {
   MediaType,
   OasModel,
   Parameter,
+  RequestBody,
   Response,
   Schema,
 } from '../../model/index.js'
@@ -80,6 +81,69 @@ function compareOperations(emit: Emit, old: OasModel, next: OasModel): void {
     compareParameters(emit, old, next, match, operation, pointer, extra)
     compareResults(emit, old, next, match, operation, pointer, extra)
     compareOperationKind(emit, match, operation, pointer, extra)
+    compareBodyTypes(emit, old, next, match, operation, pointer, extra)
+  }
+}
+
+/**
+ * The model a body is generated as, when it names one (`Pet`, or `Pet[]` for a list of them):
+ * generators with nominal types (Java, C#, AutoRest) declare the method with it, so a body that
+ * names another model, both still in the document, breaks the code that holds the result or
+ * builds the argument even when the two have the same shape. svc's TypeScript types are
+ * structural: the shape speaks for them, through the wire rules.
+ */
+function namedType(media: MediaType | undefined): string | undefined {
+  const schema = media?.schema
+  if (schema?.kind === 'ref') return schema.refName
+  if (schema?.kind === 'array' && schema.items.kind === 'ref') return `${schema.items.refName}[]`
+  return undefined
+}
+
+function compareBodyTypes(
+  emit: Emit,
+  old: OasModel,
+  next: OasModel,
+  a: HttpOperation,
+  b: HttpOperation,
+  pointer: string,
+  extra: { operation: string },
+): void {
+  const redirected = (before: string | undefined, after: string | undefined) => {
+    if (before === undefined || after === undefined) return false
+    const [oldName, newName] = [before.replace(/\[\]$/, ''), after.replace(/\[\]$/, '')]
+    if (toIdentifierName(before, 'pascal') === toIdentifierName(after, 'pascal')) return false
+    // A model renamed or removed is told by its own rule.
+    return (
+      Object.hasOwn(next.components.schemas, oldName) &&
+      Object.hasOwn(old.components.schemas, newName)
+    )
+  }
+  const bodyOf = (model: OasModel, operation: HttpOperation) =>
+    operation.requestBody &&
+    resolveComponent<RequestBody>(model, 'requestBodies', operation.requestBody)
+  const [oldBody, newBody] = [
+    namedType(jsonMedia(bodyOf(old, a))),
+    namedType(jsonMedia(bodyOf(next, b))),
+  ]
+  if (redirected(oldBody, newBody))
+    emit(
+      'sdk-body-model-changed',
+      `${pointer}/requestBody`,
+      `The request body of ${extra.operation} is now the model \`${newBody}\`, not \`${oldBody}\`: generators with nominal types declare its argument with the other class.`,
+      extra,
+    )
+  for (const [status, response] of Object.entries(b.responses)) {
+    const was = a.responses[status]
+    if (!was) continue
+    const before = namedType(jsonMedia(resolveComponent<Response>(old, 'responses', was)))
+    const after = namedType(jsonMedia(resolveComponent<Response>(next, 'responses', response)))
+    if (redirected(before, after))
+      emit(
+        'sdk-body-model-changed',
+        `${pointer}/responses/${escapePointer(status)}`,
+        `The response ${status} of ${extra.operation} is now the model \`${after}\`, not \`${before}\`: generators with nominal types declare its result with the other class.`,
+        extra,
+      )
   }
 }
 
@@ -377,7 +441,7 @@ function numeric(status: string): string {
   return /^\d+$/.test(status) ? String(Number(status)) : `'${status}'`
 }
 
-function jsonMedia(response: Response | undefined): MediaType | undefined {
+function jsonMedia(response: Response | RequestBody | undefined): MediaType | undefined {
   return Object.entries(response?.content ?? {}).find(([type]) =>
     /\bjson\b|\+json$/i.test(type),
   )?.[1]

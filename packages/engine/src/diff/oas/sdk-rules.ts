@@ -100,6 +100,12 @@ export const SDK_RULES = {
     'a parameter became a property of the generated client or stopped being one (`x-ms-parameter-location`, a shared parameter)',
     [OTHER_GENERATORS],
   ),
+  'sdk-body-model-changed': rule(
+    'breaking',
+    'operations',
+    'a request or response body names another model than before, both in the document (`$ref` redirected): its class changes in generators with nominal types',
+    [OTHER_GENERATORS],
+  ),
   'sdk-parameter-location-changed': rule(
     'breaking',
     'operations',
