@@ -593,3 +593,22 @@ describe('sdk-body-model-changed', () => {
     },
   )
 })
+
+describe('sdk-body-model-changed without a JSON media type', () => {
+  it('reads a Swagger 2.0 response that declares no produces (*/*)', async () => {
+    const swagger = (model: string): Doc => ({
+      swagger: '2.0',
+      info: { title: 'Pets', version: '1' },
+      paths: {
+        '/pets': {
+          get: {
+            responses: { '200': { description: 'ok', schema: { $ref: `#/definitions/${model}` } } },
+          },
+        },
+      },
+      definitions: { Pet: pet, Animal: pet },
+    })
+    const log = await diff(swagger('Pet'), swagger('Animal'), { profile: 'sdk' })
+    expect(sdkIds(log)).toEqual(['sdk-body-model-changed'])
+  })
+})

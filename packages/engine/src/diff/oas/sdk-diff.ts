@@ -92,7 +92,9 @@ function compareOperations(emit: Emit, old: OasModel, next: OasModel): void {
  * builds the argument even when the two have the same shape. svc's TypeScript types are
  * structural: the shape speaks for them, through the wire rules.
  */
-function namedType(media: MediaType | undefined): string | undefined {
+function namedType(body: Response | RequestBody | undefined): string | undefined {
+  // A Swagger 2.0 body without `consumes`/`produces` is `*/*`: the schema is the same.
+  const media = jsonMedia(body) ?? Object.values(body?.content ?? {})[0]
   const schema = media?.schema
   if (schema?.kind === 'ref') return schema.refName
   if (schema?.kind === 'array' && schema.items.kind === 'ref') return `${schema.items.refName}[]`
@@ -121,10 +123,7 @@ function compareBodyTypes(
   const bodyOf = (model: OasModel, operation: HttpOperation) =>
     operation.requestBody &&
     resolveComponent<RequestBody>(model, 'requestBodies', operation.requestBody)
-  const [oldBody, newBody] = [
-    namedType(jsonMedia(bodyOf(old, a))),
-    namedType(jsonMedia(bodyOf(next, b))),
-  ]
+  const [oldBody, newBody] = [namedType(bodyOf(old, a)), namedType(bodyOf(next, b))]
   if (redirected(oldBody, newBody))
     emit(
       'sdk-body-model-changed',
@@ -135,8 +134,8 @@ function compareBodyTypes(
   for (const [status, response] of Object.entries(b.responses)) {
     const was = a.responses[status]
     if (!was) continue
-    const before = namedType(jsonMedia(resolveComponent<Response>(old, 'responses', was)))
-    const after = namedType(jsonMedia(resolveComponent<Response>(next, 'responses', response)))
+    const before = namedType(resolveComponent<Response>(old, 'responses', was))
+    const after = namedType(resolveComponent<Response>(next, 'responses', response))
     if (redirected(before, after))
       emit(
         'sdk-body-model-changed',
