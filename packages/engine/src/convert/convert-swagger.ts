@@ -1,6 +1,7 @@
 import { DocumentError } from '../input/document-error.js'
 import { markCollectionFormats } from './collection-formats.js'
 import { hoistPathLevelBodies } from './path-level-bodies.js'
+import { mergeXMsPaths } from './x-ms-paths.js'
 
 /**
  * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi. Nothing is fetched:
@@ -14,6 +15,7 @@ export async function convertSwagger(
     // Loaded only for 2.0 input: it pulls in a fetch stack and a second YAML parser.
     const { default: swagger2openapi } = await import('swagger2openapi')
     const copy = structuredClone(document)
+    mergeXMsPaths(copy)
     hoistPathLevelBodies(copy)
     markCollectionFormats(copy)
     const result = await swagger2openapi.convertObj(copy, {

@@ -458,8 +458,14 @@ function compareAdditional(place: Place, old: ObjectSchema, next: ObjectSchema):
       'additional-properties-opened',
       'additionalProperties is no longer false',
     )
-  if (typeof a === 'object' && typeof b === 'object')
-    compareAt(place.part('/additionalProperties', `${place.at}{}`), a, b)
+  // Absent (or `true`) allows any value: a schema set or dropped types the values, which narrows
+  // or widens them like any type change.
+  if (typeof a === 'object' || typeof b === 'object')
+    compareAt(place.part('/additionalProperties', `${place.at}{}`), anyValue(a), anyValue(b))
+}
+
+function anyValue(additional: Schema | boolean | undefined): Schema {
+  return typeof additional === 'object' ? additional : { kind: 'unknown', nullable: false }
 }
 
 /**

@@ -17,6 +17,7 @@ type Op = {
   readonly parameters?: readonly Param[]
   readonly body?: Doc
   readonly responses?: Record<string, Doc | { headers: Record<string, Doc> } | null>
+  readonly extensions?: Doc
 }
 type Param = { name: string; in: string; required?: boolean; schema: Doc } & Doc
 
@@ -59,6 +60,7 @@ function print(spec: Spec, version: Version): Doc {
     paths[path] ??= {}
     paths[path][method] = {
       ...(op.operationId && { operationId: op.operationId }),
+      ...op.extensions,
       ...(parameters.length > 0 && { parameters }),
       ...(op.body &&
         version !== '2.0' && {
@@ -127,6 +129,23 @@ const hierarchy = (extended: boolean, version: Version): Record<string, Doc> => 
       },
 })
 
+/** `Pet` with its properties from a base `Named`, or the same properties written in place. */
+const expanded = (inPlace: boolean): Record<string, Doc> => ({
+  Named: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+  Pet: inPlace
+    ? {
+        type: 'object',
+        required: ['name', 'id'],
+        properties: { name: { type: 'string' }, id: { type: 'integer' } },
+      }
+    : {
+        allOf: [
+          { $ref: 'Named' },
+          { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+        ],
+      },
+})
+
 /** An old and a new API for each SDK rule, where the wire profile sees nothing of it. */
 const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
   'sdk-operation-renamed': [
@@ -145,6 +164,10 @@ const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
     withPets({ responses: { '200': { $ref: 'Dog' } } }, hierarchy(true, version)),
     withPets({ responses: { '200': { $ref: 'Dog' } } }, hierarchy(false, version)),
   ],
+  'sdk-schema-base-removed': [
+    withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(false)),
+    withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(true)),
+  ],
   'sdk-enum-names-changed': [
     withPets(
       { responses: { '200': { $ref: 'Pet' } } },
@@ -158,6 +181,25 @@ const cases = (version: Version): Record<SdkRuleId, readonly [Spec, Spec]> => ({
   'sdk-parameter-order-changed': [
     withPets({ parameters: [limit, tags] }),
     withPets({ parameters: [tags, limit] }),
+  ],
+  'sdk-operation-kind-changed': [
+    withPets({ responses: { '200': { $ref: 'Pet' } } }),
+    withPets({
+      responses: { '200': { $ref: 'Pet' } },
+      extensions: { 'x-ms-long-running-operation': true },
+    }),
+  ],
+  'sdk-optional-parameter-added': [
+    withPets({ parameters: [limit] }),
+    withPets({ parameters: [limit, tags] }),
+  ],
+  'sdk-client-parameter-changed': [
+    withPets({ parameters: [limit] }),
+    withPets({ parameters: [{ ...limit, 'x-ms-parameter-location': 'client' }] }),
+  ],
+  'sdk-body-model-changed': [
+    withPets({ responses: { '200': { $ref: 'Pet' } } }, { Pet: pet, Animal: pet }),
+    withPets({ responses: { '200': { $ref: 'Animal' } } }, { Pet: pet, Animal: pet }),
   ],
   'sdk-parameter-location-changed': [
     withPets({ parameters: [limit] }),
@@ -396,5 +438,177 @@ describe('the SDK profile', () => {
 
   it('has every SDK rule in the catalogue, for OpenAPI', () => {
     for (const id of Object.keys(SDK_RULES)) expect(RULES[id as SdkRuleId].protocol).toBe('oas')
+  })
+})
+
+describe('sdk-operation-kind-changed', () => {
+  const listed = (extensions?: Doc): Spec =>
+    withPets({ responses: { '200': { $ref: 'Pet' } }, ...(extensions && { extensions }) })
+  const kindIds = async (a: Spec, b: Spec, version: Version, sdkGenerators?: string[]) =>
+    sdkIds(
+      await diff(print(a, version), print(b, version), {
+        profile: 'sdk',
+        ...(sdkGenerators && { sdkGenerators }),
+      }),
+    )
+
+  it.each(VERSIONS)(
+    'reports an operation that becomes or stops being long-running or pageable (%s)',
+    async (version) => {
+      const lro = { 'x-ms-long-running-operation': true }
+      const pageable = { 'x-ms-pageable': { nextLinkName: 'nextLink' } }
+      const changed: [Spec, Spec][] = [
+        [listed(), listed(lro)],
+        [listed(lro), listed()],
+        [listed(), listed(pageable)],
+        [listed(pageable), listed()],
+        [listed(pageable), listed({ 'x-ms-pageable': { nextLinkName: null } })],
+        [
+          listed(lro),
+          listed({
+            ...lro,
+            'x-ms-long-running-operation-options': { 'final-state-via': 'location' },
+          }),
+        ],
+      ]
+      for (const [a, b] of changed)
+        expect(await kindIds(a, b, version), JSON.stringify(b)).toEqual([
+          'sdk-operation-kind-changed',
+        ])
+      // `false` is no long-running operation; an unchanged kind is nothing.
+      expect(
+        await kindIds(listed(), listed({ 'x-ms-long-running-operation': false }), version),
+      ).toEqual([])
+      expect(await kindIds(listed(pageable), listed(pageable), version)).toEqual([])
+    },
+  )
+
+  it("is silent for svc's generators, which read neither extension", async () => {
+    const a = listed()
+    const b = listed({ 'x-ms-long-running-operation': true })
+    expect(await kindIds(a, b, '3.0', ['@svc/gen-fetch-client', '@svc/gen-typescript'])).toEqual([])
+    expect(await kindIds(a, b, '3.0', ['autorest'])).toEqual(['sdk-operation-kind-changed'])
+  })
+})
+
+describe('parameters added to or moved off a positional signature', () => {
+  const sdk = async (a: Spec, b: Spec, version: Version) =>
+    sdkIds(await diff(print(a, version), print(b, version), { profile: 'sdk' }))
+  const required: Param = { name: 'owner', in: 'query', required: true, schema: { type: 'string' } }
+
+  it.each(VERSIONS)(
+    'reports an optional argument added, and a parameter moved to or from the client (%s)',
+    async (version) => {
+      const client = { ...limit, 'x-ms-parameter-location': 'client' }
+      expect(await sdk(withPets({}), withPets({ parameters: [limit] }), version)).toEqual([
+        'sdk-optional-parameter-added',
+      ])
+      expect(
+        await sdk(withPets({ parameters: [client] }), withPets({ parameters: [limit] }), version),
+      ).toEqual(['sdk-client-parameter-changed'])
+      // A client parameter added is no argument; a required one breaks the wire already.
+      expect(await sdk(withPets({}), withPets({ parameters: [client] }), version)).toEqual([])
+      expect(await sdk(withPets({}), withPets({ parameters: [required] }), version)).toEqual([])
+      // A parameter that moved to another location is that rule alone.
+      expect(
+        await sdk(
+          withPets({ parameters: [limit] }),
+          withPets({ parameters: [{ ...limit, in: 'header' }] }),
+          version,
+        ),
+      ).toEqual(['sdk-parameter-location-changed'])
+    },
+  )
+
+  it("is silent for svc's generators, whose argument names every parameter", async () => {
+    const run = (sdkGenerators: string[]) =>
+      diff(print(withPets({}), '3.0'), print(withPets({ parameters: [limit] }), '3.0'), {
+        profile: 'sdk',
+        sdkGenerators,
+      }).then(sdkIds)
+    expect(await run(['@svc/gen-fetch-client', '@svc/gen-tanstack-query'])).toEqual([])
+    expect(await run(['openapi-generator-java'])).toEqual(['sdk-optional-parameter-added'])
+  })
+})
+
+describe('sdk-schema-base-removed', () => {
+  it.each(VERSIONS)(
+    'reports a base dropped from allOf, not one added, and only for other generators (%s)',
+    async (version) => {
+      const run = (a: Spec, b: Spec, sdkGenerators?: string[]) =>
+        diff(print(a, version), print(b, version), {
+          profile: 'sdk',
+          ...(sdkGenerators && { sdkGenerators }),
+        }).then(sdkIds)
+      const a = withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(false))
+      const b = withPets({ responses: { '200': { $ref: 'Pet' } } }, expanded(true))
+      expect(await run(a, b)).toEqual(['sdk-schema-base-removed'])
+      // A supertype gained still accepts every use of the type.
+      expect(await run(b, a)).toEqual([])
+      // svc's generators merge allOf: the same properties are the same type.
+      expect(await run(a, b, ['@svc/gen-typescript', '@svc/gen-zod'])).toEqual([])
+    },
+  )
+})
+
+describe('sdk-body-model-changed', () => {
+  it.each(VERSIONS)(
+    'reports a body that names another existing model, in a request and a response (%s)',
+    async (version) => {
+      const run = (a: Spec, b: Spec, sdkGenerators?: string[]) =>
+        diff(print(a, version), print(b, version), {
+          profile: 'sdk',
+          ...(sdkGenerators && { sdkGenerators }),
+        }).then(sdkIds)
+      const both = { Pet: pet, Animal: pet }
+      const post = (model: string, list = false): Spec => ({
+        operations: {
+          'post /pets': {
+            body: { $ref: model },
+            responses: {
+              '200': list ? { type: 'array', items: { $ref: model } } : { $ref: model },
+            },
+          },
+        },
+        schemas: both,
+      })
+      expect(await run(post('Pet'), post('Animal'))).toEqual([
+        'sdk-body-model-changed',
+        'sdk-body-model-changed',
+      ])
+      expect(await run(post('Pet', true), post('Animal', true))).toEqual([
+        'sdk-body-model-changed',
+        'sdk-body-model-changed',
+      ])
+      // A model renamed is sdk-schema-renamed alone; svc's structural types see the same shape.
+      expect(
+        await run(
+          { ...post('Pet'), schemas: { Pet: pet } },
+          { ...post('Animal'), schemas: { Animal: pet } },
+        ),
+      ).toEqual(['sdk-schema-renamed'])
+      expect(
+        await run(post('Pet'), post('Animal'), ['@svc/gen-typescript', '@svc/gen-fetch-client']),
+      ).toEqual([])
+    },
+  )
+})
+
+describe('sdk-body-model-changed without a JSON media type', () => {
+  it('reads a Swagger 2.0 response that declares no produces (*/*)', async () => {
+    const swagger = (model: string): Doc => ({
+      swagger: '2.0',
+      info: { title: 'Pets', version: '1' },
+      paths: {
+        '/pets': {
+          get: {
+            responses: { '200': { description: 'ok', schema: { $ref: `#/definitions/${model}` } } },
+          },
+        },
+      },
+      definitions: { Pet: pet, Animal: pet },
+    })
+    const log = await diff(swagger('Pet'), swagger('Animal'), { profile: 'sdk' })
+    expect(sdkIds(log)).toEqual(['sdk-body-model-changed'])
   })
 })

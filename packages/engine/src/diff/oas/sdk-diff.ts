@@ -5,6 +5,7 @@ import type {
   MediaType,
   OasModel,
   Parameter,
+  RequestBody,
   Response,
   Schema,
 } from '../../model/index.js'
@@ -79,14 +80,127 @@ function compareOperations(emit: Emit, old: OasModel, next: OasModel): void {
       )
     compareParameters(emit, old, next, match, operation, pointer, extra)
     compareResults(emit, old, next, match, operation, pointer, extra)
+    compareOperationKind(emit, match, operation, pointer, extra)
+    compareBodyTypes(emit, old, next, match, operation, pointer, extra)
   }
+}
+
+/**
+ * The model a body is generated as, when it names one (`Pet`, or `Pet[]` for a list of them):
+ * generators with nominal types (Java, C#, AutoRest) declare the method with it, so a body that
+ * names another model, both still in the document, breaks the code that holds the result or
+ * builds the argument even when the two have the same shape. svc's TypeScript types are
+ * structural: the shape speaks for them, through the wire rules.
+ */
+function namedType(body: Response | RequestBody | undefined): string | undefined {
+  // A Swagger 2.0 body without `consumes`/`produces` is `*/*`: the schema is the same.
+  const media = jsonMedia(body) ?? Object.values(body?.content ?? {})[0]
+  const schema = media?.schema
+  if (schema?.kind === 'ref') return schema.refName
+  if (schema?.kind === 'array' && schema.items.kind === 'ref') return `${schema.items.refName}[]`
+  return undefined
+}
+
+function compareBodyTypes(
+  emit: Emit,
+  old: OasModel,
+  next: OasModel,
+  a: HttpOperation,
+  b: HttpOperation,
+  pointer: string,
+  extra: { operation: string },
+): void {
+  const redirected = (before: string | undefined, after: string | undefined) => {
+    if (before === undefined || after === undefined) return false
+    const [oldName, newName] = [before.replace(/\[\]$/, ''), after.replace(/\[\]$/, '')]
+    if (toIdentifierName(before, 'pascal') === toIdentifierName(after, 'pascal')) return false
+    // A model renamed or removed is told by its own rule.
+    return (
+      Object.hasOwn(next.components.schemas, oldName) &&
+      Object.hasOwn(old.components.schemas, newName)
+    )
+  }
+  const bodyOf = (model: OasModel, operation: HttpOperation) =>
+    operation.requestBody &&
+    resolveComponent<RequestBody>(model, 'requestBodies', operation.requestBody)
+  const [oldBody, newBody] = [namedType(bodyOf(old, a)), namedType(bodyOf(next, b))]
+  if (redirected(oldBody, newBody))
+    emit(
+      'sdk-body-model-changed',
+      `${pointer}/requestBody`,
+      `The request body of ${extra.operation} is now the model \`${newBody}\`, not \`${oldBody}\`: generators with nominal types declare its argument with the other class.`,
+      extra,
+    )
+  for (const [status, response] of Object.entries(b.responses)) {
+    const was = a.responses[status]
+    if (!was) continue
+    const before = namedType(resolveComponent<Response>(old, 'responses', was))
+    const after = namedType(resolveComponent<Response>(next, 'responses', response))
+    if (redirected(before, after))
+      emit(
+        'sdk-body-model-changed',
+        `${pointer}/responses/${escapePointer(status)}`,
+        `The response ${status} of ${extra.operation} is now the model \`${after}\`, not \`${before}\`: generators with nominal types declare its result with the other class.`,
+        extra,
+      )
+  }
+}
+
+/**
+ * AutoRest's operation kinds, each a method of another shape: a long-running operation returns a
+ * poller (`beginCreate`, `begin_create`) whose result `final-state-via` picks, a pageable one a
+ * pager over `itemName` that follows `nextLinkName`. svc's generators read neither extension.
+ */
+function operationKind(operation: HttpOperation): string[] {
+  const extensions = operation.extensions ?? {}
+  const kinds: string[] = []
+  if (extensions['x-ms-long-running-operation'] === true) {
+    const options = extensions['x-ms-long-running-operation-options']
+    const via = isRecord(options) ? options['final-state-via'] : undefined
+    kinds.push(typeof via === 'string' ? `long-running (final-state-via ${via})` : 'long-running')
+  }
+  const pageable = extensions['x-ms-pageable']
+  if (pageable !== undefined && pageable !== false) {
+    const settings = isRecord(pageable) ? pageable : {}
+    const text = (key: string, fallback: string) =>
+      typeof settings[key] === 'string' ? settings[key] : fallback
+    const next = settings['nextLinkName'] === null ? 'none' : text('nextLinkName', 'none')
+    kinds.push(
+      `pageable (items ${text('itemName', 'value')}, next link ${next}${typeof settings['operationName'] === 'string' ? `, next operation ${settings['operationName']}` : ''})`,
+    )
+  }
+  return kinds
+}
+
+function compareOperationKind(
+  emit: Emit,
+  a: HttpOperation,
+  b: HttpOperation,
+  pointer: string,
+  extra: { operation: string },
+): void {
+  const before = operationKind(a)
+  const after = operationKind(b)
+  if (before.join('; ') === after.join('; ')) return
+  const describe = (kinds: string[]) =>
+    kinds.length === 0 ? 'a plain operation' : kinds.join(' and ')
+  emit(
+    'sdk-operation-kind-changed',
+    pointer,
+    `${extra.operation} is now ${describe(after)}, was ${describe(before)}: the method generated from it by AutoRest returns another kind of result.`,
+    extra,
+  )
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function describeId(id: string | undefined): string {
   return id === undefined ? 'none' : `\`${id}\``
 }
 
-type Located = { in: Parameter['in']; name: string; positional: boolean }
+type Located = { in: Parameter['in']; name: string; positional: boolean; required: boolean }
 
 function parametersOf(model: OasModel, operation: HttpOperation): Located[] {
   return operation.parameters.flatMap((entry) => {
@@ -97,7 +211,7 @@ function parametersOf(model: OasModel, operation: HttpOperation): Located[] {
     // any parameter one when it says `client`: neither is an argument of the method.
     const location = parameter.extensions?.['x-ms-parameter-location']
     const positional = location === undefined ? entry.kind !== 'ref' : location === 'method'
-    return [{ in: parameter.in, name, positional }]
+    return [{ in: parameter.in, name, positional, required: parameter.required }]
   })
 }
 
@@ -143,6 +257,42 @@ function compareParameters(
       'sdk-parameter-location-changed',
       `${pointer}/parameters/${moved.in}/${escapePointer(moved.name)}`,
       `The parameter \`${moved.name}\` of ${extra.operation} moved from ${from.in} to ${moved.in}: its generated argument is now in \`${GROUPS[moved.in]}\`, not \`${GROUPS[from.in]}\`.`,
+      extra,
+    )
+  }
+  comparePositional(emit, before, after, pointer, extra)
+}
+
+/**
+ * What changes a positional signature without reordering it: an optional argument added (a
+ * required one breaks the wire already), and a parameter that AutoRest moves between the method
+ * and the client (`x-ms-parameter-location`).
+ */
+function comparePositional(
+  emit: Emit,
+  before: readonly Located[],
+  after: readonly Located[],
+  pointer: string,
+  extra: { operation: string },
+): void {
+  const sameName = (a: Located, b: Located) => a.name.toLowerCase() === b.name.toLowerCase()
+  for (const parameter of after) {
+    const location = `${pointer}/parameters/${parameter.in}/${escapePointer(parameter.name)}`
+    const was = before.find((old) => old.in === parameter.in && old.name === parameter.name)
+    if (was && was.positional !== parameter.positional)
+      emit(
+        'sdk-client-parameter-changed',
+        location,
+        `The parameter \`${parameter.name}\` of ${extra.operation} is now ${parameter.positional ? 'an argument of the method' : 'a property of the client'}, was ${was.positional ? 'an argument of the method' : 'a property of the client'} (\`x-ms-parameter-location\`).`,
+        extra,
+      )
+    // One that moved to another location is `sdk-parameter-location-changed`.
+    if (was || !parameter.positional || parameter.required) continue
+    if (before.some((old) => sameName(old, parameter))) continue
+    emit(
+      'sdk-optional-parameter-added',
+      location,
+      `The optional parameter \`${parameter.name}\` was added to ${extra.operation}: generators with positional arguments add one to its method.`,
       extra,
     )
   }
@@ -290,7 +440,7 @@ function numeric(status: string): string {
   return /^\d+$/.test(status) ? String(Number(status)) : `'${status}'`
 }
 
-function jsonMedia(response: Response | undefined): MediaType | undefined {
+function jsonMedia(response: Response | RequestBody | undefined): MediaType | undefined {
   return Object.entries(response?.content ?? {}).find(([type]) =>
     /\bjson\b|\+json$/i.test(type),
   )?.[1]
@@ -342,6 +492,30 @@ function compareSchemas(emit: Emit, old: OasModel, next: OasModel): void {
       `/components/schemas/${escapePointer(refName)}`,
       `The schema \`${refName}\` no longer extends the base discriminated by \`${tag.propertyName}\`: its generated type's \`${tag.propertyName}\` is no longer the literal ${tag.values.map((value) => `'${value}'`).join(' | ')}, so a union of the hierarchy no longer narrows to it.`,
     )
+  }
+  compareBases(emit, old, next)
+}
+
+/**
+ * Generators that make an `allOf` member named by `$ref` a base class (AutoRest, openapi-generator
+ * with inheritance) lose the class a schema extended when the member goes, even when its
+ * properties move into the schema itself: code that passes it as its base no longer compiles.
+ * svc's generators merge `allOf`, so the same properties give the same type.
+ */
+function compareBases(emit: Emit, old: OasModel, next: OasModel): void {
+  const bases = (schema: Schema | undefined) =>
+    (schema?.allOfRefs ?? []).filter((base): base is string => base !== null)
+  for (const [refName, schema] of Object.entries(old.components.schemas)) {
+    if (!Object.hasOwn(next.components.schemas, refName)) continue
+    const kept = new Set(bases(next.components.schemas[refName]))
+    for (const base of bases(schema)) {
+      if (kept.has(base)) continue
+      emit(
+        'sdk-schema-base-removed',
+        `/components/schemas/${escapePointer(refName)}`,
+        `The schema \`${refName}\` no longer extends \`${base}\` (\`allOf\`): generators that make it a base class drop it from \`${refName}\`.`,
+      )
+    }
   }
 }
 

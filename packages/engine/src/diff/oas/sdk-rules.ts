@@ -64,6 +64,12 @@ export const SDK_RULES = {
     'a component schema that extended a discriminated base (allOf) no longer does: its generated tag is no longer a literal',
     ['@svc/gen-typescript', '@svc/gen-fetch-client', OTHER_GENERATORS],
   ),
+  'sdk-schema-base-removed': rule(
+    'breaking',
+    'schemas',
+    'a component schema no longer names a component in its `allOf`: generators that make it a base class drop the base',
+    [OTHER_GENERATORS],
+  ),
   'sdk-enum-names-changed': rule(
     'breaking',
     'schemas',
@@ -74,6 +80,30 @@ export const SDK_RULES = {
     'breaking',
     'operations',
     "the order of an operation's parameters changed (positional arguments of generated methods)",
+    [OTHER_GENERATORS],
+  ),
+  'sdk-operation-kind-changed': rule(
+    'breaking',
+    'operations',
+    'an operation became or stopped being long-running or pageable (`x-ms-long-running-operation`, `x-ms-pageable`), or changed how: its generated method returns a poller or a pager, or no longer does',
+    [OTHER_GENERATORS],
+  ),
+  'sdk-optional-parameter-added': rule(
+    'warning',
+    'operations',
+    'an optional parameter was added: generators with positional arguments add one to the generated method',
+    [OTHER_GENERATORS],
+  ),
+  'sdk-client-parameter-changed': rule(
+    'breaking',
+    'operations',
+    'a parameter became a property of the generated client or stopped being one (`x-ms-parameter-location`, a shared parameter)',
+    [OTHER_GENERATORS],
+  ),
+  'sdk-body-model-changed': rule(
+    'breaking',
+    'operations',
+    'a request or response body names another model than before, both in the document (`$ref` redirected): its class changes in generators with nominal types',
     [OTHER_GENERATORS],
   ),
   'sdk-parameter-location-changed': rule(
