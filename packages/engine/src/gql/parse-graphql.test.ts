@@ -717,6 +717,16 @@ describe('parseGraphql: documents', () => {
     }
   })
 
+  it('an argument of a missing type with a default: its field is dropped, nothing throws', async () => {
+    const { model, parseIssues } = await parseSdl(
+      sdl('type Query { a(x: Missing = 1): Int b: Int }'),
+    )
+    expect(brief(parseIssues)).toEqual([
+      { type: 'INVALID_DEPENDENCY_REF', level: 'error', location: 'Query:a:args:x' },
+    ])
+    expect(fieldNames(model.operations)).toEqual(['b'])
+  })
+
   it('survives an input default that refers to its own type (graphql-js recurses on it)', async () => {
     const { model, parseIssues } = await parseSdl(
       sdl('input In { a: Int next: In = { a: 1 } }', 'type Query { f(x: In): Int }'),

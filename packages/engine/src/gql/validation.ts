@@ -54,9 +54,11 @@ export function findInvalidDefinitions(
 
 /**
  * graphql-js evaluates default values and the arguments of `@deprecated` and `@specifiedBy` while
- * it builds: a wrong value throws, and an input-object default inside its own type recurses until
- * the stack overflows. The second try builds without those values; the checks that
- * `validateSchema` makes hardly depend on them.
+ * it builds: a wrong value throws, a default of an undefined type (given an object stub) fails
+ * its invariant with a plain Error, and an input-object default inside its own type recurses
+ * until the stack overflows. The second try builds without those values; the checks that
+ * `validateSchema` makes hardly depend on them, and an error that is not about values throws
+ * again there.
  */
 function buildForValidation(
   document: DocumentNode,
@@ -66,7 +68,7 @@ function buildForValidation(
     return buildASTSchema(document, { assumeValidSDL: true })
   } catch (error) {
     if (error instanceof GraphQLError) record(error)
-    else if (!(error instanceof RangeError)) throw error
+    else if (!(error instanceof Error)) throw error
   }
   return buildASTSchema(withoutValues(document), { assumeValidSDL: true })
 }
