@@ -2,6 +2,7 @@ import type { ApiModel, HttpOperation } from '@svc/engine'
 import {
   claimNames,
   modelOperationNames,
+  successStatus,
   toIdentifierName,
   variantSuffix,
 } from '@svc/engine/generate'
@@ -76,19 +77,6 @@ function claimAll(model: ApiModel, variant: string): Map<string, OperationNames>
     })
   }
   return result
-}
-
-/**
- * The response whose data is `<Operation>Response`: the lowest 2xx code, else `2XX`, else
- * `default` when no 2xx status is documented (an operation documented by `default` alone).
- */
-export function successStatus(statuses: readonly string[]): string | undefined {
-  const codes = statuses.filter((status) => /^2\d\d$/.test(status)).sort()
-  if (codes.length > 0) return codes[0]
-  return (
-    statuses.find((status) => status.toUpperCase() === '2XX') ??
-    statuses.find((status) => status === 'default')
-  )
 }
 
 /** `404`, `2XX`, `Default`. */

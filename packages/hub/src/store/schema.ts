@@ -193,13 +193,10 @@ export type RevisionsTable = {
 export type RevisionChangelogsTable = {
   revision_id: string
   profile: DiffProfileName
-  summary: string
-  breaking: number
-  warning: number
-  info: number
-  changes: string
-  changelog_issues: string | null
-}
+} & Pick<
+  RevisionsTable,
+  'summary' | 'breaking' | 'warning' | 'info' | 'changes' | 'changelog_issues'
+>
 
 /**
  * A revision's breaking changes and warnings accepted as deliberate (`svc api accept`): who, when

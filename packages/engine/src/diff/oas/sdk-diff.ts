@@ -1,4 +1,5 @@
 import { modelNames, modelOperationNames } from '../../generate/model-names.js'
+import { successStatus } from '../../generate/success-status.js'
 import { toIdentifierName } from '../../generate/render/to-identifier-name.js'
 import type {
   HttpOperation,
@@ -351,16 +352,6 @@ function dataOf(response: Response | undefined): string {
 
 function sameMember(a: Member, b: Member): boolean {
   return a.data === b.data && a.headers === b.headers
-}
-
-/** The status whose data is `<Operation>Response`: the lowest 2xx code, else `2XX`, else `default`. */
-function successStatus(statuses: readonly string[]): string | undefined {
-  const codes = statuses.filter((status) => /^2\d\d$/.test(status)).sort()
-  if (codes.length > 0) return codes[0]
-  return (
-    statuses.find((status) => status.toUpperCase() === '2XX') ??
-    statuses.find((status) => status === 'default')
-  )
 }
 
 function isSuccess(status: string): boolean {
